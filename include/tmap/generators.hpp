@@ -1,0 +1,31 @@
+// Synthetic communication patterns (tm-gen, tests, benchmarks). All
+// deterministic: the same arguments give the same matrix.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tmap/comm_matrix.hpp"
+
+namespace tmap::gen {
+
+/// A stencil on a grid of dims[0] x dims[1] (x dims[2]) ranks, rank id =
+/// x + X*(y + Y*z) (row-major, x fastest). Every rank sends `volume` bytes to
+/// each neighbour. `points`: 5 or 9 in 2D, 7 or 27 in 3D (the rank itself
+/// included, as the stencils are named). `periodic` wraps the grid (a torus).
+[[nodiscard]] CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume volume,
+                                 bool periodic = false);
+
+/// A random symmetric sparse pattern: each rank picks `degree` distinct
+/// partners uniformly; each chosen pair exchanges a volume drawn uniformly
+/// from [1, max_volume] in both directions.
+[[nodiscard]] CommMatrix random_sparse(Rank n, std::int64_t degree, Volume max_volume, std::uint64_t seed);
+
+/// Renumbers ranks by a random permutation pi from `seed`: B[pi(i)][pi(j)] =
+/// A[i][j]. Same traffic, different numbering (to test order invariance).
+[[nodiscard]] CommMatrix shuffle_ranks(const CommMatrix& comm, std::uint64_t seed);
+
+/// The permutation shuffle_ranks(comm, seed) applies (new id of rank i).
+[[nodiscard]] std::vector<Rank> shuffle_permutation(Rank n, std::uint64_t seed);
+
+}  // namespace tmap::gen

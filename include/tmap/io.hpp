@@ -1,0 +1,84 @@
+// Reading and writing what tmap exchanges with users: communication matrices,
+// mappings and constraint files (contract sections 3-5).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/mapping.hpp"
+#include "tmap/metrics.hpp"
+
+namespace tmap {
+
+/// Communication-matrix file formats.
+enum class CommFormat {
+  Dense,         ///< .mat: n rows of n numbers (TopoMatch/TreeMatch)
+  Csv,           ///< .csv: dense, comma separated
+  Coo,           ///< .coo: "i j bytes" triplets, 0-based, optional first line "n"
+  MatrixMarket,  ///< .mtx: MatrixMarket coordinate or array
+  ScotchGraph,   ///< .grf: Scotch source graph (undirected, edge load = bytes)
+  MetisGraph,    ///< .graph: METIS graph (undirected, edge weight = bytes)
+};
+
+/// "mat", "csv", "coo", "mtx", "grf", "graph" (InputError otherwise).
+[[nodiscard]] CommFormat comm_format_from_name(std::string_view name);
+[[nodiscard]] std::string_view comm_format_name(CommFormat format);
+/// From the file extension; InputError when it is not one of the above.
+[[nodiscard]] CommFormat comm_format_from_path(const std::string& path);
+
+/// Reads a communication matrix. Graph formats store each undirected edge
+/// once (A[min][max] = load) so that hop-bytes count it once (contract 3).
+[[nodiscard]] CommMatrix read_comm(const std::string& path,
+                                   std::optional<CommFormat> format = std::nullopt);
+/// Same from text already in memory; `origin` names it in messages.
+[[nodiscard]] CommMatrix parse_comm(std::string_view text, CommFormat format,
+                                    const std::string& origin);
+/// Writes a matrix in a format (graph formats need a symmetric matrix).
+[[nodiscard]] std::string format_comm(const CommMatrix& comm, CommFormat format);
+
+/// Mapping output formats.
+enum class MappingFormat { Perm, Json, TopoMatch, Scotch };
+[[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
+[[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
+
+/// What goes along with a mapping in the richer formats.
+struct MappingReport {
+  std::string strategy;
+  std::string topology;
+  std::int64_t num_pes = 0;
+  Metrics metrics;
+  double time_s = 0.0;
+  std::uint64_t seed = 0;
+};
+
+/// Renders a mapping; every format ends with a newline.
+[[nodiscard]] std::string format_mapping(MappingFormat format, std::span<const PE> mapping,
+                                         const MappingReport& report);
+/// The JSON object of one result (keys of contract section 4).
+[[nodiscard]] std::string mapping_json(std::span<const PE> mapping, const MappingReport& report);
+
+/// Reads a mapping written as perm, json, TopoMatch or Scotch .map (detected
+/// from the content).
+[[nodiscard]] Mapping read_mapping(const std::string& path);
+[[nodiscard]] Mapping parse_mapping(std::string_view text, const std::string& origin);
+
+/// Reads a TopoMatch-style constraint file: PE ids separated by white space
+/// (or commas), `#` starts a comment. Every id must lie in [0, num_pes) and
+/// appear once; InputError names the line otherwise.
+[[nodiscard]] std::vector<PE> read_pe_list(const std::string& path, PE num_pes);
+
+/// Parses node id ranges as `--alloc` takes them ("0-95,192-287", "7").
+/// InputError naming the bad item otherwise. Range checks against the
+/// topology happen in Constraints::on_nodes.
+[[nodiscard]] std::vector<NodeId> parse_node_ranges(std::string_view list);
+
+/// Reads a whole file; InputError naming it when it cannot be read.
+[[nodiscard]] std::string read_file(const std::string& path);
+/// Writes a file whole or not at all (temporary file in the same folder, then
+/// rename). InputError when it cannot be written.
+void write_file_atomically(const std::string& path, std::string_view content);
+
+}  // namespace tmap

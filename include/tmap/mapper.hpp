@@ -1,0 +1,64 @@
+// The mapper interface, its options and the strategy table.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "tmap/mapping.hpp"
+#include "tmap/types.hpp"
+
+namespace tmap {
+
+class CommMatrix;
+class Topology;
+
+/// Options every strategy reads. Copyable; the CLI fills it, the library
+/// reads it. Defaults give deterministic results.
+struct Context {
+  /// Seed of every random choice (same seed + input = same mapping).
+  std::uint64_t seed = 0;
+  /// OpenMP threads; results never depend on it.
+  int threads = 1;
+  /// 0 quiet, 1 normal, 2+ chatty (messages go to stderr through the tools).
+  int verbosity = 0;
+};
+
+/// What to map: the traffic, the machine and the allowed slots.
+struct Problem {
+  const CommMatrix& comm;
+  const Topology& topology;
+  const Constraints& constraints;
+};
+
+class Mapper {
+ public:
+  virtual ~Mapper() = default;
+  /// Returns sigma[rank] = PE for every rank. Implementations may assume
+  /// check_problem(problem) passed.
+  [[nodiscard]] virtual Mapping map(const Problem& problem, const Context& context) const = 0;
+};
+
+/// One row of the strategy table.
+struct StrategyInfo {
+  std::string_view name;
+  std::string_view summary;
+  std::unique_ptr<Mapper> (*make)();
+};
+
+/// Every strategy compiled into this build, in the order `--help` lists them.
+[[nodiscard]] std::span<const StrategyInfo> strategy_table();
+/// The strategy `tm-map` uses without `-s`.
+[[nodiscard]] std::string_view default_strategy();
+/// Looks a strategy up by name; InputError listing the known names otherwise.
+[[nodiscard]] const StrategyInfo& find_strategy(std::string_view name);
+
+/// Throws InputError when the problem cannot be mapped (more ranks than
+/// slots, constraints made for another topology).
+void check_problem(const Problem& problem);
+
+/// check_problem, run the named strategy, validate the result.
+[[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem,
+                               const Context& context);
+
+}  // namespace tmap

@@ -1,0 +1,48 @@
+// A machine: PEs 0..N-1 with a distance between any two of them.
+//
+// One implementation per kind (complete graph, hypercube, mesh/torus, tree
+// leaf, Tianhe-3, ...), in the spirit of Scotch's architecture modules.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tmap/types.hpp"
+
+namespace tmap {
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+
+  /// Number of PEs.
+  [[nodiscard]] virtual PE size() const = 0;
+  /// Distance between two PEs; 0 when a == b. Symmetric. O(1) or O(levels).
+  [[nodiscard]] virtual Distance distance(PE a, PE b) const = 0;
+  /// Largest distance between two PEs (an upper bound is not enough: exact).
+  [[nodiscard]] virtual Distance max_distance() const = 0;
+
+  /// Compute nodes: groups of PEs that one host (one launcher slot list)
+  /// holds. Kinds without such a notion make every PE its own node.
+  [[nodiscard]] virtual NodeId num_nodes() const { return size(); }
+  [[nodiscard]] virtual NodeId node_of(PE pe) const { return pe; }
+
+  /// Short kind name ("mesh2D", "tleaf", "tianhe3", ...).
+  [[nodiscard]] virtual std::string kind() const = 0;
+  /// One-line description a user can read and give back to -t.
+  [[nodiscard]] virtual std::string description() const = 0;
+  /// The topology as a Scotch target file (text, ends with a newline).
+  [[nodiscard]] virtual std::string to_tgt() const = 0;
+};
+
+/// Builds a topology from what a user gives to `-t`: a path to a `.tgt` file,
+/// a Scotch target description given inline ("mesh2D 8 8"), or a built-in
+/// spec ("tianhe3:4x4,cores=64"). Throws InputError with file and line.
+[[nodiscard]] std::unique_ptr<Topology> load_topology(std::string_view spec);
+
+/// Parses Scotch target text (the content of a `.tgt` file). `origin` names
+/// the file in error messages.
+[[nodiscard]] std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& origin);
+
+}  // namespace tmap

@@ -1,0 +1,19 @@
+// Basic identifiers and quantities used across tmap.
+#pragma once
+
+#include <cstdint>
+
+namespace tmap {
+
+/// A process (MPI rank), numbered 0..n-1.
+using Rank = std::int64_t;
+/// A processing element of a topology, numbered 0..N-1.
+using PE = std::int64_t;
+/// Bytes exchanged between two ranks. Always >= 0.
+using Volume = std::int64_t;
+/// Distance between two PEs (hops, or a Scotch link cost). Always >= 0.
+using Distance = std::int64_t;
+/// A compute node of a topology (a group of PEs that share a host).
+using NodeId = std::int64_t;
+
+}  // namespace tmap

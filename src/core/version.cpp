@@ -1,0 +1,5 @@
+#include "tmap/version.hpp"
+
+namespace tmap {
+const char* version() noexcept { return TMAP_VERSION_STRING; }
+}  // namespace tmap

@@ -1,0 +1,111 @@
+#include <algorithm>
+#include <array>
+#include <numeric>
+#include <string>
+
+#include "tmap/error.hpp"
+#include "tmap/generators.hpp"
+#include "util/random.hpp"
+
+namespace tmap::gen {
+
+CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume volume, bool periodic) {
+  const auto nd = dims.size();
+  if (nd != 2 && nd != 3) throw InputError("stencil: give 2 or 3 dimensions");
+  const bool ok = nd == 2 ? (points == 5 || points == 9) : (points == 7 || points == 27);
+  if (!ok) throw InputError("stencil: " + std::to_string(nd) + "D stencils have " + (nd == 2 ? "5 or 9" : "7 or 27") + " points");
+  if (volume < 0) throw InputError("stencil: the volume must be non-negative");
+  Rank n = 1;
+  for (const auto d : dims) {
+    if (d < 1 || d > (std::int64_t{1} << 20)) throw InputError("stencil: every dimension must be between 1 and 2^20");
+    n *= d;
+  }
+  if (n > (std::int64_t{1} << 31)) throw InputError("stencil: more than 2^31 ranks");
+  const bool diagonals = points == 9 || points == 27;
+  // Neighbour offsets: faces only, or the whole 3^d cube.
+  std::vector<std::array<int, 3>> offsets;
+  for (int dz = (nd == 3 ? -1 : 0); dz <= (nd == 3 ? 1 : 0); ++dz) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int nonzero = (dx != 0) + (dy != 0) + (dz != 0);
+        if (nonzero == 0 || (!diagonals && nonzero != 1)) continue;
+        offsets.push_back({dx, dy, dz});
+      }
+    }
+  }
+  const std::int64_t X = dims[0];
+  const std::int64_t Y = dims[1];
+  const std::int64_t Z = nd == 3 ? dims[2] : 1;
+  std::vector<CommEntry> entries;
+  entries.reserve(static_cast<std::size_t>(n) * offsets.size());
+  for (std::int64_t z = 0; z < Z; ++z) {
+    for (std::int64_t y = 0; y < Y; ++y) {
+      for (std::int64_t x = 0; x < X; ++x) {
+        const Rank self = x + X * (y + Y * z);
+        for (const auto& o : offsets) {
+          std::int64_t c[3] = {x + o[0], y + o[1], z + o[2]};
+          const std::int64_t size[3] = {X, Y, Z};
+          bool inside = true;
+          for (int k = 0; k < 3; ++k) {
+            if (c[k] < 0 || c[k] >= size[k]) {
+              if (!periodic) inside = false;
+              c[k] = (c[k] + size[k]) % size[k];
+            }
+          }
+          if (!inside) continue;
+          const Rank other = c[0] + X * (c[1] + Y * c[2]);
+          if (other != self) entries.push_back({self, other, volume});
+        }
+      }
+    }
+  }
+  // A periodic dimension of size 1 or 2 reaches the same neighbour twice:
+  // from_entries sums such duplicates, which is what the traffic is.
+  return CommMatrix::from_entries(n, std::move(entries));
+}
+
+CommMatrix random_sparse(Rank n, std::int64_t degree, Volume max_volume, std::uint64_t seed) {
+  if (n < 1) throw InputError("random: the number of ranks must be at least 1");
+  if (degree < 0 || (n > 1 && degree > n - 1) || (n == 1 && degree > 0)) {
+    throw InputError("random: the degree must be between 0 and ranks-1");
+  }
+  if (max_volume < 1) throw InputError("random: the volume must be at least 1");
+  detail::Random rng(seed, 1);
+  std::vector<CommEntry> entries;
+  entries.reserve(static_cast<std::size_t>(n * degree * 2));
+  std::vector<Rank> picked;
+  for (Rank i = 0; i < n; ++i) {
+    picked.clear();
+    while (static_cast<std::int64_t>(picked.size()) < degree) {
+      const auto j = static_cast<Rank>(rng.below(static_cast<std::uint64_t>(n)));
+      if (j == i || std::find(picked.begin(), picked.end(), j) != picked.end()) continue;
+      picked.push_back(j);
+      const auto v = static_cast<Volume>(1 + rng.below(static_cast<std::uint64_t>(max_volume)));
+      entries.push_back({i, j, v});
+      entries.push_back({j, i, v});
+    }
+  }
+  return CommMatrix::from_entries(n, std::move(entries));
+}
+
+std::vector<Rank> shuffle_permutation(Rank n, std::uint64_t seed) {
+  std::vector<Rank> pi(static_cast<std::size_t>(n));
+  std::iota(pi.begin(), pi.end(), Rank{0});
+  detail::Random rng(seed, 2);
+  rng.shuffle(std::span<Rank>(pi));
+  return pi;
+}
+
+CommMatrix shuffle_ranks(const CommMatrix& comm, std::uint64_t seed) {
+  const auto pi = shuffle_permutation(comm.num_ranks(), seed);
+  std::vector<CommEntry> entries;
+  entries.reserve(static_cast<std::size_t>(comm.num_entries()));
+  for (Rank i = 0; i < comm.num_ranks(); ++i) {
+    for (std::size_t k = 0; k < comm.targets(i).size(); ++k) {
+      entries.push_back({pi[i], pi[comm.targets(i)[k]], comm.volumes(i)[k]});
+    }
+  }
+  return CommMatrix::from_entries(comm.num_ranks(), std::move(entries));
+}
+
+}  // namespace tmap::gen

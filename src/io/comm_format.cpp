@@ -1,0 +1,130 @@
+// Format names, detection by extension, and the writers of tm-gen.
+#include <array>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "io/comm_readers.hpp"
+#include "tmap/error.hpp"
+#include "tmap/io.hpp"
+#include "util/names.hpp"
+
+namespace tmap {
+
+namespace {
+
+constexpr std::array<detail::Named<CommFormat>, 6> kFormats{{
+    {CommFormat::Dense, "mat"},
+    {CommFormat::Csv, "csv"},
+    {CommFormat::Coo, "coo"},
+    {CommFormat::MatrixMarket, "mtx"},
+    {CommFormat::ScotchGraph, "grf"},
+    {CommFormat::MetisGraph, "graph"},
+}};
+
+std::string format_list() { return detail::joined_names(kFormats); }
+
+/// A -> undirected edge loads: bytes exchanged in total by each pair.
+CommMatrix edge_loads(const CommMatrix& comm) { return comm.symmetrized(); }
+
+}  // namespace
+
+CommFormat comm_format_from_name(std::string_view name) {
+  if (const auto format = detail::find_by_name(kFormats, name)) return *format;
+  throw InputError("unknown communication format '" + std::string(name) + "' (known: " + format_list() + ")");
+}
+
+std::string_view comm_format_name(CommFormat format) {
+  if (const auto name = detail::name_of(kFormats, format)) return *name;
+  throw InternalError("unnamed communication format");
+}
+
+CommFormat comm_format_from_path(const std::string& path) {
+  auto ext = std::filesystem::path(path).extension().string();
+  if (!ext.empty()) ext.erase(0, 1);
+  if (const auto format = detail::find_by_name(kFormats, ext)) return *format;
+  throw InputError(path, "cannot tell the communication format from the extension '." + ext +
+                             "' (known: " + format_list() + "; or give --comm-format)");
+}
+
+CommMatrix parse_comm(std::string_view text, CommFormat format, const std::string& origin) {
+  switch (format) {
+    case CommFormat::Dense: return detail::parse_dense(text, origin, " \t\r\v\f");
+    case CommFormat::Csv: return detail::parse_dense(text, origin, ", \t\r\v\f");
+    case CommFormat::Coo: return detail::parse_coo(text, origin);
+    case CommFormat::MatrixMarket: return detail::parse_matrix_market(text, origin);
+    case CommFormat::ScotchGraph: return detail::parse_scotch_graph(text, origin);
+    case CommFormat::MetisGraph: return detail::parse_metis_graph(text, origin);
+  }
+  throw InternalError("unhandled communication format");
+}
+
+CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format) {
+  const auto chosen = format ? *format : comm_format_from_path(path);
+  return parse_comm(read_file(path), chosen, path);
+}
+
+std::string format_comm(const CommMatrix& comm, CommFormat format) {
+  const Rank n = comm.num_ranks();
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  switch (format) {
+    case CommFormat::Dense:
+    case CommFormat::Csv: {
+      const char* sep = format == CommFormat::Csv ? "," : " ";
+      for (Rank i = 0; i < n; ++i) {
+        const auto cols = comm.targets(i);
+        const auto vols = comm.volumes(i);
+        std::size_t k = 0;
+        for (Rank j = 0; j < n; ++j) {
+          const Volume v = (k < cols.size() && cols[k] == j) ? vols[k++] : 0;
+          fmt::format_to(it, "{}{}", j == 0 ? "" : sep, v);
+        }
+        fmt::format_to(it, "\n");
+      }
+      break;
+    }
+    case CommFormat::Coo:
+      fmt::format_to(it, "{}\n", n);
+      for (Rank i = 0; i < n; ++i) {
+        for (std::size_t k = 0; k < comm.targets(i).size(); ++k) {
+          fmt::format_to(it, "{} {} {}\n", i, comm.targets(i)[k], comm.volumes(i)[k]);
+        }
+      }
+      break;
+    case CommFormat::MatrixMarket:
+      fmt::format_to(it, "%%MatrixMarket matrix coordinate integer general\n{} {} {}\n", n, n, comm.num_entries());
+      for (Rank i = 0; i < n; ++i) {
+        for (std::size_t k = 0; k < comm.targets(i).size(); ++k) {
+          fmt::format_to(it, "{} {} {}\n", i + 1, comm.targets(i)[k] + 1, comm.volumes(i)[k]);
+        }
+      }
+      break;
+    case CommFormat::ScotchGraph: {
+      const auto g = edge_loads(comm);
+      fmt::format_to(it, "0\n{} {}\n0 010\n", n, g.num_entries());
+      for (Rank i = 0; i < n; ++i) {
+        fmt::format_to(it, "{}", g.targets(i).size());
+        for (std::size_t k = 0; k < g.targets(i).size(); ++k) {
+          fmt::format_to(it, " {} {}", g.volumes(i)[k], g.targets(i)[k]);
+        }
+        fmt::format_to(it, "\n");
+      }
+      break;
+    }
+    case CommFormat::MetisGraph: {
+      const auto g = edge_loads(comm);
+      fmt::format_to(it, "{} {} 001\n", n, g.num_entries() / 2);
+      for (Rank i = 0; i < n; ++i) {
+        for (std::size_t k = 0; k < g.targets(i).size(); ++k) {
+          fmt::format_to(it, "{}{} {}", k == 0 ? "" : " ", g.targets(i)[k] + 1, g.volumes(i)[k]);
+        }
+        fmt::format_to(it, "\n");
+      }
+      break;
+    }
+  }
+  return fmt::to_string(out);
+}
+
+}  // namespace tmap

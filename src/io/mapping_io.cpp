@@ -1,0 +1,203 @@
+// Mapping output formats (perm, json, TopoMatch, Scotch .map) and the reader
+// tm-eval uses, which recognises all four from the content.
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "tmap/error.hpp"
+#include "tmap/io.hpp"
+#include "util/names.hpp"
+#include "util/text.hpp"
+
+namespace tmap {
+
+namespace {
+
+constexpr std::array<detail::Named<MappingFormat>, 4> kFormats{{
+    {MappingFormat::Perm, "perm"},
+    {MappingFormat::Json, "json"},
+    {MappingFormat::TopoMatch, "topomatch"},
+    {MappingFormat::Scotch, "scotch"},
+}};
+
+constexpr std::string_view kTopoMatchPrefix = "TopoMatch:";
+
+nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingReport& r) {
+  nlohmann::ordered_json j;
+  j["strategy"] = r.strategy;
+  j["n"] = mapping.size();
+  j["pes"] = r.num_pes;
+  j["hop_bytes"] = r.metrics.hop_bytes;
+  j["avg_hops"] = r.metrics.avg_hops;
+  j["max_com"] = r.metrics.max_com;
+  j["total_bytes"] = r.metrics.total_bytes;
+  j["time_s"] = r.time_s;
+  j["seed"] = r.seed;
+  j["topology"] = r.topology;
+  auto histogram = nlohmann::ordered_json::array();
+  for (const auto& [d, bytes] : r.metrics.bytes_by_distance) {
+    histogram.push_back({{"distance", d}, {"bytes", bytes}});
+  }
+  j["bytes_by_distance"] = std::move(histogram);
+  j["mapping"] = std::vector<PE>(mapping.begin(), mapping.end());
+  return j;
+}
+
+[[noreturn]] void bad(const std::string& origin, std::int64_t line, const std::string& problem) {
+  if (line > 0) throw InputError(origin, line, problem);
+  throw InputError(origin, problem);
+}
+
+Mapping parse_json_mapping(std::string_view text, const std::string& origin) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    bad(origin, 0, std::string("invalid JSON: ") + e.what());
+  }
+  if (!j.is_object() || !j.contains("mapping") || !j["mapping"].is_array()) {
+    bad(origin, 0, "a JSON mapping needs a \"mapping\" array");
+  }
+  Mapping m;
+  for (const auto& v : j["mapping"]) {
+    if (!v.is_number_integer()) bad(origin, 0, "\"mapping\" must hold integer PE ids");
+    m.push_back(v.get<PE>());
+  }
+  return m;
+}
+
+Mapping parse_topomatch_mapping(std::string_view text, const std::string& origin) {
+  text.remove_prefix(text.find(kTopoMatchPrefix) + kTopoMatchPrefix.size());
+  Mapping m;
+  std::string_view token;
+  while (detail::next_token(text, token, ", \t\r\n")) {
+    m.push_back(detail::parse_int_in(token, 0, std::numeric_limits<PE>::max(), "PE id", origin, 1));
+  }
+  return m;
+}
+
+}  // namespace
+
+MappingFormat mapping_format_from_name(std::string_view name) {
+  if (const auto format = detail::find_by_name(kFormats, name)) return *format;
+  throw InputError("unknown mapping format '" + std::string(name) + "' (known: " + detail::joined_names(kFormats) + ")");
+}
+
+std::string_view mapping_format_name(MappingFormat format) {
+  if (const auto name = detail::name_of(kFormats, format)) return *name;
+  throw InternalError("unnamed mapping format");
+}
+
+std::string mapping_json(std::span<const PE> mapping, const MappingReport& report) {
+  return result_object(mapping, report).dump();
+}
+
+std::string format_mapping(MappingFormat format, std::span<const PE> mapping, const MappingReport& report) {
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  switch (format) {
+    case MappingFormat::Perm:
+      for (const PE p : mapping) fmt::format_to(it, "{}\n", p);
+      break;
+    case MappingFormat::Json:
+      return result_object(mapping, report).dump(2) + "\n";
+    case MappingFormat::TopoMatch:
+      fmt::format_to(it, "{} {}\n", kTopoMatchPrefix, fmt::join(mapping, ","));
+      break;
+    case MappingFormat::Scotch:
+      fmt::format_to(it, "{}\n", mapping.size());
+      for (std::size_t r = 0; r < mapping.size(); ++r) fmt::format_to(it, "{}\t{}\n", r, mapping[r]);
+      break;
+  }
+  return fmt::to_string(out);
+}
+
+Mapping parse_mapping(std::string_view text, const std::string& origin) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) bad(origin, 0, "no mapping found (the file is empty)");
+  if (text[first] == '{') return parse_json_mapping(text, origin);
+  if (text.substr(first).starts_with(kTopoMatchPrefix)) return parse_topomatch_mapping(text, origin);
+
+  // perm (one PE per line) or Scotch .map ("count" then "label terminal").
+  struct Row {
+    std::int64_t line;
+    std::vector<std::string_view> tokens;
+  };
+  std::vector<Row> rows;
+  detail::LineReader lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    line = detail::strip_comment(line, '#');
+    if (detail::is_blank(line)) continue;
+    Row row{lines.line_number(), {}};
+    std::string_view token;
+    while (detail::next_token(line, token)) row.tokens.push_back(token);
+    rows.push_back(std::move(row));
+  }
+  constexpr auto kAny = std::numeric_limits<std::int64_t>::max();
+  const bool scotch = rows.size() >= 2 && rows[0].tokens.size() == 1 && rows[1].tokens.size() == 2;
+  Mapping m;
+  if (!scotch) {
+    for (const auto& row : rows) {
+      if (row.tokens.size() != 1) {
+        bad(origin, row.line, "expected one PE id per line, found " + std::to_string(row.tokens.size()) + " values");
+      }
+      m.push_back(detail::parse_int_in(row.tokens[0], 0, kAny, "PE id", origin, row.line));
+    }
+    return m;
+  }
+  const auto count = detail::parse_int_in(rows[0].tokens[0], 0, kAny, "number of entries", origin, rows[0].line);
+  if (static_cast<std::int64_t>(rows.size()) - 1 != count) {
+    bad(origin, 0, "the Scotch mapping announces " + std::to_string(count) + " entries but holds " +
+                       std::to_string(rows.size() - 1));
+  }
+  std::vector<std::pair<std::int64_t, PE>> entries;
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    const auto& row = rows[k];
+    if (row.tokens.size() != 2) bad(origin, row.line, "expected 'vertex terminal'");
+    entries.emplace_back(detail::parse_int_in(row.tokens[0], 0, kAny, "vertex", origin, row.line),
+                         detail::parse_int_in(row.tokens[1], 0, kAny, "terminal", origin, row.line));
+  }
+  // Vertex labels are 0-based, or 1-based when Scotch's graph had baseval 1.
+  std::int64_t base = count;
+  for (const auto& e : entries) base = std::min(base, e.first);
+  if (base > 1) base = 0;
+  m.assign(static_cast<std::size_t>(count), -1);
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const auto v = entries[k].first - base;
+    if (v < 0 || v >= count) bad(origin, rows[k + 1].line, "vertex " + std::to_string(entries[k].first) + " out of range");
+    if (m[v] != -1) bad(origin, rows[k + 1].line, "vertex " + std::to_string(entries[k].first) + " is mapped twice");
+    m[v] = entries[k].second;
+  }
+  return m;
+}
+
+Mapping read_mapping(const std::string& path) { return parse_mapping(read_file(path), path); }
+
+std::vector<PE> read_pe_list(const std::string& path, PE num_pes) {
+  const auto text = read_file(path);
+  detail::LineReader lines(text);
+  std::string_view line;
+  std::vector<PE> pes;
+  std::vector<std::int64_t> line_of(static_cast<std::size_t>(num_pes), 0);
+  while (lines.next(line)) {
+    line = detail::strip_comment(line, '#');
+    std::string_view token;
+    while (detail::next_token(line, token, " \t\r\v\f,")) {
+      const auto at = lines.line_number();
+      const auto pe = detail::parse_int_in(token, 0, num_pes - 1, "PE id", path, at);
+      if (line_of[pe] != 0) {
+        throw InputError(path, at, "PE " + std::to_string(pe) + " is listed twice (first on line " +
+                                       std::to_string(line_of[pe]) + ")");
+      }
+      line_of[pe] = at;
+      pes.push_back(pe);
+    }
+  }
+  if (pes.empty()) throw InputError(path, "no PE ids found");
+  return pes;
+}
+
+}  // namespace tmap

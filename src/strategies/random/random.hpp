@@ -1,0 +1,14 @@
+// Random placement from the context's seed: a uniform shuffle of the allowed
+// slots, the first n taken. A floor any real strategy must beat.
+#pragma once
+
+#include "tmap/mapper.hpp"
+
+namespace tmap::strategies {
+
+class RandomMapper final : public Mapper {
+ public:
+  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+};
+
+}  // namespace tmap::strategies

@@ -1,0 +1,67 @@
+// The strategy table: name -> factory. Adding a strategy = one folder under
+// src/strategies plus one row here; tm-map's --strategy choices and help text
+// are generated from this table.
+#include <array>
+
+#include "strategies/inorder/inorder.hpp"
+#include "strategies/random/random.hpp"
+#include "strategies/roundrobin/roundrobin.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap {
+
+namespace {
+
+template <typename T>
+std::unique_ptr<Mapper> make() {
+  return std::make_unique<T>();
+}
+
+constexpr std::array kStrategies{
+    StrategyInfo{"inorder", "rank i on the i-th allowed slot (fill each PE, then the next)",
+                 make<strategies::InOrderMapper>},
+    StrategyInfo{"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>},
+    StrategyInfo{"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
+};
+
+}  // namespace
+
+std::span<const StrategyInfo> strategy_table() { return kStrategies; }
+
+std::string_view default_strategy() { return "inorder"; }
+
+const StrategyInfo& find_strategy(std::string_view name) {
+  for (const auto& s : kStrategies) {
+    if (s.name == name) return s;
+  }
+  std::string known;
+  for (const auto& s : kStrategies) known += (known.empty() ? "" : ", ") + std::string(s.name);
+  throw InputError("unknown strategy '" + std::string(name) + "' (known: " + known + ")");
+}
+
+void check_problem(const Problem& problem) {
+  const auto& c = problem.constraints;
+  if (c.topology_size() != problem.topology.size()) {
+    throw InputError("the constraints were made for a topology of " + std::to_string(c.topology_size()) +
+                     " PEs, not " + std::to_string(problem.topology.size()));
+  }
+  const Rank n = problem.comm.num_ranks();
+  if (n > c.num_slots()) {
+    throw InputError(std::to_string(n) + " ranks do not fit: " + std::to_string(c.allowed_pes().size()) +
+                     " allowed PEs x " + std::to_string(c.capacity()) + " rank(s) each = " +
+                     std::to_string(c.num_slots()) + " slots (use -o K to oversubscribe)");
+  }
+}
+
+Mapping map_with(std::string_view strategy, const Problem& problem, const Context& context) {
+  const auto& info = find_strategy(strategy);
+  check_problem(problem);
+  auto mapping = info.make()->map(problem, context);
+  validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+  return mapping;
+}
+
+}  // namespace tmap

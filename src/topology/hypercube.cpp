@@ -1,0 +1,13 @@
+#include "topology/hypercube.hpp"
+
+#include "tmap/error.hpp"
+
+namespace tmap::topo {
+
+HypercubeTopology::HypercubeTopology(int dimension) : dimension_(dimension) {
+  if (dimension < 0 || dimension > 40) throw InputError("hcub: the dimension must be between 0 and 40");
+}
+
+std::string HypercubeTopology::description() const { return "hcub " + std::to_string(dimension_); }
+
+}  // namespace tmap::topo

@@ -1,0 +1,27 @@
+// Scotch "hcub D": 2^D PEs, distance = Hamming distance of the ids.
+#pragma once
+
+#include <bit>
+
+#include "tmap/topology.hpp"
+
+namespace tmap::topo {
+
+class HypercubeTopology final : public Topology {
+ public:
+  /// Dimensions 0..40 (2^40 PEs is far beyond any machine).
+  explicit HypercubeTopology(int dimension);
+  [[nodiscard]] PE size() const override { return PE{1} << dimension_; }
+  [[nodiscard]] Distance distance(PE a, PE b) const override {
+    return std::popcount(static_cast<std::uint64_t>(a ^ b));
+  }
+  [[nodiscard]] Distance max_distance() const override { return dimension_; }
+  [[nodiscard]] std::string kind() const override { return "hcub"; }
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
+
+ private:
+  int dimension_;
+};
+
+}  // namespace tmap::topo

@@ -1,0 +1,31 @@
+// Scotch meshes and tori of any dimension ("mesh2D X Y", "torus3D X Y Z",
+// "meshXD D d0 .. dD-1"). PE id = c0 + d0 * (c1 + d1 * (c2 + ...)), Scotch's
+// numbering; distance = Manhattan, with wrap-around on tori.
+#pragma once
+
+#include <vector>
+
+#include "tmap/topology.hpp"
+
+namespace tmap::topo {
+
+class MeshTopology final : public Topology {
+ public:
+  MeshTopology(std::vector<std::int64_t> dims, bool torus);
+  [[nodiscard]] PE size() const override { return size_; }
+  [[nodiscard]] Distance distance(PE a, PE b) const override;
+  [[nodiscard]] Distance max_distance() const override;
+  [[nodiscard]] std::string kind() const override;
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
+
+  [[nodiscard]] const std::vector<std::int64_t>& dims() const noexcept { return dims_; }
+  [[nodiscard]] bool is_torus() const noexcept { return torus_; }
+
+ private:
+  std::vector<std::int64_t> dims_;
+  bool torus_;
+  PE size_ = 1;
+};
+
+}  // namespace tmap::topo

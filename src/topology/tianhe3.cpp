@@ -1,0 +1,82 @@
+#include "topology/tianhe3.hpp"
+
+#include "tmap/error.hpp"
+#include "util/text.hpp"
+
+namespace tmap::topo {
+
+namespace {
+
+constexpr std::int64_t kMaxNodes = std::int64_t{1} << 32;
+
+[[noreturn]] void bad_spec(std::string_view spec, const std::string& problem) {
+  throw InputError("topology '" + std::string(spec) + "': " + problem +
+                   " (expected tianhe3:RxC[,nodes=N][,cores=K], e.g. tianhe3:4x4,cores=64)");
+}
+
+std::int64_t positive(std::string_view spec, std::string_view text, std::string_view what) {
+  std::int64_t value = 0;
+  if (!detail::parse_int(text, value) || value < 1) {
+    bad_spec(spec, std::string(what) + " must be a positive integer, found " + detail::quote(text));
+  }
+  return value;
+}
+
+}  // namespace
+
+Tianhe3Shape parse_tianhe3_spec(std::string_view spec) {
+  constexpr std::string_view kPrefix = "tianhe3:";
+  if (!spec.starts_with(kPrefix)) bad_spec(spec, "not a tianhe3 spec");
+  std::string_view rest = spec.substr(kPrefix.size());
+  std::string_view item;
+  Tianhe3Shape shape;
+  if (!detail::next_token(rest, item, ",")) bad_spec(spec, "missing RxC");
+  const auto x = item.find('x');
+  if (x == std::string_view::npos) bad_spec(spec, "missing RxC");
+  shape.rows = positive(spec, item.substr(0, x), "rows");
+  shape.cols = positive(spec, item.substr(x + 1), "columns");
+  bool seen_nodes = false;
+  bool seen_cores = false;
+  while (detail::next_token(rest, item, ",")) {
+    const auto eq = item.find('=');
+    const auto key = item.substr(0, eq);
+    const auto value = eq == std::string_view::npos ? std::string_view{} : item.substr(eq + 1);
+    if (key == "nodes" && !seen_nodes) {
+      shape.nodes = positive(spec, value, "nodes");
+      seen_nodes = true;
+    } else if (key == "cores" && !seen_cores) {
+      shape.cores = positive(spec, value, "cores");
+      seen_cores = true;
+    } else {
+      bad_spec(spec, "unknown or repeated option " + detail::quote(item));
+    }
+  }
+  if (shape.nodes % 2 != 0) bad_spec(spec, "nodes per chip must be even (two halves)");
+  return shape;
+}
+
+Tianhe3Topology::Tianhe3Topology(const Tianhe3Shape& shape) : shape_(shape) {
+  if (shape.rows < 1 || shape.cols < 1 || shape.nodes < 2 || shape.nodes % 2 != 0 || shape.cores < 1) {
+    throw InputError("tianhe3: rows, columns and cores must be positive, nodes per chip even");
+  }
+  if (shape.rows * shape.cols > kMaxNodes / shape.nodes ||
+      shape.rows * shape.cols * shape.nodes > kMaxNodes / shape.cores) {
+    throw InputError("tianhe3: more than 2^32 PEs");
+  }
+}
+
+Distance Tianhe3Topology::max_distance() const {
+  return 2 + (shape_.rows > 1 ? 2 : 0) + (shape_.cols > 1 ? 2 : 0);
+}
+
+std::string Tianhe3Topology::description() const {
+  return "tianhe3:" + std::to_string(shape_.rows) + "x" + std::to_string(shape_.cols) +
+         ",nodes=" + std::to_string(shape_.nodes) + ",cores=" + std::to_string(shape_.cores);
+}
+
+std::string Tianhe3Topology::to_tgt() const {
+  throw InputError("writing " + description() +
+                   " as a Scotch target needs tm-topo's deco 0 emitter, which this build does not have yet");
+}
+
+}  // namespace tmap::topo

@@ -1,0 +1,55 @@
+// The Tianhe-3 prototype's network (OHTMA paper, section 4.2 and Table 1;
+// contract section 2): chips in an R x C mesh whose rows and columns are fully
+// linked, `nodes` compute nodes per chip in two halves (left, right), `cores`
+// PEs per node. Distances come from the hop table in O(1), nothing per pair
+// is stored, so a full-size machine costs nothing to create.
+#pragma once
+
+#include <string_view>
+
+#include "tmap/topology.hpp"
+
+namespace tmap::topo {
+
+struct Tianhe3Shape {
+  std::int64_t rows = 1;
+  std::int64_t cols = 1;
+  std::int64_t nodes = 96;  ///< nodes per chip, even
+  std::int64_t cores = 1;   ///< PEs per node
+};
+
+/// Parses "tianhe3:RxC[,nodes=N][,cores=K]" (options in any order).
+[[nodiscard]] Tianhe3Shape parse_tianhe3_spec(std::string_view spec);
+
+class Tianhe3Topology final : public Topology {
+ public:
+  explicit Tianhe3Topology(const Tianhe3Shape& shape);
+
+  [[nodiscard]] PE size() const override { return num_nodes() * shape_.cores; }
+  [[nodiscard]] Distance distance(PE a, PE b) const override { return node_hops(a / shape_.cores, b / shape_.cores); }
+  [[nodiscard]] Distance max_distance() const override;
+  [[nodiscard]] NodeId num_nodes() const override { return shape_.rows * shape_.cols * shape_.nodes; }
+  [[nodiscard]] NodeId node_of(PE pe) const override { return pe / shape_.cores; }
+  [[nodiscard]] std::string kind() const override { return "tianhe3"; }
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::string to_tgt() const override;
+
+  /// Hops between two nodes: 0 on the same node, else 1 + [sides differ] +
+  /// 2 [rows differ] + 2 [columns differ].
+  [[nodiscard]] Distance node_hops(NodeId a, NodeId b) const noexcept {
+    if (a == b) return 0;
+    const auto chip_a = a / shape_.nodes;
+    const auto chip_b = b / shape_.nodes;
+    const auto half = shape_.nodes / 2;
+    const Distance side = ((a % shape_.nodes) / half) != ((b % shape_.nodes) / half) ? 1 : 0;
+    const Distance row = (chip_a / shape_.cols) != (chip_b / shape_.cols) ? 2 : 0;
+    const Distance col = (chip_a % shape_.cols) != (chip_b % shape_.cols) ? 2 : 0;
+    return 1 + side + row + col;
+  }
+  [[nodiscard]] const Tianhe3Shape& shape() const noexcept { return shape_; }
+
+ private:
+  Tianhe3Shape shape_;
+};
+
+}  // namespace tmap::topo

@@ -1,0 +1,54 @@
+#include "topology/tree_leaf.hpp"
+
+#include "tmap/error.hpp"
+
+namespace tmap::topo {
+
+TreeLeafTopology::TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vector<Distance> link_costs)
+    : fanouts_(std::move(fanouts)), links_(std::move(link_costs)) {
+  if (fanouts_.empty() || fanouts_.size() != links_.size()) {
+    throw InputError("tleaf: needs at least one level and one link cost per level");
+  }
+  for (const auto f : fanouts_) {
+    if (f < 1) throw InputError("tleaf: every level needs a fan-out of at least 1");
+    if (size_ > (PE{1} << 40) / f) throw InputError("tleaf: more than 2^40 PEs");
+    size_ *= f;
+  }
+  suffix_cost_.assign(links_.size() + 1, 0);
+  for (std::size_t k = links_.size(); k-- > 0;) {
+    // Scotch refuses a zero cost too; staying compatible keeps our saved
+    // targets loadable by Scotch's tools.
+    if (links_[k] < 1) throw InputError("tleaf: link costs must be positive");
+    suffix_cost_[k] = suffix_cost_[k + 1] + links_[k];
+  }
+}
+
+Distance TreeLeafTopology::distance(PE a, PE b) const {
+  if (a == b) return 0;
+  // Walk up from the leaves; the last level at which the digits differ is
+  // the highest level where the paths split.
+  std::size_t split = 0;
+  for (std::size_t k = fanouts_.size(); k-- > 0;) {
+    if (a % fanouts_[k] != b % fanouts_[k]) split = k;
+    a /= fanouts_[k];
+    b /= fanouts_[k];
+  }
+  return suffix_cost_[split];
+}
+
+Distance TreeLeafTopology::max_distance() const {
+  for (std::size_t k = 0; k < fanouts_.size(); ++k) {
+    if (fanouts_[k] > 1) return suffix_cost_[k];
+  }
+  return 0;
+}
+
+std::string TreeLeafTopology::description() const {
+  std::string text = "tleaf " + std::to_string(fanouts_.size());
+  for (std::size_t k = 0; k < fanouts_.size(); ++k) {
+    text += " " + std::to_string(fanouts_[k]) + " " + std::to_string(links_[k]);
+  }
+  return text;
+}
+
+}  // namespace tmap::topo

@@ -1,0 +1,39 @@
+// Scotch "tleaf L s0 l0 s1 l1 ...": a tree whose level k has fan-out s_k
+// below each node and link cost l_k. Leaves are numbered left to right. The
+// distance of two leaves is the cumulative link cost below their lowest common
+// ancestor (Scotch's semantics: "tleaf 3 4 100 4 10 4 1" gives 1, 11, 111).
+#pragma once
+
+#include <vector>
+
+#include "tmap/topology.hpp"
+
+namespace tmap::topo {
+
+class TreeLeafTopology final : public Topology {
+ public:
+  TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vector<Distance> link_costs);
+  [[nodiscard]] PE size() const override { return size_; }
+  [[nodiscard]] Distance distance(PE a, PE b) const override;
+  [[nodiscard]] Distance max_distance() const override;
+  /// The node of a leaf is its parent: leaves that share the last level's
+  /// parent form one compute node (e.g. the cores of a socket or host).
+  [[nodiscard]] NodeId num_nodes() const override { return size_ / fanouts_.back(); }
+  [[nodiscard]] NodeId node_of(PE pe) const override { return pe / fanouts_.back(); }
+  [[nodiscard]] std::string kind() const override { return "tleaf"; }
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
+
+  [[nodiscard]] const std::vector<std::int64_t>& fanouts() const noexcept { return fanouts_; }
+  [[nodiscard]] const std::vector<Distance>& link_costs() const noexcept { return links_; }
+
+ private:
+  std::vector<std::int64_t> fanouts_;
+  std::vector<Distance> links_;
+  /// suffix_cost_[k] = sum of link costs of levels k..L-1: the distance of
+  /// two leaves whose paths first split at level k.
+  std::vector<Distance> suffix_cost_;
+  PE size_ = 1;
+};
+
+}  // namespace tmap::topo

@@ -1,0 +1,41 @@
+// Name <-> enum tables for the formats the tools accept on the command line.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tmap::detail {
+
+template <typename E>
+struct Named {
+  E value;
+  std::string_view name;
+};
+
+template <typename E, std::size_t N>
+std::optional<E> find_by_name(const std::array<Named<E>, N>& table, std::string_view name) {
+  for (const auto& entry : table) {
+    if (entry.name == name) return entry.value;
+  }
+  return std::nullopt;
+}
+
+template <typename E, std::size_t N>
+std::optional<std::string_view> name_of(const std::array<Named<E>, N>& table, E value) {
+  for (const auto& entry : table) {
+    if (entry.value == value) return entry.name;
+  }
+  return std::nullopt;
+}
+
+/// "a, b, c" for messages and help texts.
+template <typename E, std::size_t N>
+std::string joined_names(const std::array<Named<E>, N>& table) {
+  std::string list;
+  for (const auto& entry : table) list += (list.empty() ? "" : ", ") + std::string(entry.name);
+  return list;
+}
+
+}  // namespace tmap::detail

@@ -1,0 +1,164 @@
+#include "util/text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "tmap/error.hpp"
+
+namespace tmap::detail {
+
+bool LineReader::next(std::string_view& line) {
+  if (done_) return false;
+  if (rest_.empty()) {
+    done_ = true;
+    return false;
+  }
+  const auto end = rest_.find('\n');
+  if (end == std::string_view::npos) {
+    line = rest_;
+    rest_ = {};
+    done_ = true;
+  } else {
+    line = rest_.substr(0, end);
+    rest_.remove_prefix(end + 1);
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++line_;
+  return true;
+}
+
+bool next_token(std::string_view& rest, std::string_view& token, std::string_view separators) {
+  const auto begin = rest.find_first_not_of(separators);
+  if (begin == std::string_view::npos) {
+    rest = {};
+    return false;
+  }
+  rest.remove_prefix(begin);
+  const auto end = rest.find_first_of(separators);
+  token = rest.substr(0, end);
+  rest.remove_prefix(end == std::string_view::npos ? rest.size() : end);
+  return true;
+}
+
+std::string_view strip_comment(std::string_view line, char comment) {
+  const auto pos = line.find(comment);
+  return pos == std::string_view::npos ? line : line.substr(0, pos);
+}
+
+bool is_blank(std::string_view line) {
+  return line.find_first_not_of(kBlanks) == std::string_view::npos;
+}
+
+void TokenStream::skip_blanks() {
+  while (!rest_.empty()) {
+    const char c = rest_.front();
+    if (c == '\n') {
+      ++line_;
+    } else if (kBlanks.find(c) == std::string_view::npos) {
+      return;
+    }
+    rest_.remove_prefix(1);
+  }
+}
+
+bool TokenStream::next(std::string_view& token) {
+  skip_blanks();
+  if (rest_.empty()) return false;
+  std::size_t end = 0;
+  while (end < rest_.size() && rest_[end] != '\n' && kBlanks.find(rest_[end]) == std::string_view::npos) {
+    ++end;
+  }
+  token = rest_.substr(0, end);
+  token_line_ = line_;
+  rest_.remove_prefix(end);
+  return true;
+}
+
+std::string_view TokenStream::expect(std::string_view what) {
+  std::string_view token;
+  if (!next(token)) {
+    token_line_ = line_;
+    fail("unexpected end of input, expected " + std::string(what));
+  }
+  return token;
+}
+
+std::int64_t TokenStream::expect_int(std::string_view what, std::int64_t lo, std::int64_t hi) {
+  const auto token = expect(what);
+  return parse_int_in(token, lo, hi, what, origin_, token_line_);
+}
+
+bool TokenStream::at_end() {
+  skip_blanks();
+  return rest_.empty();
+}
+
+void TokenStream::fail(const std::string& problem) const {
+  throw InputError(origin_, token_line_, problem);
+}
+
+bool parse_int(std::string_view token, std::int64_t& value) {
+  if (!token.empty() && token.front() == '+') token.remove_prefix(1);
+  const auto* end = token.data() + token.size();
+  const auto result = std::from_chars(token.data(), end, value);
+  return result.ec == std::errc() && result.ptr == end && !token.empty();
+}
+
+std::string quote(std::string_view token) {
+  constexpr std::size_t kMax = 40;
+  if (token.size() > kMax) return "'" + std::string(token.substr(0, kMax)) + "...'";
+  return "'" + std::string(token) + "'";
+}
+
+std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi,
+                          std::string_view what, const std::string& origin, std::int64_t line) {
+  std::int64_t value = 0;
+  if (!parse_int(token, value)) {
+    throw InputError(origin, line, std::string(what) + ": expected an integer, found " + quote(token));
+  }
+  if (value < lo || value > hi) {
+    std::string range = hi == std::numeric_limits<std::int64_t>::max()
+                            ? "at least " + std::to_string(lo)
+                            : "between " + std::to_string(lo) + " and " + std::to_string(hi);
+    throw InputError(origin, line,
+                     std::string(what) + " must be " + range + ", found " + std::string(token));
+  }
+  return value;
+}
+
+Volume parse_volume(std::string_view token, const std::string& origin, std::int64_t line) {
+  std::int64_t integer = 0;
+  if (parse_int(token, integer)) {
+    if (integer < 0) throw InputError(origin, line, "negative volume " + std::string(token));
+    return integer;
+  }
+  // Not a plain integer: accept decimal and scientific notation of whole numbers.
+  std::string_view digits = token;
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  double value = 0.0;
+  const auto* end = digits.data() + digits.size();
+  const auto result = std::from_chars(digits.data(), end, value);
+  if (result.ec == std::errc::result_out_of_range) {
+    throw InputError(origin, line, "volume " + quote(token) + " is out of range");
+  }
+  if (result.ec != std::errc() || result.ptr != end || digits.empty()) {
+    throw InputError(origin, line, "volume " + quote(token) + " is not a number");
+  }
+  if (std::isnan(value)) throw InputError(origin, line, "volume " + quote(token) + " is NaN");
+  if (std::isinf(value)) throw InputError(origin, line, "volume " + quote(token) + " is infinite");
+  if (value < 0.0 || std::signbit(value)) {
+    if (value == 0.0) return 0;  // "-0" is harmless
+    throw InputError(origin, line, "negative volume " + std::string(token));
+  }
+  if (value >= 9.2233720368547758e18) {
+    throw InputError(origin, line, "volume " + quote(token) + " exceeds 2^63-1 bytes");
+  }
+  if (std::floor(value) != value) {
+    throw InputError(origin, line,
+                     "volume " + quote(token) + " is not a whole number of bytes");
+  }
+  return static_cast<Volume>(value);
+}
+
+}  // namespace tmap::detail

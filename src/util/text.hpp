@@ -1,0 +1,82 @@
+// Small scanners for the text formats tmap reads. They keep line numbers so
+// every error can name the file and line (contract section 5).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tmap/types.hpp"
+
+namespace tmap::detail {
+
+inline constexpr std::string_view kBlanks = " \t\r\v\f";
+
+/// Walks text line by line (handles \n and \r\n, a last line without \n).
+class LineReader {
+ public:
+  explicit LineReader(std::string_view text) : rest_(text) {}
+  /// Next line without its terminator; false at the end.
+  bool next(std::string_view& line);
+  /// 1-based number of the line last returned.
+  [[nodiscard]] std::int64_t line_number() const noexcept { return line_; }
+
+ private:
+  std::string_view rest_;
+  std::int64_t line_ = 0;
+  bool done_ = false;
+};
+
+/// Takes the next token off `rest`, splitting on any character of `separators`.
+/// Returns false when only separators remain.
+bool next_token(std::string_view& rest, std::string_view& token,
+                std::string_view separators = kBlanks);
+
+/// Drops everything from the first `comment` character on.
+std::string_view strip_comment(std::string_view line, char comment);
+/// Is the line empty once blanks are removed?
+bool is_blank(std::string_view line);
+
+/// A token stream over a whole text for formats where line breaks carry no
+/// meaning (Scotch targets and graphs). Knows each token's line.
+class TokenStream {
+ public:
+  TokenStream(std::string_view text, std::string origin) : rest_(text), origin_(std::move(origin)) {}
+  /// Next token, or false at the end of the text.
+  bool next(std::string_view& token);
+  /// Next token; InputError "unexpected end of input, expected <what>" at the end.
+  std::string_view expect(std::string_view what);
+  /// Next token as an integer in [lo, hi]; InputError naming `what` otherwise.
+  std::int64_t expect_int(std::string_view what, std::int64_t lo, std::int64_t hi);
+  /// True when nothing but blanks remains.
+  bool at_end();
+  /// Line of the last token returned (1-based).
+  [[nodiscard]] std::int64_t line() const noexcept { return token_line_; }
+  [[nodiscard]] const std::string& origin() const noexcept { return origin_; }
+  /// Throws InputError at the line of the last token.
+  [[noreturn]] void fail(const std::string& problem) const;
+
+ private:
+  void skip_blanks();
+  std::string_view rest_;
+  std::string origin_;
+  std::int64_t line_ = 1;
+  std::int64_t token_line_ = 1;
+};
+
+/// Parses a whole token as a decimal integer; false when it is not one.
+bool parse_int(std::string_view token, std::int64_t& value);
+
+/// Parses an integer in [lo, hi]; InputError "<what> must be ..." otherwise.
+std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi,
+                          std::string_view what, const std::string& origin, std::int64_t line);
+
+/// Parses a byte volume: a non-negative whole number, in integer, decimal
+/// (1000.0) or scientific (1e3) notation. Negative, NaN, infinite, fractional,
+/// too large or non-numeric values throw InputError naming file and line.
+Volume parse_volume(std::string_view token, const std::string& origin, std::int64_t line);
+
+/// Quotes a token for a message, shortening long ones.
+std::string quote(std::string_view token);
+
+}  // namespace tmap::detail

@@ -1,0 +1,87 @@
+// The bad-input catalog: every malformed input gets exit code 2, a message
+// naming the file/line/problem, nothing on stdout and no output file.
+#include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+struct BadInput {
+  const char* name;
+  std::vector<std::pair<std::string, std::string>> files;  // name -> content
+  std::vector<std::string> args;                           // tm-map arguments (before --output)
+  std::string message;                                     // expected in stderr
+  std::string tool = "tm-map";
+};
+
+// gtest prints parameters with this instead of a byte dump.
+[[maybe_unused]] void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
+
+const std::string kGood = "0 1 1\n1 0 1\n1 1 0\n";
+
+std::vector<BadInput> catalog() {
+  return {
+      {"ragged_row", {{"c.mat", "0 1 2\n1 0\n2 2 0\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat:2: expected 3 values, found 2"},
+      {"not_square", {{"c.mat", "0 1 2\n1 0 2\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat: the matrix is not square: 3 columns but 2 rows"},
+      {"extra_row", {{"c.mat", "0 1\n1 0\n1 1\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat:3: extra row"},
+      {"negative_volume", {{"c.mat", "0 1 1\n1 0 -5\n1 1 0\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat:2: negative volume -5"},
+      {"nan_volume", {{"c.mat", "0 nan 1\n1 0 1\n1 1 0\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat:1: volume 'nan' is NaN"},
+      {"non_numeric_volume", {{"c.csv", "0,1,1\n1,0,abc\n1,1,0\n"}}, {"-t", "cmplt 3", "-c", "c.csv"}, "c.csv:2: volume 'abc' is not a number"},
+      {"fractional_volume", {{"c.mat", "0 0.5\n0.5 0\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat:1: volume '0.5' is not a whole number of bytes"},
+      {"huge_volume", {{"c.mat", "0 1e30\n1 0\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat:1: volume '1e30' exceeds 2^63-1 bytes"},
+      {"empty_matrix", {{"c.mat", "\n\n"}}, {"-t", "cmplt 3", "-c", "c.mat"}, "c.mat: no matrix found (the file is empty)"},
+      {"missing_comm_file", {}, {"-t", "cmplt 3", "-c", "nowhere.mat"}, "nowhere.mat: cannot open: No such file or directory"},
+      {"unknown_extension", {{"c.txt", kGood}}, {"-t", "cmplt 3", "-c", "c.txt"}, "c.txt: cannot tell the communication format from the extension '.txt'"},
+      {"unknown_comm_format", {{"c.txt", kGood}}, {"-t", "cmplt 3", "-c", "c.txt", "--comm-format", "xls"}, "--comm-format"},
+      {"coo_rank_out_of_range", {{"c.coo", "3\n0 1 4\n2 3 4\n"}}, {"-t", "cmplt 3", "-c", "c.coo"}, "c.coo:3: rank j must be between 0 and 2, found 3"},
+      {"coo_short_line", {{"c.coo", "0 1 4\n2 1\n"}}, {"-t", "cmplt 3", "-c", "c.coo"}, "c.coo:2: expected 'i j bytes', found 2 value(s)"},
+      {"mtx_bad_header", {{"c.mtx", "%%MatrixMarket tensor coordinate real general\n"}}, {"-t", "cmplt 3", "-c", "c.mtx"}, "c.mtx:1: expected '%%MatrixMarket matrix"},
+      {"mtx_entry_count", {{"c.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n"}}, {"-t", "cmplt 3", "-c", "c.mtx"}, "c.mtx: expected 2 entries, found 1"},
+      {"grf_missing_reverse_arc", {{"c.grf", "0\n2 1\n0 000\n1 1\n0\n"}}, {"-t", "cmplt 3", "-c", "c.grf"}, "c.grf:4: edge 0-1 is missing from vertex 1's list"},
+      {"grf_truncated", {{"c.grf", "0\n3 4\n0 000\n1 1\n"}}, {"-t", "cmplt 3", "-c", "c.grf"}, "c.grf:5: unexpected end of input, expected vertex 1 degree"},
+      {"metis_edge_count", {{"c.graph", "2 2\n2\n1\n"}}, {"-t", "cmplt 3", "-c", "c.graph"}, "c.graph: the header announces 2 edges"},
+      {"too_many_ranks", {{"c.mat", kGood}}, {"-t", "cmplt 2", "-c", "c.mat"}, "3 ranks do not fit: 2 allowed PEs x 1 rank(s) each = 2 slots"},
+      {"constraint_out_of_range", {{"c.mat", kGood}, {"b.txt", "0 1\n9\n"}}, {"-t", "cmplt 4", "-c", "c.mat", "-b", "b.txt"}, "b.txt:2: PE id must be between 0 and 3, found 9"},
+      {"constraint_duplicate", {{"c.mat", kGood}, {"b.txt", "0 1\n2 1\n"}}, {"-t", "cmplt 4", "-c", "c.mat", "-b", "b.txt"}, "b.txt:2: PE 1 is listed twice (first on line 1)"},
+      {"constraint_not_a_number", {{"c.mat", kGood}, {"b.txt", "0 x\n"}}, {"-t", "cmplt 4", "-c", "c.mat", "-b", "b.txt"}, "b.txt:1: PE id: expected an integer, found 'x'"},
+      {"constraint_too_few_slots", {{"c.mat", kGood}, {"b.txt", "0 1\n"}}, {"-t", "cmplt 4", "-c", "c.mat", "-b", "b.txt"}, "3 ranks do not fit: 2 allowed PEs"},
+      {"alloc_out_of_range", {{"c.mat", kGood}}, {"-t", "tianhe3:1x1,nodes=2", "-c", "c.mat", "--alloc", "0-5"}, "--alloc: node 2 is outside the topology"},
+      {"alloc_bad_range", {{"c.mat", kGood}}, {"-t", "tianhe3:1x1,nodes=2", "-c", "c.mat", "--alloc", "5-1"}, "--alloc '5-1': bad range '5-1'"},
+      {"unknown_strategy", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "-s", "nope"}, "unknown strategy 'nope' (known: inorder"},
+      {"unknown_output_format", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--format", "xml"}, "--format"},
+      {"oversub_zero", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "-o", "0"}, "--oversub"},
+      {"inline_target_truncated", {{"c.mat", kGood}}, {"-t", "mesh2D 8", "-c", "c.mat"}, "-t:1: unexpected end of input, expected mesh dimension 1"},
+      {"target_file_bad_value", {{"c.mat", kGood}, {"t.tgt", "mesh2D\n4 x\n"}}, {"-t", "t.tgt", "-c", "c.mat"}, "t.tgt:2: mesh dimension 1: expected an integer, found 'x'"},
+      {"target_unsupported_kind", {{"c.mat", kGood}, {"t.tgt", "varcmplt\n"}}, {"-t", "t.tgt", "-c", "c.mat"}, "t.tgt:1: unknown or unsupported target kind 'varcmplt'"},
+      {"unknown_topology", {{"c.mat", kGood}}, {"-t", "nosuch.tgt", "-c", "c.mat"}, "cannot open topology file 'nosuch.tgt'"},
+      {"tianhe3_odd_nodes", {{"c.mat", kGood}}, {"-t", "tianhe3:2x2,nodes=3", "-c", "c.mat"}, "nodes per chip must be even"},
+      {"missing_comm_option", {}, {"-t", "cmplt 3"}, "both -t TOPOLOGY and -c COMM are needed"},
+      {"example_with_inputs", {}, {"--example", "-t", "cmplt 3"}, "--example cannot be combined with -t or -c"},
+      {"eval_wrong_length", {{"c.mat", kGood}, {"m.perm", "0\n1\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm"}, "m.perm: maps 2 ranks but c.mat has 3", "tm-eval"},
+      {"eval_pe_out_of_range", {{"c.mat", kGood}, {"m.perm", "0\n1\n7\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm"}, "m.perm: rank 2 is on PE 7, outside the topology", "tm-eval"},
+      {"eval_breaks_constraints", {{"c.mat", kGood}, {"m.perm", "0\n0\n1\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm", "-o", "1", "-b", "b.txt"}, "m.perm: breaks the constraints", "tm-eval"},
+      {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
+  };
+}
+
+}  // namespace
+
+class BadInputCatalog : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputCatalog, ExitTwoWithMessageAndNoOutput) {
+  const auto& c = GetParam();
+  tmap::test::Sandbox box;
+  for (const auto& [name, content] : c.files) box.write(name, content);
+  if (c.name == std::string("eval_breaks_constraints")) box.write("b.txt", "0 1 2\n");
+  auto args = c.args;
+  args.insert(args.end(), {"--output", "out.txt"});
+  const auto r = box.run(c.tool, args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(c.tool + ": error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(c.message), std::string::npos) << "stderr was: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(box.exists("out.txt"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, BadInputCatalog, ::testing::ValuesIn(catalog()),
+                         [](const ::testing::TestParamInfo<BadInput>& param) { return std::string(param.param.name); });

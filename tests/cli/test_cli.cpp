@@ -1,0 +1,169 @@
+// Golden outputs and end-to-end behaviour of the tools. Golden files are
+// written by hand, not captured from the tools: see the derivations below.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using tmap::test::golden;
+using tmap::test::Sandbox;
+
+TEST(Cli, HelpAndVersionExitZero) {
+  Sandbox box;
+  const auto help = box.run("tm-map", {"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  // The strategy help is generated from the strategy table.
+  for (const char* name : {"inorder", "roundrobin", "random"}) EXPECT_NE(help.out.find(name), std::string::npos);
+  const auto version = box.run("tm-map", {"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_NE(version.out.find("tm-map 0."), std::string::npos);
+  for (const char* tool : {"tm-eval", "tm-gen"}) EXPECT_EQ(box.run(tool, {"--help"}).exit_code, 0);
+}
+
+TEST(Cli, EmbeddedExampleHasTheHandComputedHopBytes) {
+  // 8x8 stencil (1000 B each way), in order onto tianhe3:1x2,nodes=8,cores=4:
+  // a grid row fills two 4-core nodes. Horizontal: 8 node-crossing edges at
+  // 1 hop = 16,000. Vertical rows y->y+1: 8 edges each, hops 1,2,1,4,1,2,1
+  // (side changes at rows 1-2 and 5-6, chip change at 3-4 with a side change)
+  // = 2000*8*12 = 192,000. Total 208,000.
+  Sandbox box;
+  const auto r = box.run("tm-map", {"--example"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string expected;
+  for (int i = 0; i < 64; ++i) expected += std::to_string(i) + "\n";
+  EXPECT_EQ(r.out, expected);
+  EXPECT_NE(r.err.find("hop_bytes 208000"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bytes by distance (distance:bytes): 0:96000 1:80000 2:32000 4:16000"), std::string::npos)
+      << r.err;
+}
+
+TEST(Cli, GenWritesTheHandWrittenStencilInEveryFormat) {
+  // 3x2 grid, ranks 0 1 2 / 3 4 5, 5 bytes to each neighbour.
+  Sandbox box;
+  auto mat = box.run("tm-gen", {"stencil2d", "--dims", "3x2", "--volume", "5"});
+  ASSERT_EQ(mat.exit_code, 0) << mat.err;
+  EXPECT_EQ(mat.out, golden("stencil3x2.mat"));
+  EXPECT_EQ(box.run("tm-gen", {"stencil2d", "--dims", "3x2", "--volume", "5", "--format", "coo"}).out,
+            golden("stencil3x2.coo"));
+  ASSERT_EQ(box.run("tm-gen", {"stencil2d", "--dims", "3x2", "--volume", "5", "--output", "s.grf"}).exit_code, 0);
+  EXPECT_EQ(box.read("s.grf"), golden("stencil3x2.grf"));
+}
+
+TEST(Cli, MapFormatsAreGolden) {
+  // In order on mesh2D 3 2 every stencil edge is 1 hop: 7 edges * 10 B = 70.
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  const std::vector<std::string> base{"-t", "mesh2D 3 2", "-c", "s.mat", "-s", "inorder", "-q"};
+  auto with = [&](const std::string& format) {
+    auto args = base;
+    args.insert(args.end(), {"--format", format});
+    return box.run("tm-map", args);
+  };
+  EXPECT_EQ(with("perm").out, golden("inorder6.perm"));
+  EXPECT_EQ(with("topomatch").out, golden("inorder6.topomatch"));
+  EXPECT_EQ(with("scotch").out, golden("inorder6.map"));
+  const auto json = nlohmann::json::parse(with("json").out);
+  EXPECT_EQ(json["strategy"], "inorder");
+  EXPECT_EQ(json["n"], 6);
+  EXPECT_EQ(json["pes"], 6);
+  EXPECT_EQ(json["hop_bytes"], 70);
+  EXPECT_EQ(json["avg_hops"], 1.0);
+  EXPECT_EQ(json["max_com"], 5);
+  EXPECT_TRUE(json["time_s"].is_number());
+  EXPECT_EQ(json["mapping"], nlohmann::json::parse("[0,1,2,3,4,5]"));
+}
+
+TEST(Cli, EvalIsGolden) {
+  // Ranks 0 and 1 swapped on mesh2D 3 2 (PE p at (p%3, p/3)): edges 0-1:1,
+  // 0-3:2, 1-2:2, 1-4:2, 2-5:1, 3-4:1, 4-5:1 hops -> 10 hops * 10 B = 100;
+  // 40 B travel 1 hop, 30 B travel 2; max_com = 5 B * 2 hops.
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  box.write("m.perm", "1\n0\n2\n3\n4\n5\n");
+  const auto r = box.run("tm-eval", {"-t", "mesh2D 3 2", "-c", "s.mat", "-m", "m.perm"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, golden("eval_swap01.txt"));
+}
+
+TEST(Cli, EvalAgreesWithMapOnEveryInputFormat) {
+  Sandbox box;
+  std::int64_t first = -1;
+  for (const std::string ext : {"mat", "csv", "coo", "mtx", "grf", "graph"}) {
+    const std::string comm = "traffic." + ext;
+    ASSERT_EQ(box.run("tm-gen", {"random", "--ranks", "40", "--degree", "3", "--seed", "4", "--output", comm}).exit_code, 0);
+    for (const std::string strategy : {"inorder", "roundrobin", "random"}) {
+      const auto map = box.run("tm-map", {"-t", "tianhe3:1x2,nodes=4,cores=8", "-c", comm, "-s", strategy, "--seed", "3",
+                                          "--format", "json", "--output", "m.json", "-q"});
+      ASSERT_EQ(map.exit_code, 0) << map.err;
+      const auto reported = nlohmann::json::parse(box.read("m.json"))["hop_bytes"].get<std::int64_t>();
+      const auto eval = box.run("tm-eval", {"-t", "tianhe3:1x2,nodes=4,cores=8", "-c", comm, "-m", "m.json",
+                                            "--format", "json"});
+      ASSERT_EQ(eval.exit_code, 0) << eval.err;
+      EXPECT_EQ(nlohmann::json::parse(eval.out)["hop_bytes"].get<std::int64_t>(), reported) << ext << " " << strategy;
+      if (strategy == "random") {
+        // Same traffic in every format: the same mapping scores the same.
+        if (first < 0) first = reported;
+        EXPECT_EQ(reported, first) << ext;
+      }
+    }
+  }
+}
+
+TEST(Cli, EvalReadsScotchAndTopoMatchMappings) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  box.write("m.map", "6\n1\t0\n0\t1\n2\t2\n3\t3\n4\t4\n5\t5\n");
+  box.write("m.tm", "TopoMatch: 1,0,2,3,4,5\n");
+  for (const char* file : {"m.map", "m.tm"}) {
+    const auto r = box.run("tm-eval", {"-t", "mesh2D 3 2", "-c", "s.mat", "-m", file});
+    EXPECT_EQ(r.out, golden("eval_swap01.txt")) << file << r.err;
+  }
+}
+
+TEST(Cli, OutputFileAndDeterminismAcrossThreads) {
+  Sandbox box;
+  ASSERT_EQ(box.run("tm-gen", {"stencil3d", "--dims", "4x4x4", "--output", "s.coo"}).exit_code, 0);
+  const std::vector<std::string> base{"-t", "torus3D 4 4 4", "-c", "s.coo", "-s", "random", "--seed", "11", "-q"};
+  auto one = base;
+  one.insert(one.end(), {"-p", "1", "--output", "one.txt"});
+  auto two = base;
+  two.insert(two.end(), {"-p", "2", "--output", "two.txt"});
+  const auto r1 = box.run("tm-map", one);
+  EXPECT_EQ(r1.exit_code, 0);
+  EXPECT_TRUE(r1.out.empty());
+  EXPECT_EQ(box.run("tm-map", two).exit_code, 0);
+  EXPECT_EQ(box.read("one.txt"), box.read("two.txt"));
+}
+
+TEST(Cli, ConstraintsAndOversubscription) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  box.write("allowed.txt", "# two PEs, three ranks each\n7 2\n");
+  const auto r = box.run("tm-map", {"-t", "cmplt 8", "-c", "s.mat", "-b", "allowed.txt", "-o", "3", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "2\n2\n2\n7\n7\n7\n");
+  const auto alloc = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=2", "-c", "s.mat", "--alloc", "1,3-3",
+                                        "-s", "roundrobin", "-o", "2", "-q"});
+  ASSERT_EQ(alloc.exit_code, 0) << alloc.err;
+  EXPECT_EQ(alloc.out, "2\n6\n2\n6\n3\n7\n");
+}
+
+TEST(Cli, CompareTableAndJson) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  const auto table = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--compare", "all"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("* inorder"), std::string::npos) << table.out;  // 70 is optimal here
+  EXPECT_NE(table.out.find("roundrobin"), std::string::npos);
+  const auto json = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--compare", "random,inorder", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["results"].size(), 2U);
+  EXPECT_EQ(j["results"][0]["strategy"], "inorder");
+  EXPECT_EQ(j["results"][0]["vs_inorder"], 1.0);
+  EXPECT_EQ(j["best"], "inorder");
+  for (const char* key : {"strategy", "n", "pes", "hop_bytes", "avg_hops", "max_com", "time_s", "mapping"}) {
+    EXPECT_TRUE(j["results"][1].contains(key)) << key;
+  }
+}

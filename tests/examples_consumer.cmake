@@ -1,0 +1,25 @@
+# Installs tmap into a scratch prefix, then configures, builds and runs
+# examples/ against it with find_package(tmap): proof the package exports work.
+set(prefix "${BINARY_DIR}/_consumer/prefix")
+set(build "${BINARY_DIR}/_consumer/build")
+file(REMOVE_RECURSE "${BINARY_DIR}/_consumer")
+execute_process(COMMAND ${CMAKE_COMMAND} --install "${BINARY_DIR}" --prefix "${prefix}"
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "install failed: ${rc}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples" -B "${build}"
+                        "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "configuring examples failed:\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build "${build}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "building examples failed:\n${out}\n${err}")
+endif()
+execute_process(COMMAND "${build}/simple/tmap-simple" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "hop_bytes 224000")
+  message(FATAL_ERROR "tmap-simple failed (${rc}):\n${out}\n${err}")
+endif()
+message(STATUS "examples built and ran against the installed tmap: ${out}")

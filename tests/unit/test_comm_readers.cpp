@@ -1,0 +1,144 @@
+#include <gtest/gtest.h>
+
+#include "tmap/error.hpp"
+#include "tmap/generators.hpp"
+#include "tmap/io.hpp"
+#include "print.hpp"
+
+using tmap::CommFormat;
+using tmap::CommMatrix;
+using tmap::parse_comm;
+
+namespace {
+
+// The 3-rank reference: A[0][1]=5, A[1][0]=5, A[1][2]=7, A[2][1]=7, A[0][2]=2, A[2][0]=2.
+CommMatrix reference() {
+  return CommMatrix::from_entries(3, {{0, 1, 5}, {1, 0, 5}, {1, 2, 7}, {2, 1, 7}, {0, 2, 2}, {2, 0, 2}});
+}
+
+// The graph files below: edges 0-1 (load 5), 1-2 (7), 0-2 (2), the load
+// being the total bytes the pair exchanges. Graph formats store each
+// undirected edge once, A[min][max] = load.
+CommMatrix reference_as_graph() { return CommMatrix::from_entries(3, {{0, 1, 5}, {1, 2, 7}, {0, 2, 2}}); }
+
+std::string error_of(std::string_view text, CommFormat format) {
+  try {
+    (void)parse_comm(text, format, "in.x");
+  } catch (const tmap::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(CommReaders, DenseMat) {
+  EXPECT_EQ(parse_comm("0 5 2\n5 0 7\n2 7 0\n", CommFormat::Dense, "a.mat"), reference());
+  // Comments, blank lines, CRLF, the diagonal ignored, decimal notation.
+  EXPECT_EQ(parse_comm("# traffic\n9 5 2\r\n\n5 0 7.0\n2 7e0 3\n", CommFormat::Dense, "a.mat"), reference());
+}
+
+TEST(CommReaders, Csv) { EXPECT_EQ(parse_comm("0,5,2\n5,0,7\n2, 7, 0\n", CommFormat::Csv, "a.csv"), reference()); }
+
+TEST(CommReaders, CooWithAndWithoutSize) {
+  EXPECT_EQ(parse_comm("3\n0 1 5\n1 0 5\n1 2 7\n2 1 7\n0 2 2\n2 0 2\n", CommFormat::Coo, "a.coo"), reference());
+  EXPECT_EQ(parse_comm("% c\n0 1 5\n1 0 5\n1 2 7\n2 1 7\n0 2 1\n0 2 1\n2 0 2\n", CommFormat::Coo, "a.coo"), reference());
+  // With n given, ranks without traffic still count.
+  EXPECT_EQ(parse_comm("5\n0 1 3\n", CommFormat::Coo, "a.coo").num_ranks(), 5);
+}
+
+TEST(CommReaders, MatrixMarket) {
+  EXPECT_EQ(parse_comm("%%MatrixMarket matrix coordinate integer general\n% c\n3 3 6\n1 2 5\n2 1 5\n2 3 7\n3 2 7\n1 3 2\n3 1 2\n",
+                       CommFormat::MatrixMarket, "a.mtx"),
+            reference());
+  EXPECT_EQ(parse_comm("%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 5\n3 2 7\n3 1 2\n",
+                       CommFormat::MatrixMarket, "a.mtx"),
+            reference());
+  EXPECT_EQ(parse_comm("%%MatrixMarket matrix array integer general\n3 3\n0\n5\n2\n5\n0\n7\n2\n7\n0\n",
+                       CommFormat::MatrixMarket, "a.mtx"),
+            reference());
+  EXPECT_EQ(parse_comm("%%MatrixMarket matrix array integer symmetric\n3 3\n0\n5\n2\n0\n7\n0\n",
+                       CommFormat::MatrixMarket, "a.mtx"),
+            reference());
+  const auto pattern = parse_comm("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n",
+                                  CommFormat::MatrixMarket, "a.mtx");
+  EXPECT_EQ(pattern.at(0, 1), 1);
+}
+
+TEST(CommReaders, ScotchGraph) {
+  EXPECT_EQ(parse_comm("0\n3 6\n0 010\n2 5 1 2 2\n2 5 0 7 2\n2 2 0 7 1\n", CommFormat::ScotchGraph, "a.grf"),
+            reference_as_graph());
+  // Base 1, vertex loads, no edge loads: every edge carries 1.
+  EXPECT_EQ(parse_comm("0\n3 4\n1 001\n4 1 2\n1 2 1 3\n9 1 2\n", CommFormat::ScotchGraph, "a.grf"),
+            CommMatrix::from_entries(3, {{0, 1, 1}, {1, 2, 1}}));
+  // Labels: neighbours refer to labels.
+  EXPECT_EQ(parse_comm("0\n3 6\n0 110\n10 2 5 20 2 30\n20 2 5 10 7 30\n30 2 2 10 7 20\n", CommFormat::ScotchGraph, "a.grf"),
+            reference_as_graph());
+}
+
+TEST(CommReaders, MetisGraph) {
+  EXPECT_EQ(parse_comm("% c\n3 3 001\n2 5 3 2\n1 5 3 7\n1 2 2 7\n", CommFormat::MetisGraph, "a.graph"),
+            reference_as_graph());
+  // Vertex weights and an isolated vertex (blank line).
+  EXPECT_EQ(parse_comm("4 1 010\n1 2\n1 1\n1\n7\n", CommFormat::MetisGraph, "a.graph"),
+            CommMatrix::from_entries(4, {{0, 1, 1}}));
+}
+
+TEST(CommReaders, WritersRoundTripEveryFormat) {
+  const auto comm = tmap::gen::random_sparse(30, 4, 1000, 3);
+  for (const auto format : {CommFormat::Dense, CommFormat::Csv, CommFormat::Coo, CommFormat::MatrixMarket}) {
+    EXPECT_EQ(parse_comm(tmap::format_comm(comm, format), format, "rt"), comm) << tmap::comm_format_name(format);
+  }
+  // Graph formats keep A[i][j] + A[j][i] once per edge.
+  std::vector<tmap::CommEntry> upper;
+  const auto sym = comm.symmetrized();
+  for (tmap::Rank i = 0; i < sym.num_ranks(); ++i) {
+    for (std::size_t k = 0; k < sym.targets(i).size(); ++k) {
+      if (sym.targets(i)[k] > i) upper.push_back({i, sym.targets(i)[k], sym.volumes(i)[k]});
+    }
+  }
+  const auto expected = CommMatrix::from_entries(30, upper);
+  for (const auto format : {CommFormat::ScotchGraph, CommFormat::MetisGraph}) {
+    EXPECT_EQ(parse_comm(tmap::format_comm(comm, format), format, "rt"), expected) << tmap::comm_format_name(format);
+  }
+}
+
+TEST(CommReaders, FormatNamesAndDetection) {
+  EXPECT_EQ(tmap::comm_format_from_path("x/y.mat"), CommFormat::Dense);
+  EXPECT_EQ(tmap::comm_format_from_path("y.graph"), CommFormat::MetisGraph);
+  EXPECT_EQ(tmap::comm_format_from_name("grf"), CommFormat::ScotchGraph);
+  EXPECT_THROW((void)tmap::comm_format_from_path("y.txt"), tmap::InputError);
+  EXPECT_THROW((void)tmap::comm_format_from_name("xls"), tmap::InputError);
+}
+
+TEST(CommReaders, ErrorsNameLineAndProblem) {
+  EXPECT_EQ(error_of("0 1\n1\n", CommFormat::Dense), "in.x:2: expected 2 values, found 1");
+  EXPECT_EQ(error_of("0 1\n1 0\n1 1\n", CommFormat::Dense),
+            "in.x:3: extra row: the first row has 2 values, so the matrix has 2 rows");
+  EXPECT_EQ(error_of("0 1 2\n1 0 3\n", CommFormat::Dense), "in.x: the matrix is not square: 3 columns but 2 rows");
+  EXPECT_EQ(error_of("0 -1\n1 0\n", CommFormat::Dense), "in.x:1: negative volume -1");
+  EXPECT_EQ(error_of("", CommFormat::Dense), "in.x: no matrix found (the file is empty)");
+  EXPECT_EQ(error_of("3\n0 5 1\n", CommFormat::Coo), "in.x:2: rank j must be between 0 and 2, found 5");
+  EXPECT_EQ(error_of("0 1\n", CommFormat::Coo), "in.x:1: expected 'i j bytes', found 2 value(s)");
+  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate integer general\n2 3 0\n", CommFormat::MatrixMarket)
+                .find("not square"),
+            std::string::npos);
+  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 4\n", CommFormat::MatrixMarket)
+                .find("expected 2 entries, found 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate complex general\n2 2 0\n", CommFormat::MatrixMarket)
+                .find("unsupported MatrixMarket field"),
+            std::string::npos);
+  EXPECT_NE(error_of("0\n2 1\n0 000\n1 1\n0\n", CommFormat::ScotchGraph).find("missing from vertex 1's list"),
+            std::string::npos);
+  EXPECT_NE(error_of("0\n2 2\n0 010\n1 5 1\n1 6 0\n", CommFormat::ScotchGraph).find("has load 5 here but 6"),
+            std::string::npos);
+  EXPECT_NE(error_of("0\n2 2\n0 000\n1 1\n", CommFormat::ScotchGraph).find("unexpected end of input"),
+            std::string::npos);
+  EXPECT_NE(error_of("2 1\n2\n\n", CommFormat::MetisGraph).find("the header announces 1 edges"), std::string::npos);
+  EXPECT_NE(error_of("3 1\n2\n3\n\n", CommFormat::MetisGraph).find("in.x:2: edge 1-2 is missing from vertex 2's list"),
+            std::string::npos);
+  EXPECT_NE(error_of("2 2\n2\n1\n", CommFormat::MetisGraph).find("announces 2 edges"), std::string::npos);
+  EXPECT_NE(error_of("2 1\n3\n1\n", CommFormat::MetisGraph).find("in.x:2: neighbour must be between 1 and 2"),
+            std::string::npos);
+}

@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include "tmap/error.hpp"
+#include "tmap/generators.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
+
+TEST(Generators, StencilEdgeCounts) {
+  // 2D 5-point on 4x3: horizontal 3*3 + vertical 4*2 = 17 edges, both directions.
+  const auto s5 = tmap::gen::stencil({4, 3}, 5, 10);
+  EXPECT_EQ(s5.num_ranks(), 12);
+  EXPECT_EQ(s5.num_entries(), 2 * 17);
+  EXPECT_TRUE(s5.is_symmetric());
+  EXPECT_EQ(s5.at(0, 1), 10);
+  EXPECT_EQ(s5.at(0, 4), 10);
+  EXPECT_EQ(s5.at(0, 5), 0);
+  // 9-point adds 2 diagonals per cell square: 17 + 2*3*2 = 29.
+  EXPECT_EQ(tmap::gen::stencil({4, 3}, 9, 10).num_entries(), 2 * 29);
+  // 3D 7-point on 2x2x2: 12 edges; 27-point: all 28 pairs of the cube.
+  EXPECT_EQ(tmap::gen::stencil({2, 2, 2}, 7, 1).num_entries(), 2 * 12);
+  EXPECT_EQ(tmap::gen::stencil({2, 2, 2}, 27, 1).num_entries(), 2 * 28);
+  // Periodic 4x4: every rank has exactly 4 neighbours.
+  const auto torus = tmap::gen::stencil({4, 4}, 5, 1, true);
+  for (tmap::Rank i = 0; i < 16; ++i) EXPECT_EQ(torus.targets(i).size(), 4U);
+}
+
+TEST(Generators, StencilRejectsBadArguments) {
+  EXPECT_THROW((void)tmap::gen::stencil({4, 4}, 7, 1), tmap::InputError);
+  EXPECT_THROW((void)tmap::gen::stencil({4}, 5, 1), tmap::InputError);
+  EXPECT_THROW((void)tmap::gen::stencil({4, 0}, 5, 1), tmap::InputError);
+}
+
+TEST(Generators, RandomSparseIsSymmetricDeterministicWithAtLeastDegreePartners) {
+  const auto a = tmap::gen::random_sparse(50, 3, 100, 9);
+  EXPECT_TRUE(a.is_symmetric());
+  EXPECT_EQ(a, tmap::gen::random_sparse(50, 3, 100, 9));
+  EXPECT_NE(a, tmap::gen::random_sparse(50, 3, 100, 10));
+  for (tmap::Rank i = 0; i < 50; ++i) EXPECT_GE(a.targets(i).size(), 3U);
+  EXPECT_THROW((void)tmap::gen::random_sparse(3, 3, 100, 0), tmap::InputError);
+}
+
+TEST(Generators, ShuffleKeepsTrafficAndComposedMappingKeepsHopBytes) {
+  const auto comm = tmap::gen::stencil({4, 4}, 5, 10);
+  const auto shuffled = tmap::gen::shuffle_ranks(comm, 3);
+  const auto pi = tmap::gen::shuffle_permutation(16, 3);
+  EXPECT_EQ(shuffled.total_volume(), comm.total_volume());
+  EXPECT_NE(shuffled, comm);
+  for (tmap::Rank i = 0; i < 16; ++i) {
+    for (tmap::Rank j = 0; j < 16; ++j) EXPECT_EQ(shuffled.at(pi[i], pi[j]), comm.at(i, j));
+  }
+  // Rank pi(i) of the shuffled job placed where rank i was: same hop-bytes.
+  const auto t = tmap::load_topology("mesh2D 4 4");
+  std::vector<tmap::PE> identity(16);
+  std::vector<tmap::PE> moved(16);
+  for (tmap::Rank i = 0; i < 16; ++i) {
+    identity[i] = i;
+    moved[pi[i]] = i;
+  }
+  EXPECT_EQ(tmap::evaluate(shuffled, *t, moved).hop_bytes, tmap::evaluate(comm, *t, identity).hop_bytes);
+}

@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/generators.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
+
+using tmap::Constraints;
+using tmap::Context;
+using tmap::Problem;
+
+TEST(Strategies, TableHasTheBaselinesAndFindsThem) {
+  std::set<std::string> names;
+  for (const auto& s : tmap::strategy_table()) {
+    names.emplace(s.name);
+    EXPECT_FALSE(s.summary.empty());
+  }
+  for (const char* name : {"inorder", "roundrobin", "random"}) EXPECT_TRUE(names.count(name)) << name;
+  EXPECT_TRUE(names.count(std::string(tmap::default_strategy())));
+  EXPECT_THROW((void)tmap::find_strategy("nope"), tmap::InputError);
+}
+
+TEST(Strategies, InOrderFillsEachPeThenTheNext) {
+  const auto t = tmap::load_topology("cmplt 4");
+  const auto comm = tmap::gen::random_sparse(5, 2, 10, 0);
+  const auto c = Constraints::allowed(*t, {1, 3, 2}, 2);
+  EXPECT_EQ(tmap::map_with("inorder", Problem{comm, *t, c}, Context{}), (tmap::Mapping{1, 1, 2, 2, 3}));
+}
+
+TEST(Strategies, InOrderOnAMatchingMeshIsOptimal) {
+  // An 8x8 stencil in row-major order on mesh2D 8 8: every neighbour 1 hop away.
+  const auto t = tmap::load_topology("mesh2D 8 8");
+  const auto comm = tmap::gen::stencil({8, 8}, 5, 1000);
+  const auto c = Constraints::all(*t);
+  const auto m = tmap::map_with("inorder", Problem{comm, *t, c}, Context{});
+  EXPECT_EQ(tmap::evaluate(comm, *t, m).hop_bytes, 224000);
+}
+
+TEST(Strategies, RoundRobinDealsRanksOverNodes) {
+  const auto t = tmap::load_topology("tianhe3:1x1,nodes=2,cores=3");  // nodes {0,1,2} and {3,4,5}
+  const auto comm = tmap::gen::random_sparse(5, 1, 10, 0);
+  const auto c = Constraints::all(*t);
+  EXPECT_EQ(tmap::map_with("roundrobin", Problem{comm, *t, c}, Context{}), (tmap::Mapping{0, 3, 1, 4, 2}));
+  // A node that runs out of slots is skipped.
+  const auto four = tmap::gen::random_sparse(4, 1, 10, 0);
+  const auto c2 = Constraints::allowed(*t, {0, 3, 4, 5});
+  EXPECT_EQ(tmap::map_with("roundrobin", Problem{four, *t, c2}, Context{}), (tmap::Mapping{0, 3, 4, 5}));
+}
+
+TEST(Strategies, RandomIsSeededAndValid) {
+  const auto t = tmap::load_topology("mesh2D 6 6");
+  const auto comm = tmap::gen::stencil({5, 5}, 5, 10);
+  const auto c = Constraints::all(*t);
+  Context a;
+  a.seed = 7;
+  Context b = a;
+  b.threads = 2;
+  Context other;
+  other.seed = 8;
+  const Problem p{comm, *t, c};
+  EXPECT_EQ(tmap::map_with("random", p, a), tmap::map_with("random", p, b));
+  EXPECT_NE(tmap::map_with("random", p, a), tmap::map_with("random", p, other));
+}
+
+TEST(Strategies, EveryStrategyValidUnderConstraintsOversubscriptionAndUndersubscription) {
+  const auto t = tmap::load_topology("tianhe3:2x2,nodes=4,cores=2");
+  for (const auto& s : tmap::strategy_table()) {
+    for (const std::int64_t k : {1, 3}) {
+      for (const tmap::Rank n : {1, 7, 12}) {
+        const auto comm = tmap::gen::random_sparse(n, std::min<tmap::Rank>(3, n - 1), 100, static_cast<std::uint64_t>(n));
+        const auto c = Constraints::allowed(*t, {0, 1, 5, 8, 9, 13, 20, 21, 30, 31, 2, 3}, k);
+        const auto m = tmap::map_with(s.name, Problem{comm, *t, c}, Context{});
+        EXPECT_NO_THROW(tmap::validate_mapping(m, n, c)) << s.name;
+      }
+    }
+  }
+}
+
+TEST(Strategies, TooManyRanksIsAnInputError) {
+  const auto t = tmap::load_topology("cmplt 4");
+  const auto comm = tmap::gen::random_sparse(5, 1, 10, 0);
+  const auto c = Constraints::all(*t);
+  try {
+    (void)tmap::map_with("inorder", Problem{comm, *t, c}, Context{});
+    FAIL();
+  } catch (const tmap::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("5 ranks do not fit: 4 allowed PEs x 1 rank(s) each = 4 slots"),
+              std::string::npos);
+  }
+}

@@ -1,0 +1,172 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tmap/error.hpp"
+#include "tmap/topology.hpp"
+#include "topology/tianhe3.hpp"
+
+using tmap::load_topology;
+
+namespace {
+
+/// Every pair's distance, for comparing two topologies.
+std::vector<tmap::Distance> all_distances(const tmap::Topology& t) {
+  std::vector<tmap::Distance> d;
+  for (tmap::PE a = 0; a < t.size(); ++a) {
+    for (tmap::PE b = 0; b < t.size(); ++b) d.push_back(t.distance(a, b));
+  }
+  return d;
+}
+
+void expect_metric_properties(const tmap::Topology& t) {
+  tmap::Distance largest = 0;
+  for (tmap::PE a = 0; a < t.size(); ++a) {
+    EXPECT_EQ(t.distance(a, a), 0);
+    for (tmap::PE b = 0; b < t.size(); ++b) {
+      EXPECT_EQ(t.distance(a, b), t.distance(b, a));
+      largest = std::max(largest, t.distance(a, b));
+    }
+  }
+  EXPECT_EQ(largest, t.max_distance()) << t.description();
+}
+
+}  // namespace
+
+TEST(Topology, CompleteGraph) {
+  const auto t = load_topology("cmplt 5");
+  EXPECT_EQ(t->size(), 5);
+  EXPECT_EQ(t->distance(0, 4), 1);
+  EXPECT_EQ(t->kind(), "cmplt");
+  expect_metric_properties(*t);
+}
+
+TEST(Topology, HypercubeIsHammingDistance) {
+  const auto t = load_topology("hcub 4");
+  EXPECT_EQ(t->size(), 16);
+  EXPECT_EQ(t->distance(0b0000, 0b1111), 4);
+  EXPECT_EQ(t->distance(0b0101, 0b0110), 2);
+  expect_metric_properties(*t);
+}
+
+TEST(Topology, MeshUsesScotchNumberingAndManhattanDistance) {
+  const auto t = load_topology("mesh2D 4 3");  // x in 0..3, y in 0..2, id = x + 4y
+  EXPECT_EQ(t->size(), 12);
+  EXPECT_EQ(t->distance(0, 3), 3);   // (0,0)-(3,0)
+  EXPECT_EQ(t->distance(0, 11), 5);  // (0,0)-(3,2)
+  EXPECT_EQ(t->distance(5, 6), 1);   // (1,1)-(2,1)
+  EXPECT_EQ(t->distance(1, 9), 2);   // (1,0)-(1,2)
+  expect_metric_properties(*t);
+  const auto m3 = load_topology("mesh3D 2 3 4");
+  EXPECT_EQ(m3->size(), 24);
+  EXPECT_EQ(m3->distance(0, 23), 1 + 2 + 3);
+  expect_metric_properties(*m3);
+}
+
+TEST(Topology, TorusWrapsAround) {
+  const auto t = load_topology("torus2D 5 4");
+  EXPECT_EQ(t->distance(0, 4), 1);   // x 0 and 4 are neighbours on a ring of 5
+  EXPECT_EQ(t->distance(0, 15), 1);  // (0,0)-(0,3): y 0 and 3 on a ring of 4
+  EXPECT_EQ(t->distance(0, 2 + 2 * 5), 4);
+  expect_metric_properties(*t);
+  const auto xd = load_topology("torusXD 4 3 2 2 3");
+  EXPECT_EQ(xd->size(), 36);
+  EXPECT_EQ(xd->kind(), "torusXD");
+  expect_metric_properties(*xd);
+}
+
+TEST(Topology, TreeLeafDistancesAreCumulativeLinkCosts) {
+  const auto t = load_topology("tleaf 3 4 100 4 10 4 1");
+  EXPECT_EQ(t->size(), 64);
+  EXPECT_EQ(t->distance(0, 1), 1);
+  EXPECT_EQ(t->distance(0, 4), 11);
+  EXPECT_EQ(t->distance(0, 16), 111);
+  EXPECT_EQ(t->distance(17, 18), 1);
+  EXPECT_EQ(t->distance(17, 21), 11);
+  EXPECT_EQ(t->num_nodes(), 16);
+  EXPECT_EQ(t->node_of(17), 4);
+  expect_metric_properties(*t);
+}
+
+TEST(Topology, Tianhe3HopTableOfThePaper) {
+  // 2x3 chips, 4 nodes per chip (2 per side), 2 cores per node.
+  const auto t = load_topology("tianhe3:2x3,nodes=4,cores=2");
+  auto pe = [](std::int64_t row, std::int64_t col, std::int64_t side, std::int64_t k, std::int64_t core) {
+    const std::int64_t node = (row * 3 + col) * 4 + side * 2 + k;
+    return node * 2 + core;
+  };
+  EXPECT_EQ(t->size(), 2 * 3 * 4 * 2);
+  EXPECT_EQ(t->num_nodes(), 24);
+  EXPECT_EQ(t->distance(pe(0, 0, 0, 0, 0), pe(0, 0, 0, 0, 1)), 0);  // same node
+  EXPECT_EQ(t->distance(pe(0, 0, 0, 0, 0), pe(0, 0, 0, 1, 0)), 1);  // same chip, same side
+  EXPECT_EQ(t->distance(pe(0, 0, 0, 0, 0), pe(0, 0, 1, 0, 0)), 2);  // same chip, other side
+  EXPECT_EQ(t->distance(pe(0, 0, 0, 0, 0), pe(0, 2, 0, 1, 0)), 3);  // same row, same side
+  EXPECT_EQ(t->distance(pe(0, 0, 0, 0, 0), pe(1, 0, 1, 1, 1)), 4);  // same column, other side
+  EXPECT_EQ(t->distance(pe(0, 0, 0, 0, 0), pe(1, 1, 0, 0, 0)), 5);  // other row and column
+  EXPECT_EQ(t->distance(pe(0, 2, 1, 1, 1), pe(1, 0, 0, 0, 0)), 6);
+  EXPECT_EQ(t->node_of(pe(1, 2, 1, 1, 1)), 23);
+  expect_metric_properties(*t);
+}
+
+TEST(Topology, Tianhe3FullSizeMachineCostsNothing) {
+  const auto t = load_topology("tianhe3:32x32");
+  EXPECT_EQ(t->num_nodes(), 98304);
+  EXPECT_EQ(t->distance(0, 98303), 6);
+  EXPECT_EQ(t->max_distance(), 6);
+  EXPECT_EQ(t->description(), "tianhe3:32x32,nodes=96,cores=1");
+}
+
+TEST(Topology, Tianhe3SpecErrors) {
+  for (const char* spec : {"tianhe3:", "tianhe3:4", "tianhe3:0x4", "tianhe3:4x4,nodes=3", "tianhe3:4x4,cores=0",
+                           "tianhe3:4x4,foo=1", "tianhe3:4x4,cores=2,cores=3", "tianhe3:axb"}) {
+    EXPECT_THROW((void)load_topology(spec), tmap::InputError) << spec;
+  }
+}
+
+TEST(Topology, AnyWhiteSpaceLayout) {
+  const auto a = load_topology("tleaf 2 3 10 2 1");
+  const auto b = tmap::parse_tgt("tleaf\n2\n  3\t10\n\n2 1\n", "x.tgt");
+  EXPECT_EQ(all_distances(*a), all_distances(*b));
+}
+
+TEST(Topology, SaveLoadRoundTripEveryKind) {
+  for (const char* spec : {"cmplt 7", "hcub 3", "mesh2D 3 4", "mesh3D 2 2 3", "meshXD 4 2 2 2 2", "torus2D 3 5",
+                           "torus3D 2 3 4", "torusXD 2 4 3", "tleaf 3 2 50 3 5 2 1"}) {
+    const auto first = load_topology(spec);
+    const auto second = tmap::parse_tgt(first->to_tgt(), "saved.tgt");
+    EXPECT_EQ(first->to_tgt(), second->to_tgt()) << spec;
+    EXPECT_EQ(all_distances(*first), all_distances(*second)) << spec;
+  }
+}
+
+TEST(Topology, LoadsFromFile) {
+  const auto path = std::filesystem::temp_directory_path() / "tmap_test_topology.tgt";
+  std::ofstream(path) << "mesh2D\n8 8\n";
+  const auto t = load_topology(path.string());
+  EXPECT_EQ(t->description(), "mesh2D 8 8");
+  std::filesystem::remove(path);
+}
+
+TEST(Topology, ErrorsNameFileLineAndProblem) {
+  const auto path = std::filesystem::temp_directory_path() / "tmap_test_bad.tgt";
+  std::ofstream(path) << "mesh2D\n8 x\n";
+  try {
+    (void)load_topology(path.string());
+    FAIL();
+  } catch (const tmap::InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(std::string(e.what()).find("expected an integer, found 'x'"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+  EXPECT_THROW((void)load_topology("mesh2D 8"), tmap::InputError);
+  EXPECT_THROW((void)load_topology("mesh2D 8 8 8"), tmap::InputError);
+  EXPECT_THROW((void)load_topology("mesh2D 0 8"), tmap::InputError);
+  EXPECT_THROW((void)load_topology("hcub 41"), tmap::InputError);
+  EXPECT_THROW((void)load_topology("tleaf 2 4 10"), tmap::InputError);
+  EXPECT_THROW((void)load_topology("tleaf 1 4 -1"), tmap::InputError);
+  EXPECT_THROW((void)load_topology("tleaf 2 4 10 4 0"), tmap::InputError);  // Scotch refuses 0 too
+  EXPECT_THROW((void)load_topology("nosuch.tgt"), tmap::InputError);
+  EXPECT_THROW((void)load_topology("   "), tmap::InputError);
+  EXPECT_THROW((void)tmap::parse_tgt("varcmplt", "v.tgt"), tmap::InputError);
+}

@@ -1,0 +1,78 @@
+// tm-eval: scores a given mapping, independently of how it was made.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+
+int main(int argc, char** argv) {
+  using namespace tmap;
+  using namespace tmap::cli;
+  CLI::App app{"tm-eval: scores a mapping (perm, json, TopoMatch or Scotch .map) against a topology and a "
+               "communication matrix: hop_bytes, avg_hops, max_com and bytes per distance.",
+               "tm-eval"};
+  app.set_version_flag("--version", std::string("tm-eval ") + tmap::version());
+  InputOptions in;
+  in.add_to(app);
+  std::string mapping_file;
+  std::string format = "text";
+  std::string output;
+  app.add_option("-m,--mapping", mapping_file, "The mapping to score (sigma[rank] = PE)")->required();
+  app.add_option("--format", format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--output", output, "Write the result to this file instead of stdout");
+
+  return run("tm-eval", app, argc, argv, [&]() -> int {
+    if (in.topology.empty() || in.comm.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
+    const auto topology = in.load_topology();
+    const auto comm = in.load_comm();
+    const auto mapping = read_mapping(mapping_file);
+    if (static_cast<Rank>(mapping.size()) != comm.num_ranks()) {
+      throw InputError(mapping_file, "maps " + std::to_string(mapping.size()) + " ranks but " + in.comm + " has " +
+                                         std::to_string(comm.num_ranks()));
+    }
+    for (std::size_t r = 0; r < mapping.size(); ++r) {
+      if (mapping[r] >= topology->size()) {
+        throw InputError(mapping_file, "rank " + std::to_string(r) + " is on PE " + std::to_string(mapping[r]) +
+                                           ", outside the topology (PEs 0.." + std::to_string(topology->size() - 1) + ")");
+      }
+    }
+    // With -b/--alloc/-o the mapping must also respect the allocation.
+    if (in.has_constraints() || in.oversub > 1) {
+      const auto constraints = in.load_constraints(*topology);
+      try {
+        validate_mapping(mapping, comm.num_ranks(), constraints);
+      } catch (const InternalError& e) {
+        throw InputError(mapping_file, std::string("breaks the constraints: ") + e.what());
+      }
+    }
+    std::map<PE, std::int64_t> per_pe;
+    for (const PE p : mapping) ++per_pe[p];
+    std::int64_t most = 0;
+    for (const auto& [pe, count] : per_pe) most = std::max(most, count);
+
+    const auto m = evaluate(comm, *topology, mapping);
+    if (format == "json") {
+      nlohmann::ordered_json j;
+      j["n"] = comm.num_ranks();
+      j["pes"] = topology->size();
+      j["topology"] = topology->description();
+      j["hop_bytes"] = m.hop_bytes;
+      j["avg_hops"] = m.avg_hops;
+      j["max_com"] = m.max_com;
+      j["total_bytes"] = m.total_bytes;
+      j["max_ranks_per_pe"] = most;
+      auto histogram = nlohmann::ordered_json::array();
+      for (const auto& [d, bytes] : m.bytes_by_distance) histogram.push_back({{"distance", d}, {"bytes", bytes}});
+      j["bytes_by_distance"] = std::move(histogram);
+      emit(j.dump(2) + "\n", output);
+      return kExitOk;
+    }
+    std::string text = fmt::format("hop_bytes {}\navg_hops {:.6f}\nmax_com {}\ntotal_bytes {}\nmax_ranks_per_pe {}\n",
+                                   m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, most);
+    for (const auto& [d, bytes] : m.bytes_by_distance) text += fmt::format("bytes_at_distance {} {}\n", d, bytes);
+    emit(text, output);
+    return kExitOk;
+  });
+}

@@ -1,0 +1,91 @@
+// tm-gen: writes synthetic communication patterns.
+#include <fmt/format.h>
+
+#include "cli.hpp"
+
+namespace {
+
+std::vector<std::int64_t> parse_dims(const std::string& text) {
+  std::vector<std::int64_t> dims;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const auto x = text.find('x', pos);
+    const auto item = text.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+    std::size_t used = 0;
+    long long value = 0;
+    try {
+      value = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || value < 1) {
+      throw tmap::InputError("--dims '" + text + "': expected positive sizes like 16x16 or 8x8x8");
+    }
+    dims.push_back(value);
+    if (x == std::string::npos) break;
+    pos = x + 1;
+  }
+  return dims;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tmap;
+  using namespace tmap::cli;
+  CLI::App app{"tm-gen: writes a communication pattern. Patterns: stencil2d, stencil3d (every rank sends --volume "
+               "bytes to each neighbour; rank = x + X*(y + Y*z)) and random (--ranks, --degree partners each, "
+               "volumes uniform in [1, --volume], symmetric).",
+               "tm-gen"};
+  app.set_version_flag("--version", std::string("tm-gen ") + tmap::version());
+  std::string pattern;
+  std::string dims;
+  int points = 0;
+  std::int64_t volume = 1000;
+  bool periodic = false;
+  std::int64_t ranks = 0;
+  std::int64_t degree = 4;
+  std::uint64_t seed = 0;
+  std::optional<std::uint64_t> shuffle;
+  std::string format;
+  std::string output;
+  app.add_option("pattern", pattern, "stencil2d, stencil3d or random")
+      ->required()
+      ->check(CLI::IsMember({"stencil2d", "stencil3d", "random"}));
+  app.add_option("--dims", dims, "Grid of a stencil: XxY or XxYxZ");
+  app.add_option("--points", points, "Stencil points: 5 or 9 (2D, default 5), 7 or 27 (3D, default 7)");
+  app.add_option("--volume", volume, "Bytes per neighbour (stencils) or largest volume (random); default 1000")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--periodic", periodic, "Wrap the stencil around (torus)");
+  app.add_option("--ranks", ranks, "Ranks of the random pattern")->check(CLI::PositiveNumber);
+  app.add_option("--degree", degree, "Partners each rank picks in the random pattern (default 4)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", seed, "Seed of the random pattern (default 0)");
+  app.add_option("--shuffle", shuffle, "Renumber the ranks by a random permutation from this seed");
+  app.add_option("--format", format, "Output format (default from --output's extension, else mat)")
+      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph"}));
+  app.add_option("--output", output, "Output file (default stdout)");
+
+  return run("tm-gen", app, argc, argv, [&]() -> int {
+    CommMatrix comm;
+    if (pattern == "random") {
+      if (ranks == 0) throw InputError("random: --ranks is needed");
+      comm = gen::random_sparse(ranks, degree, volume, seed);
+    } else {
+      if (dims.empty()) throw InputError(pattern + ": --dims is needed (e.g. --dims 16x16)");
+      const auto grid = parse_dims(dims);
+      const auto want = pattern == "stencil2d" ? 2U : 3U;
+      if (grid.size() != want) throw InputError(pattern + ": --dims needs " + std::to_string(want) + " sizes");
+      comm = gen::stencil(grid, points != 0 ? points : (want == 2 ? 5 : 7), volume, periodic);
+    }
+    if (shuffle) comm = gen::shuffle_ranks(comm, *shuffle);
+    CommFormat out_format = CommFormat::Dense;
+    if (!format.empty()) {
+      out_format = comm_format_from_name(format);
+    } else if (!output.empty()) {
+      out_format = comm_format_from_path(output);
+    }
+    emit(format_comm(comm, out_format), output);
+    return kExitOk;
+  });
+}

@@ -1,0 +1,112 @@
+// tm-map: maps the ranks of a job onto a machine (contract section 4).
+#include <fmt/format.h>
+
+#include <string>
+
+#include "cli.hpp"
+#include "run.hpp"
+
+namespace {
+
+using namespace tmap;
+using namespace tmap::cli;
+
+std::string strategy_help() {
+  std::string text = "Mapping strategy (default " + std::string(default_strategy()) + "):";
+  for (const auto& s : strategy_table()) text += fmt::format("\n  {:<12} {}", s.name, s.summary);
+  return text;
+}
+
+/// The embedded example: an 8x8 5-point stencil (1000 bytes to each
+/// neighbour) onto two Tianhe-3 chips of 8 nodes with 4 cores each.
+constexpr const char* kExampleTopology = "tianhe3:1x2,nodes=8,cores=4";
+
+void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
+  const auto& m = r.report.metrics;
+  fmt::print(stderr, "tm-map: {} ranks on {} ({} allowed PEs x {}), strategy {}\n", n, r.report.topology,
+             constraints.allowed_pes().size(), constraints.capacity(), r.report.strategy);
+  fmt::print(stderr, "tm-map: hop_bytes {}  avg_hops {:.4f}  max_com {}  total_bytes {}  time {:.4f} s\n",
+             m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, r.report.time_s);
+  std::string histogram;
+  for (const auto& [d, bytes] : m.bytes_by_distance) histogram += fmt::format(" {}:{}", d, bytes);
+  fmt::print(stderr, "tm-map: bytes by distance (distance:bytes):{}\n", histogram);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tm-map: topology-aware process mapping. Places the ranks of a parallel job on the PEs of a "
+               "machine so that ranks that talk a lot sit close together (objective: hop-bytes).",
+               "tm-map"};
+  app.set_version_flag("--version", std::string("tm-map ") + tmap::version());
+  InputOptions in;
+  in.add_to(app);
+  std::string strategy(default_strategy());
+  std::string format = "perm";
+  std::string output;
+  std::string compare;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  int verbose = 0;
+  bool quiet = false;
+  bool example = false;
+  app.add_option("-s,--strategy", strategy, strategy_help());
+  app.add_option("--format", format, "Output: perm (one PE per line), json, topomatch, scotch (.map)")
+      ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch"}));
+  app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout");
+  app.add_option("--compare", compare, "Run these strategies (a,b,c or all) and print a comparison table");
+  app.add_option("--seed", seed, "Seed of every random choice (default 0)");
+  app.add_option("-p,--threads", threads, "Threads (results do not depend on it)")->check(CLI::PositiveNumber);
+  app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable)");
+  app.add_flag("-q,--quiet", quiet, "No summary on stderr");
+  app.add_flag("--example", example,
+               std::string("Map the embedded example (8x8 stencil on ") + kExampleTopology + ") instead of -t/-c");
+
+  return run("tm-map", app, argc, argv, [&]() -> int {
+    std::unique_ptr<Topology> topology;
+    CommMatrix comm;
+    if (example) {
+      if (!in.topology.empty() || !in.comm.empty()) throw InputError("--example cannot be combined with -t or -c");
+      topology = load_topology(kExampleTopology);
+      comm = gen::stencil({8, 8}, 5, 1000);
+    } else {
+      if (in.topology.empty() || in.comm.empty()) {
+        throw InputError("both -t TOPOLOGY and -c COMM are needed (or --example); see tm-map --help");
+      }
+      topology = in.load_topology();
+      comm = in.load_comm();
+    }
+    const auto constraints = in.load_constraints(*topology);
+    const Problem problem{comm, *topology, constraints};
+    Context context;
+    context.seed = seed;
+    context.threads = threads;
+    context.verbosity = quiet ? 0 : 1 + verbose;
+    const auto out_format = mapping_format_from_name(format);
+    check_problem(problem);
+
+    if (!compare.empty()) {
+      if (out_format != MappingFormat::Perm && out_format != MappingFormat::Json) {
+        throw InputError("--compare prints a table (default) or JSON (--format json)");
+      }
+      std::vector<RunResult> results;
+      for (const auto& name : parse_strategy_list(compare)) results.push_back(run_strategy(name, problem, context));
+      std::vector<RunResult> references;  // ratios need scotch and inorder even when not listed
+      for (const std::string name : {"inorder", "scotch"}) {
+        bool listed = false;
+        for (const auto& r : results) listed = listed || r.report.strategy == name;
+        bool available = false;
+        for (const auto& s : strategy_table()) available = available || s.name == name;
+        if (!listed && available) references.push_back(run_strategy(name, problem, context));
+      }
+      emit(out_format == MappingFormat::Json ? compare_json(results, references) : compare_text(results, references),
+           output);
+      return kExitOk;
+    }
+
+    const auto result = run_strategy(strategy, problem, context);
+    emit(format_mapping(out_format, result.mapping, result.report), output);
+    if (!quiet) print_summary(result, constraints, comm.num_ranks());
+    return kExitOk;
+  });
+}

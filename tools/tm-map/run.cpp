@@ -1,0 +1,108 @@
+#include "run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+namespace tmap::cli {
+
+RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context) {
+  const auto start = std::chrono::steady_clock::now();
+  RunResult result;
+  result.mapping = map_with(strategy, problem, context);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  result.report.strategy = strategy;
+  result.report.topology = problem.topology.description();
+  result.report.num_pes = problem.topology.size();
+  result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
+  result.report.time_s = elapsed.count();
+  result.report.seed = context.seed;
+  return result;
+}
+
+std::vector<std::string> parse_strategy_list(const std::string& list) {
+  std::vector<std::string> names;
+  if (list == "all") {
+    for (const auto& s : strategy_table()) names.emplace_back(s.name);
+    return names;
+  }
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const auto name = rest.substr(0, comma);
+    if (!name.empty()) {
+      (void)find_strategy(name);  // unknown names fail before anything runs
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+    }
+    rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+  }
+  if (names.empty()) throw InputError("--compare: no strategy given");
+  return names;
+}
+
+namespace {
+
+const RunResult* find_result(const std::vector<RunResult>& results, const std::vector<RunResult>& references,
+                             std::string_view name) {
+  for (const auto* list : {&results, &references}) {
+    for (const auto& r : *list) {
+      if (r.report.strategy == name) return &r;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<double> ratio(const RunResult& r, const RunResult* reference) {
+  if (reference == nullptr || reference->report.metrics.hop_bytes == 0) return std::nullopt;
+  return static_cast<double>(r.report.metrics.hop_bytes) / static_cast<double>(reference->report.metrics.hop_bytes);
+}
+
+std::vector<const RunResult*> sorted(const std::vector<RunResult>& results) {
+  std::vector<const RunResult*> order;
+  for (const auto& r : results) order.push_back(&r);
+  std::stable_sort(order.begin(), order.end(), [](const RunResult* a, const RunResult* b) {
+    return a->report.metrics.hop_bytes < b->report.metrics.hop_bytes;
+  });
+  return order;
+}
+
+}  // namespace
+
+std::string compare_text(const std::vector<RunResult>& results, const std::vector<RunResult>& references) {
+  const auto* scotch = find_result(results, references, "scotch");
+  const auto* inorder = find_result(results, references, "inorder");
+  auto show = [](std::optional<double> v) { return v ? fmt::format("{:.3f}", *v) : std::string("-"); };
+  std::string out = fmt::format("  {:<14} {:>20} {:>10} {:>10} {:>16} {:>10}\n", "strategy", "hop_bytes", "vs_scotch",
+                                "vs_inorder", "max_com", "time_s");
+  const auto order = sorted(results);
+  for (const auto* r : order) {
+    const bool best = r->report.metrics.hop_bytes == order.front()->report.metrics.hop_bytes;
+    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>10.4f}\n", best ? '*' : ' ', r->report.strategy,
+                       r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
+                       r->report.metrics.max_com, r->report.time_s);
+  }
+  if (scotch == nullptr) out += "(vs_scotch: the scotch strategy is not in this build)\n";
+  return out;
+}
+
+std::string compare_json(const std::vector<RunResult>& results, const std::vector<RunResult>& references) {
+  const auto* scotch = find_result(results, references, "scotch");
+  const auto* inorder = find_result(results, references, "inorder");
+  nlohmann::ordered_json j;
+  auto array = nlohmann::ordered_json::array();
+  for (const auto* r : sorted(results)) {
+    auto object = nlohmann::ordered_json::parse(mapping_json(r->mapping, r->report));
+    const auto vs_scotch = ratio(*r, scotch);
+    const auto vs_inorder = ratio(*r, inorder);
+    object["vs_scotch"] = vs_scotch ? nlohmann::ordered_json(*vs_scotch) : nlohmann::ordered_json(nullptr);
+    object["vs_inorder"] = vs_inorder ? nlohmann::ordered_json(*vs_inorder) : nlohmann::ordered_json(nullptr);
+    array.push_back(std::move(object));
+  }
+  j["best"] = array.empty() ? nlohmann::ordered_json(nullptr) : array.front()["strategy"];
+  j["results"] = std::move(array);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace tmap::cli

@@ -1,0 +1,27 @@
+// tm-map's pieces: a single mapping run and the --compare table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+
+namespace tmap::cli {
+
+/// Everything one strategy run produced.
+struct RunResult {
+  Mapping mapping;
+  MappingReport report;
+};
+
+/// Maps with one strategy and scores the result.
+[[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context);
+
+/// Strategy names from "a,b,c" or "all" (every strategy in the table).
+[[nodiscard]] std::vector<std::string> parse_strategy_list(const std::string& list);
+
+/// The --compare output: an aligned table, or JSON with a "results" array.
+[[nodiscard]] std::string compare_text(const std::vector<RunResult>& results, const std::vector<RunResult>& references);
+[[nodiscard]] std::string compare_json(const std::vector<RunResult>& results, const std::vector<RunResult>& references);
+
+}  // namespace tmap::cli
