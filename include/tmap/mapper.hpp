@@ -1,6 +1,7 @@
 // The mapper interface, its options and the strategy table.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -13,6 +14,14 @@ namespace tmap {
 class CommMatrix;
 class Topology;
 
+/// OHTMA's knobs (OHTMA paper, Algorithm 1).
+struct OhtmaOptions {
+  /// Pair-exchange iterations; negative = the paper's default, n/2.
+  std::int64_t loop = -1;
+  /// ohtma+ only: most exchange passes (each until its best prefix).
+  std::int64_t max_passes = 64;
+};
+
 /// Options every strategy reads. Copyable; the CLI fills it, the library
 /// reads it. Defaults give deterministic results.
 struct Context {
@@ -20,8 +29,17 @@ struct Context {
   std::uint64_t seed = 0;
   /// OpenMP threads; results never depend on it.
   int threads = 1;
-  /// 0 quiet, 1 normal, 2+ chatty (messages go to stderr through the tools).
+  /// 0 quiet, 1 normal, 2+ chatty.
   int verbosity = 0;
+  /// Where strategies send progress and notes (the tools print them on
+  /// stderr with -v); empty = silent. The library never prints itself.
+  std::function<void(std::string_view)> log;
+  OhtmaOptions ohtma;
+
+  /// Sends a message to `log` when verbosity >= level.
+  void note(int level, std::string_view message) const {
+    if (log && verbosity >= level) log(message);
+  }
 };
 
 /// What to map: the traffic, the machine and the allowed slots.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,15 @@ class Topology {
   /// holds. Kinds without such a notion make every PE its own node.
   [[nodiscard]] virtual NodeId num_nodes() const { return size(); }
   [[nodiscard]] virtual NodeId node_of(PE pe) const { return pe; }
+  /// Set when distances are determined by nodes: two PEs on different nodes
+  /// are as far apart as any other two PEs of those nodes, and two distinct
+  /// PEs of one node are this far apart. Algorithms then work per node
+  /// (exactly, not as an approximation). Kinds with one PE per node have it
+  /// trivially.
+  [[nodiscard]] virtual std::optional<Distance> node_uniform_distance() const {
+    if (num_nodes() == size()) return Distance{0};
+    return std::nullopt;
+  }
 
   /// Short kind name ("mesh2D", "tleaf", "tianhe3", ...).
   [[nodiscard]] virtual std::string kind() const = 0;

@@ -4,6 +4,8 @@
 #include <array>
 
 #include "strategies/inorder/inorder.hpp"
+#include "strategies/ohtma/ohtma.hpp"
+#include "strategies/ohtma/ohtma_plus.hpp"
 #include "strategies/random/random.hpp"
 #include "strategies/roundrobin/roundrobin.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -25,6 +27,10 @@ constexpr std::array kStrategies{
                  make<strategies::InOrderMapper>},
     StrategyInfo{"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>},
     StrategyInfo{"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
+    StrategyInfo{"ohtma", "OHTMA (Li et al. 2020): greedy construction, pair exchange, backtracking (--ohtma-loop)",
+                 make<strategies::OhtmaMapper>},
+    StrategyInfo{"ohtma+", "OHTMA with repeated passes, moves onto free slots and a candidate-list search",
+                 make<strategies::OhtmaPlusMapper>},
 };
 
 }  // namespace

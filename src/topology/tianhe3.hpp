@@ -30,6 +30,8 @@ class Tianhe3Topology final : public Topology {
   [[nodiscard]] Distance max_distance() const override;
   [[nodiscard]] NodeId num_nodes() const override { return shape_.rows * shape_.cols * shape_.nodes; }
   [[nodiscard]] NodeId node_of(PE pe) const override { return pe / shape_.cores; }
+  /// PEs of one node are 0 network hops apart; hops depend only on nodes.
+  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return Distance{0}; }
   [[nodiscard]] std::string kind() const override { return "tianhe3"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override;

@@ -20,6 +20,9 @@ class TreeLeafTopology final : public Topology {
   /// parent form one compute node (e.g. the cores of a socket or host).
   [[nodiscard]] NodeId num_nodes() const override { return size_ / fanouts_.back(); }
   [[nodiscard]] NodeId node_of(PE pe) const override { return pe / fanouts_.back(); }
+  /// Leaves of one node are the last level's link cost apart; leaves of
+  /// different nodes split above that level, which only the nodes decide.
+  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return links_.back(); }
   [[nodiscard]] std::string kind() const override { return "tleaf"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }

@@ -170,3 +170,24 @@ TEST(Topology, ErrorsNameFileLineAndProblem) {
   EXPECT_THROW((void)load_topology("   "), tmap::InputError);
   EXPECT_THROW((void)tmap::parse_tgt("varcmplt", "v.tgt"), tmap::InputError);
 }
+
+TEST(Topology, NodeUniformDistanceClaimsHold) {
+  for (const char* spec : {"tianhe3:2x2,nodes=4,cores=3", "tleaf 3 2 30 3 4 4 2", "tleaf 2 3 5 1 1", "mesh2D 3 4",
+                           "torus3D 2 3 2", "hcub 3", "cmplt 5"}) {
+    const auto t = load_topology(spec);
+    const auto intra = t->node_uniform_distance();
+    ASSERT_TRUE(intra.has_value()) << spec;
+    // First PE of each node stands for it.
+    std::vector<tmap::PE> first(static_cast<std::size_t>(t->num_nodes()), -1);
+    for (tmap::PE p = t->size(); p-- > 0;) first[t->node_of(p)] = p;
+    for (tmap::PE a = 0; a < t->size(); ++a) {
+      for (tmap::PE b = 0; b < t->size(); ++b) {
+        if (a == b) continue;
+        const auto na = t->node_of(a);
+        const auto nb = t->node_of(b);
+        const auto expected = na == nb ? *intra : t->distance(first[na], first[nb]);
+        ASSERT_EQ(t->distance(a, b), expected) << spec << " PEs " << a << ", " << b;
+      }
+    }
+  }
+}

@@ -57,6 +57,11 @@ int main(int argc, char** argv) {
   app.add_option("--compare", compare, "Run these strategies (a,b,c or all) and print a comparison table");
   app.add_option("--seed", seed, "Seed of every random choice (default 0)");
   app.add_option("-p,--threads", threads, "Threads (results do not depend on it)")->check(CLI::PositiveNumber);
+  std::int64_t ohtma_loop = -1;
+  app.add_option("--ohtma-loop", ohtma_loop, "OHTMA pair-exchange iterations (default n/2, the paper's choice)");
+  std::int64_t ohtma_passes = OhtmaOptions{}.max_passes;
+  app.add_option("--ohtma-passes", ohtma_passes, "ohtma+: most refinement passes (default 64)")
+      ->check(CLI::PositiveNumber);
   app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable)");
   app.add_flag("-q,--quiet", quiet, "No summary on stderr");
   app.add_flag("--example", example,
@@ -82,6 +87,9 @@ int main(int argc, char** argv) {
     context.seed = seed;
     context.threads = threads;
     context.verbosity = quiet ? 0 : 1 + verbose;
+    context.ohtma.loop = ohtma_loop;
+    context.ohtma.max_passes = ohtma_passes;
+    context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };
     const auto out_format = mapping_format_from_name(format);
     check_problem(problem);
 

@@ -1,0 +1,115 @@
+#include "strategies/ohtma/local_search.hpp"
+
+#include <algorithm>
+
+#include "core/distance_oracle.hpp"
+
+namespace tmap::ohtma {
+
+namespace {
+
+using detail::Int128;
+
+template <typename Distances>
+class CandidateSearch {
+ public:
+  CandidateSearch(const CommMatrix& sym, const SlotSpace& slots, const Distances& d, std::vector<std::int64_t>& sigma)
+      : s_(sym), slots_(slots), d_(d), sigma_(sigma), occupant_(static_cast<std::size_t>(slots.num_slots), -1) {
+    for (Rank r = 0; r < sym.num_ranks(); ++r) occupant_[sigma_[r]] = r;
+  }
+
+  SearchResult run(std::int64_t max_passes) {
+    SearchResult result;
+    for (std::int64_t pass = 0; pass < max_passes; ++pass) {
+      ++result.passes;
+      const Int128 before = result.gain;
+      for (Rank a = 0; a < s_.num_ranks(); ++a) improve(a, result);
+      if (result.gain == before) break;
+    }
+    return result;
+  }
+
+ private:
+  std::int64_t pe_of_rank(Rank r) const { return slots_.pe_of(sigma_[r]); }
+
+  /// D_a(p) = sum over partners l of S_al d(p, p_l), skipping `skip`.
+  Int128 cost(Rank a, std::int64_t p, Rank skip) const {
+    Int128 sum = 0;
+    const auto targets = s_.targets(a);
+    const auto volumes = s_.volumes(a);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      if (targets[e] != skip) sum += static_cast<Int128>(volumes[e]) * d_(p, pe_of_rank(targets[e]));
+    }
+    return sum;
+  }
+
+  /// Exact decrease of hop-bytes when a goes to slot t (swapping with its occupant).
+  Int128 gain(Rank a, std::int64_t t) const {
+    const std::int64_t pa = pe_of_rank(a);
+    const std::int64_t pt = slots_.pe_of(t);
+    if (pa == pt) return 0;
+    const Rank b = occupant_[t];
+    if (b < 0) return cost(a, pa, -1) - cost(a, pt, -1);
+    // The a-b pair keeps its distance, so leave it out of both sums.
+    return cost(a, pa, b) - cost(a, pt, b) + cost(b, pt, a) - cost(b, pa, a);
+  }
+
+  void consider(Rank a, std::int64_t t, std::int64_t& best_slot, Int128& best_gain) const {
+    if (t == sigma_[a]) return;
+    const Int128 g = gain(a, t);
+    if (g > best_gain || (g == best_gain && g > 0 && t < best_slot)) {
+      best_slot = t;
+      best_gain = g;
+    }
+  }
+
+  void improve(Rank a, SearchResult& result) {
+    std::int64_t best_slot = -1;
+    Int128 best_gain = 0;
+    const auto targets = s_.targets(a);
+    for (const Rank l : targets) {
+      // Every slot on the partner's PE (free ones are moves), ...
+      const std::int64_t first = pe_of_rank(l) * slots_.capacity;
+      for (std::int64_t c = 0; c < slots_.capacity; ++c) consider(a, first + c, best_slot, best_gain);
+      // ... and the partner's partners' slots.
+      for (const Rank m : s_.targets(l)) {
+        if (m != a) consider(a, sigma_[m], best_slot, best_gain);
+      }
+    }
+    if (best_slot < 0 || best_gain <= 0) return;
+    const Rank b = occupant_[best_slot];
+    const std::int64_t from = sigma_[a];
+    occupant_[best_slot] = a;
+    occupant_[from] = b;
+    sigma_[a] = best_slot;
+    if (b >= 0) {
+      sigma_[b] = from;
+      ++result.swaps;
+    } else {
+      ++result.moves;
+    }
+    result.gain += best_gain;
+  }
+
+  const CommMatrix& s_;
+  const SlotSpace& slots_;
+  const Distances& d_;
+  std::vector<std::int64_t>& sigma_;
+  std::vector<Rank> occupant_;
+};
+
+}  // namespace
+
+template <typename Distances>
+SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
+                              std::vector<std::int64_t>& sigma, std::int64_t max_passes) {
+  return CandidateSearch<Distances>(sym, slots, distances, sigma).run(max_passes);
+}
+
+#define TMAP_INSTANTIATE(Oracle)                                                                                 \
+  template SearchResult candidate_search<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,              \
+                                                 std::vector<std::int64_t>&, std::int64_t);
+TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
+#undef TMAP_INSTANTIATE
+
+}  // namespace tmap::ohtma

@@ -1,0 +1,33 @@
+// ohtma+'s scalable refinement: swaps and moves restricted to candidate
+// lists, so no n x n table is needed (VieM's "communication neighbourhood").
+//
+// For each rank a (in id order), the candidates are the slots on the PEs of
+// a's communication partners and the slots of its partners' partners: the
+// places that bring a closer to whom it talks to. A candidate slot holding
+// rank b is a swap (exact gain as in pair_exchange.hpp); a free slot is a
+// move (gain D_a(p_a) - D_a(p_t)). The best candidate with a positive gain
+// (ties to the lowest slot) is applied at once. Passes repeat until one
+// improves nothing or `max_passes` is reached. Sequential, so deterministic.
+#pragma once
+
+#include <vector>
+
+#include "strategies/ohtma/slots.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "util/int128.hpp"
+
+namespace tmap::ohtma {
+
+struct SearchResult {
+  std::int64_t passes = 0;
+  std::int64_t swaps = 0;
+  std::int64_t moves = 0;
+  detail::Int128 gain = 0;
+};
+
+/// Improves sigma (rank -> slot) in place; never makes hop-bytes worse.
+template <typename Distances>
+SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
+                              std::vector<std::int64_t>& sigma, std::int64_t max_passes);
+
+}  // namespace tmap::ohtma

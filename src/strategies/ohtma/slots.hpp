@@ -1,0 +1,29 @@
+// OHTMA's "idle processors": the allowed slots. Each allowed PE holds K
+// slots (K = -o), numbered PE-major, so slot s lies on local PE s / K.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "tmap/mapping.hpp"
+
+namespace tmap::ohtma {
+
+struct SlotSpace {
+  std::int64_t num_slots = 0;
+  std::int64_t capacity = 1;
+
+  static SlotSpace of(const Constraints& constraints) {
+    return {constraints.num_slots(), constraints.capacity()};
+  }
+  [[nodiscard]] std::int64_t pe_of(std::int64_t slot) const noexcept { return slot / capacity; }
+
+  /// sigma (rank -> slot) as a mapping (rank -> PE id of the topology).
+  [[nodiscard]] Mapping to_mapping(std::span<const std::int64_t> sigma, std::span<const PE> pes) const {
+    Mapping mapping(sigma.size());
+    for (std::size_t r = 0; r < sigma.size(); ++r) mapping[r] = pes[pe_of(sigma[r])];
+    return mapping;
+  }
+};
+
+}  // namespace tmap::ohtma
