@@ -22,6 +22,12 @@ struct OhtmaOptions {
   std::int64_t max_passes = 64;
 };
 
+/// Scotch's knobs.
+struct ScotchOptions {
+  /// Drop traffic below this fraction of the heaviest pair (TopoMatch -a).
+  double sparse_factor = 0.0;
+};
+
 /// Options every strategy reads. Copyable; the CLI fills it, the library
 /// reads it. Defaults give deterministic results.
 struct Context {
@@ -35,6 +41,7 @@ struct Context {
   /// stderr with -v); empty = silent. The library never prints itself.
   std::function<void(std::string_view)> log;
   OhtmaOptions ohtma;
+  ScotchOptions scotch;
 
   /// Sends a message to `log` when verbosity >= level.
   void note(int level, std::string_view message) const {

@@ -8,6 +8,7 @@
 #include "strategies/ohtma/ohtma_plus.hpp"
 #include "strategies/random/random.hpp"
 #include "strategies/roundrobin/roundrobin.hpp"
+#include "strategies/scotch/scotch.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/mapper.hpp"
@@ -27,6 +28,8 @@ constexpr std::array kStrategies{
                  make<strategies::InOrderMapper>},
     StrategyInfo{"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>},
     StrategyInfo{"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
+    StrategyInfo{"scotch", "Scotch's static mapping through libscotch (exact distances, balanced, deterministic)",
+                 make<strategies::ScotchMapper>},
     StrategyInfo{"ohtma", "OHTMA (Li et al. 2020): greedy construction, pair exchange, backtracking (--ohtma-loop)",
                  make<strategies::OhtmaMapper>},
     StrategyInfo{"ohtma+", "OHTMA with repeated passes, moves onto free slots and a candidate-list search",
@@ -37,7 +40,7 @@ constexpr std::array kStrategies{
 
 std::span<const StrategyInfo> strategy_table() { return kStrategies; }
 
-std::string_view default_strategy() { return "inorder"; }
+std::string_view default_strategy() { return "scotch"; }
 
 const StrategyInfo& find_strategy(std::string_view name) {
   for (const auto& s : kStrategies) {

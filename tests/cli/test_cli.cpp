@@ -28,7 +28,7 @@ TEST(Cli, EmbeddedExampleHasTheHandComputedHopBytes) {
   // (side changes at rows 1-2 and 5-6, chip change at 3-4 with a side change)
   // = 2000*8*12 = 192,000. Total 208,000.
   Sandbox box;
-  const auto r = box.run("tm-map", {"--example"});
+  const auto r = box.run("tm-map", {"--example", "-s", "inorder"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string expected;
   for (int i = 0; i < 64; ++i) expected += std::to_string(i) + "\n";
@@ -140,7 +140,7 @@ TEST(Cli, ConstraintsAndOversubscription) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));
   box.write("allowed.txt", "# two PEs, three ranks each\n7 2\n");
-  const auto r = box.run("tm-map", {"-t", "cmplt 8", "-c", "s.mat", "-b", "allowed.txt", "-o", "3", "-q"});
+  const auto r = box.run("tm-map", {"-t", "cmplt 8", "-c", "s.mat", "-b", "allowed.txt", "-o", "3", "-s", "inorder", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "2\n2\n2\n7\n7\n7\n");
   const auto alloc = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=2", "-c", "s.mat", "--alloc", "1,3-3",
@@ -166,4 +166,13 @@ TEST(Cli, CompareTableAndJson) {
   for (const char* key : {"strategy", "n", "pes", "hop_bytes", "avg_hops", "max_com", "time_s", "mapping"}) {
     EXPECT_TRUE(j["results"][1].contains(key)) << key;
   }
+}
+
+TEST(Cli, ExampleWithTheDefaultStrategyBeatsInOrder) {
+  Sandbox box;
+  const auto r = box.run("tm-map", {"--example", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["strategy"], "scotch");
+  EXPECT_LT(j["hop_bytes"].get<std::int64_t>(), 208000);
 }

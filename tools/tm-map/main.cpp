@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
   std::int64_t ohtma_passes = OhtmaOptions{}.max_passes;
   app.add_option("--ohtma-passes", ohtma_passes, "ohtma+: most refinement passes (default 64)")
       ->check(CLI::PositiveNumber);
+  double sparse_factor = 0.0;
+  app.add_option("--sparse-factor", sparse_factor,
+                 "scotch: drop traffic below this fraction of the heaviest pair (TopoMatch -a)")
+      ->check(CLI::Range(0.0, 1.0));
   app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable)");
   app.add_flag("-q,--quiet", quiet, "No summary on stderr");
   app.add_flag("--example", example,
@@ -89,6 +93,7 @@ int main(int argc, char** argv) {
     context.verbosity = quiet ? 0 : 1 + verbose;
     context.ohtma.loop = ohtma_loop;
     context.ohtma.max_passes = ohtma_passes;
+    context.scotch.sparse_factor = sparse_factor;
     context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };
     const auto out_format = mapping_format_from_name(format);
     check_problem(problem);

@@ -1,0 +1,75 @@
+// OHTMA and ohtma+ on Tianhe-3 allocations: 16 ranks per node on contiguous
+// nodes of tianhe3:4x4,cores=16, with a 2D 5-point stencil (natural rank
+// order) and a random sparse pattern (6 partners per rank). Counters give
+// hop-bytes next to in-order and round-robin.
+//   build/bin/bench_ohtma --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+
+#include <cmath>
+
+#include "tmap/tmap.hpp"
+
+namespace {
+
+constexpr const char* kMachine = "tianhe3:4x4,nodes=96,cores=16";
+constexpr std::int64_t kCores = 16;
+
+tmap::CommMatrix pattern(std::int64_t kind, std::int64_t ranks) {
+  if (kind == 0) {
+    auto side = static_cast<std::int64_t>(std::sqrt(static_cast<double>(ranks)));
+    while (ranks % side != 0) --side;
+    return tmap::gen::stencil({ranks / side, side}, 5, 4096);
+  }
+  return tmap::gen::random_sparse(ranks, 3, 1 << 16, 42);  // 3 picks each, ~6 partners
+}
+
+double peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+void run(benchmark::State& state, const char* strategy) {
+  const auto ranks = state.range(1);
+  const auto topology = tmap::load_topology(kMachine);
+  const auto comm = pattern(state.range(0), ranks);
+  std::vector<tmap::NodeId> nodes(static_cast<std::size_t>(ranks / kCores));
+  for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i] = static_cast<tmap::NodeId>(i);
+  const auto constraints = tmap::Constraints::on_nodes(*topology, nodes);
+  const tmap::Problem problem{comm, *topology, constraints};
+  tmap::Context context;
+  context.threads = 2;
+  tmap::Mapping mapping;
+  for (auto _ : state) {
+    mapping = tmap::map_with(strategy, problem, context);
+    benchmark::DoNotOptimize(mapping.data());
+  }
+  const auto score = [&](const char* name) {
+    return static_cast<double>(tmap::evaluate(comm, *topology, tmap::map_with(name, problem, context)).hop_bytes);
+  };
+  const auto hop_bytes = static_cast<double>(tmap::evaluate(comm, *topology, mapping).hop_bytes);
+  state.counters["hop_bytes"] = hop_bytes;
+  state.counters["vs_inorder"] = hop_bytes / score("inorder");
+  state.counters["vs_roundrobin"] = hop_bytes / score("roundrobin");
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+void BM_Ohtma(benchmark::State& state) { run(state, "ohtma"); }
+void BM_OhtmaPlus(benchmark::State& state) { run(state, "ohtma+"); }
+
+BENCHMARK(BM_Ohtma)
+    ->ArgNames({"pattern", "ranks"})
+    ->ArgsProduct({{0, 1}, {256, 512, 1024, 2048, 4096, 8192, 16384}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+BENCHMARK(BM_OhtmaPlus)
+    ->ArgNames({"pattern", "ranks"})
+    ->ArgsProduct({{0, 1}, {512, 4096, 16384, 65536}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+}  // namespace

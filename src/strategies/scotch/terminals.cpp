@@ -1,0 +1,132 @@
+#include "strategies/scotch/terminals.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "topology/mesh.hpp"
+#include "util/int128.hpp"
+
+namespace tmap::scotchmap {
+
+Terminals make_terminals(const Topology& topology, const Constraints& constraints) {
+  Terminals t;
+  const auto allowed = constraints.allowed_pes();
+  const auto intra = topology.node_uniform_distance();
+  if (intra && *intra == 0 && topology.num_nodes() < topology.size()) {
+    std::map<NodeId, std::vector<PE>> by_node;
+    for (const PE p : allowed) by_node[topology.node_of(p)].push_back(p);
+    for (auto& [node, pes] : by_node) t.pes.push_back(std::move(pes));
+  } else {
+    for (const PE p : allowed) t.pes.push_back({p});
+  }
+  for (const auto& pes : t.pes) {
+    t.capacity.push_back(static_cast<std::int64_t>(pes.size()) * constraints.capacity());
+    t.representative.push_back(pes.front());
+  }
+  t.identity = static_cast<PE>(allowed.size()) == topology.size() && t.size() == topology.size();
+  return t;
+}
+
+namespace {
+
+/// Orthogonal recursive bisection of items [lo, hi) by their coordinates.
+void orb(std::vector<std::int64_t>& items, std::size_t lo, std::size_t hi,
+         const std::vector<std::vector<std::int64_t>>& coords, std::size_t dims) {
+  if (hi - lo <= 1) return;
+  std::size_t axis = 0;
+  std::int64_t widest = -1;
+  for (std::size_t d = 0; d < dims; ++d) {
+    std::int64_t low = coords[items[lo]][d];
+    std::int64_t high = low;
+    for (std::size_t k = lo; k < hi; ++k) {
+      low = std::min(low, coords[items[k]][d]);
+      high = std::max(high, coords[items[k]][d]);
+    }
+    if (high - low > widest) {
+      widest = high - low;
+      axis = d;
+    }
+  }
+  std::stable_sort(items.begin() + static_cast<std::ptrdiff_t>(lo), items.begin() + static_cast<std::ptrdiff_t>(hi),
+                   [&](std::int64_t a, std::int64_t b) { return coords[a][axis] < coords[b][axis]; });
+  const std::size_t mid = lo + (hi - lo + 1) / 2;  // the same split as bisection_domains
+  orb(items, lo, mid, coords, dims);
+  orb(items, mid, hi, coords, dims);
+}
+
+}  // namespace
+
+std::vector<std::int64_t> bisection_order(const Topology& topology, const Terminals& terminals) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(terminals.size()));
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  const auto* mesh = dynamic_cast<const topo::MeshTopology*>(&topology);
+  if (mesh == nullptr) return order;
+  const auto& dims = mesh->dims();
+  std::vector<std::vector<std::int64_t>> coords(order.size());
+  for (std::size_t t = 0; t < order.size(); ++t) {
+    PE p = terminals.representative[t];
+    for (const auto d : dims) {
+      coords[t].push_back(p % d);
+      p /= d;
+    }
+  }
+  orb(order, 0, order.size(), coords, dims.size());
+  return order;
+}
+
+std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals,
+                             std::vector<std::int64_t>& terminal_of,
+                             const std::function<Distance(std::int64_t, std::int64_t)>& distance) {
+  std::vector<std::int64_t> load(static_cast<std::size_t>(terminals.size()), 0);
+  for (const auto t : terminal_of) ++load[t];
+  // Cost of rank r's traffic if it sat on terminal t.
+  auto cost = [&](Rank r, std::int64_t t) {
+    detail::Int128 sum = 0;
+    const auto targets = sym.targets(r);
+    const auto volumes = sym.volumes(r);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      sum += static_cast<detail::Int128>(volumes[e]) * distance(t, terminal_of[targets[e]]);
+    }
+    return sum;
+  };
+  std::int64_t moved = 0;
+  for (;;) {
+    // The least-loss move of a rank out of an overfull terminal.
+    Rank best_rank = -1;
+    std::int64_t best_to = -1;
+    detail::Int128 best_delta = 0;
+    for (Rank r = 0; r < static_cast<Rank>(terminal_of.size()); ++r) {
+      const auto from = terminal_of[r];
+      if (load[from] <= terminals.capacity[from]) continue;
+      const auto here = cost(r, from);
+      for (std::int64_t t = 0; t < terminals.size(); ++t) {
+        if (load[t] >= terminals.capacity[t]) continue;
+        const auto delta = cost(r, t) - here;
+        if (best_rank < 0 || delta < best_delta) {
+          best_rank = r;
+          best_to = t;
+          best_delta = delta;
+        }
+      }
+    }
+    if (best_rank < 0) return moved;
+    --load[terminal_of[best_rank]];
+    ++load[best_to];
+    terminal_of[best_rank] = best_to;
+    ++moved;
+  }
+}
+
+Mapping expand(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of, std::int64_t capacity) {
+  std::vector<std::int64_t> used(static_cast<std::size_t>(terminals.size()), 0);
+  Mapping mapping(terminal_of.size());
+  for (std::size_t r = 0; r < terminal_of.size(); ++r) {
+    const auto t = terminal_of[r];
+    const auto slot = used[t]++;
+    mapping[r] = terminals.pes[t][static_cast<std::size_t>(slot / capacity)];
+  }
+  return mapping;
+}
+
+}  // namespace tmap::scotchmap

@@ -1,0 +1,55 @@
+// The machine as Scotch sees it: terminals (an allowed node whose PEs are 0
+// apart, or a single allowed PE) with capacities, and how a terminal's
+// ranks spread over its PEs afterwards.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/mapping.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::scotchmap {
+
+struct Terminals {
+  /// Allowed PEs of each terminal, in increasing order.
+  std::vector<std::vector<PE>> pes;
+  /// Ranks each terminal holds: its PEs x the oversubscription K.
+  std::vector<std::int64_t> capacity;
+  /// A PE standing for the terminal in distance queries.
+  std::vector<PE> representative;
+  /// True when terminals are the topology's own PEs 0..N-1 in order.
+  bool identity = false;
+
+  [[nodiscard]] std::int64_t size() const noexcept { return static_cast<std::int64_t>(pes.size()); }
+};
+
+/// Groups allowed PEs into terminals: whole nodes when the topology puts
+/// PEs of a node 0 apart (Tianhe-3), single PEs otherwise.
+Terminals make_terminals(const Topology& topology, const Constraints& constraints);
+
+/// The order in which to list terminals in a deco target, whose bisection
+/// tree splits that list in halves recursively. Meshes and tori get an
+/// orthogonal recursive bisection of the terminals' coordinates (split the
+/// widest extent at the median, as Scotch splits its own meshes), so a cut
+/// falls on a gap of a fragmented allocation; other kinds keep PE order,
+/// which already follows their hierarchy (trees, Tianhe-3 rows, columns,
+/// sides, nodes).
+std::vector<std::int64_t> bisection_order(const Topology& topology, const Terminals& terminals);
+
+/// Empties terminals holding more than their capacity by least-loss moves:
+/// repeatedly, of all (rank on an overfull terminal, terminal with room)
+/// pairs, apply the move that raises the cost of that rank's traffic (sym,
+/// the symmetrised matrix) least; ties to the lowest rank, then terminal.
+/// `distance` works on terminal indices. Returns how many ranks moved.
+std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals,
+                             std::vector<std::int64_t>& terminal_of,
+                             const std::function<Distance(std::int64_t, std::int64_t)>& distance);
+
+/// Spreads the ranks of each terminal over its PEs (K slots each, in PE
+/// order): terminal_of[rank] -> PE.
+Mapping expand(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of, std::int64_t capacity);
+
+}  // namespace tmap::scotchmap

@@ -1,0 +1,143 @@
+// The scotch strategy: known optima (natural and shuffled rank order),
+// fragmented allocations with true distances, validity everywhere,
+// determinism.
+#include <gtest/gtest.h>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/generators.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
+#include "util/random.hpp"
+
+using tmap::Constraints;
+using tmap::Context;
+using tmap::PE;
+using tmap::Problem;
+
+namespace {
+
+std::int64_t scotch_hop_bytes(const tmap::CommMatrix& comm, const tmap::Topology& topology,
+                              const Constraints& constraints, const Context& context = {}) {
+  const auto mapping = tmap::map_with("scotch", Problem{comm, topology, constraints}, context);
+  return tmap::evaluate(comm, topology, mapping).hop_bytes;
+}
+
+std::vector<PE> range(PE first, PE last) {
+  std::vector<PE> pes;
+  for (PE p = first; p <= last; ++p) pes.push_back(p);
+  return pes;
+}
+
+}  // namespace
+
+TEST(Scotch, KnownOptimaNaturalAndShuffled) {
+  // 8x8 stencil, 1000 bytes each way per neighbour pair (112 edges).
+  const auto natural = tmap::gen::stencil({8, 8}, 5, 1000);
+  const auto shuffled = tmap::gen::shuffle_ranks(natural, 9);
+  const auto tree = tmap::load_topology("tleaf 3 4 100 4 10 4 1");
+  const auto mesh = tmap::load_topology("mesh2D 8 8");
+  for (const auto* comm : {&natural, &shuffled}) {
+    // Onto the tree: 2x2 blocks per node, 4x4 blocks per group of nodes.
+    EXPECT_EQ(scotch_hop_bytes(*comm, *tree, Constraints::all(*tree)), 4'384'000);
+    // Onto the matching mesh: every edge one hop.
+    EXPECT_EQ(scotch_hop_bytes(*comm, *mesh, Constraints::all(*mesh)), 224'000);
+  }
+}
+
+TEST(Scotch, ConstrainedTreeOptimum) {
+  // 4x8 stencil onto PEs {0-15, 32-47} of the tree (two of its four groups).
+  const auto tree = tmap::load_topology("tleaf 3 4 100 4 10 4 1");
+  auto allowed = range(0, 15);
+  const auto more = range(32, 47);
+  allowed.insert(allowed.end(), more.begin(), more.end());
+  EXPECT_EQ(scotch_hop_bytes(tmap::gen::stencil({4, 8}, 5, 1000), *tree, Constraints::allowed(*tree, allowed)),
+            1'304'000);
+}
+
+TEST(Scotch, FragmentedMeshAllocationKeepsTrueDistances) {
+  // Columns 0-3 and 8-11 of mesh2D 16 8: two 4x8 blocks 5 hops apart. The
+  // optimum puts each half of the 8x8 stencil in a block: 288,000.
+  const auto mesh = tmap::load_topology("mesh2D 16 8");
+  std::vector<PE> allowed;
+  for (PE y = 0; y < 8; ++y) {
+    for (const PE x : {0, 1, 2, 3, 8, 9, 10, 11}) allowed.push_back(x + 16 * y);
+  }
+  const auto constraints = Constraints::allowed(*mesh, allowed);
+  EXPECT_EQ(scotch_hop_bytes(tmap::gen::stencil({8, 8}, 5, 1000), *mesh, constraints), 288'000);
+  EXPECT_EQ(scotch_hop_bytes(tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 8}, 5, 1000), 3), *mesh, constraints),
+            288'000);
+}
+
+TEST(Scotch, ValidOnRandomAllocationsWithOversubscription) {
+  const char* specs[] = {"tianhe3:2x2,nodes=4,cores=4", "tleaf 3 2 50 4 5 4 1", "mesh2D 8 6", "meshXD 3 4 3 3",
+                         "torus2D 6 6", "hcub 5", "cmplt 30"};
+  for (std::uint64_t seed = 0; seed < 21; ++seed) {
+    const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);
+    tmap::detail::Random rng(seed, 5);
+    std::vector<PE> allowed;
+    for (PE p = 0; p < topology->size(); ++p) {
+      if (seed % 4 == 0 || rng.below(3) != 0) allowed.push_back(p);
+    }
+    const std::int64_t k = 1 + static_cast<std::int64_t>(seed % 3);
+    const auto constraints = Constraints::allowed(*topology, allowed, k);
+    const tmap::Rank n = 1 + static_cast<tmap::Rank>(rng.below(static_cast<std::uint64_t>(constraints.num_slots())));
+    const auto comm = tmap::gen::random_sparse(n, std::min<tmap::Rank>(4, n - 1), 1000, seed);
+    const auto mapping = tmap::map_with("scotch", Problem{comm, *topology, constraints}, Context{});
+    EXPECT_NO_THROW(tmap::validate_mapping(mapping, n, constraints)) << topology->description() << " seed " << seed;
+  }
+}
+
+TEST(Scotch, DeterministicForASeedAndAnyThreadCount) {
+  const auto topology = tmap::load_topology("tianhe3:2x2,nodes=16,cores=4");
+  const auto constraints = Constraints::all(*topology);
+  const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({16, 16}, 9, 100), 1);
+  Context one;
+  one.seed = 4;
+  Context two = one;
+  two.threads = 2;
+  const Problem problem{comm, *topology, constraints};
+  const auto first = tmap::map_with("scotch", problem, one);
+  EXPECT_EQ(first, tmap::map_with("scotch", problem, one));
+  EXPECT_EQ(first, tmap::map_with("scotch", problem, two));
+}
+
+TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
+  const auto topology = tmap::load_topology("mesh2D 8 8");
+  const auto comm = tmap::gen::random_sparse(64, 5, 1000, 2);
+  Context context;
+  context.scotch.sparse_factor = 0.5;
+  const auto constraints = Constraints::all(*topology);
+  const auto mapping = tmap::map_with("scotch", Problem{comm, *topology, constraints}, context);
+  EXPECT_NO_THROW(tmap::validate_mapping(mapping, 64, constraints));
+}
+
+#include "strategies/scotch/terminals.hpp"
+
+TEST(Scotch, RepairMovesExcessRanksWhereTheyCostLeast) {
+  // mesh2D 4 1 (a path), one rank per PE. Ranks 0, 1, 2 all on PE 0; rank 2
+  // talks only to rank 3 on PE 3, rank 1 only to rank 0.
+  const auto topology = tmap::load_topology("mesh2D 4 1");
+  const auto constraints = Constraints::all(*topology);
+  const auto terminals = tmap::scotchmap::make_terminals(*topology, constraints);
+  const auto sym = tmap::CommMatrix::from_entries(4, {{0, 1, 5}, {1, 0, 5}, {2, 3, 7}, {3, 2, 7}}).symmetrized();
+  std::vector<std::int64_t> terminal_of{0, 0, 0, 3};
+  const auto moved = tmap::scotchmap::repair_overfull(sym, terminals, terminal_of, [&](std::int64_t a, std::int64_t b) {
+    return topology->distance(a, b);
+  });
+  EXPECT_EQ(moved, 2);
+  // Least loss first: rank 2 moves next to rank 3 (PE 2, its cost 42 -> 14);
+  // then ranks 0 and 1 tie (10 either way) and the lower one moves to PE 1.
+  // The result is optimal: 10 + 14 = 24 hop-bytes.
+  EXPECT_EQ(terminal_of, (std::vector<std::int64_t>{1, 0, 2, 3}));
+}
+
+TEST(Scotch, TianheTerminalsAreWholeNodes) {
+  const auto topology = tmap::load_topology("tianhe3:1x1,nodes=4,cores=3");
+  const auto constraints = Constraints::allowed(*topology, {0, 1, 4, 9, 10, 11}, 2);
+  const auto terminals = tmap::scotchmap::make_terminals(*topology, constraints);
+  ASSERT_EQ(terminals.size(), 3);
+  EXPECT_EQ(terminals.capacity, (std::vector<std::int64_t>{4, 2, 6}));
+  EXPECT_EQ(terminals.pes[2], (std::vector<PE>{9, 10, 11}));
+  EXPECT_FALSE(terminals.identity);
+}
