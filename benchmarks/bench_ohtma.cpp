@@ -73,3 +73,37 @@ BENCHMARK(BM_OhtmaPlus)
     ->Iterations(1);
 
 }  // namespace
+
+namespace {
+
+// The effect of each ohtma+ extension, switched on one after the other:
+// ext 0 = faithful ohtma pass, 1 = + repeated passes, 2 = + free-slot moves,
+// 3 = + candidate search (= ohtma+). Half the allocation's slots stay free
+// (ranks = slots / 2) so moves onto free slots matter.
+void BM_OhtmaPlusExtensions(benchmark::State& state) {
+  const auto ext = state.range(0);
+  const auto ranks = state.range(2);
+  const auto topology = tmap::load_topology(kMachine);
+  const auto comm = pattern(state.range(1), ranks);
+  std::vector<tmap::NodeId> nodes(static_cast<std::size_t>(2 * ranks / kCores));
+  for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i] = static_cast<tmap::NodeId>(i);
+  const auto constraints = tmap::Constraints::on_nodes(*topology, nodes);
+  tmap::Context context;
+  context.threads = 2;
+  context.ohtma.repeat_passes = ext >= 1;
+  context.ohtma.free_slot_moves = ext >= 2;
+  context.ohtma.candidate_search = ext >= 3;
+  tmap::Mapping mapping;
+  for (auto _ : state) {
+    mapping = tmap::map_with("ohtma+", tmap::Problem{comm, *topology, constraints}, context);
+  }
+  state.counters["hop_bytes"] = static_cast<double>(tmap::evaluate(comm, *topology, mapping).hop_bytes);
+}
+BENCHMARK(BM_OhtmaPlusExtensions)
+    ->ArgNames({"ext", "pattern", "ranks"})
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1}, {512, 2048}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+}  // namespace

@@ -20,6 +20,10 @@ struct OhtmaOptions {
   std::int64_t loop = -1;
   /// ohtma+ only: most exchange passes (each until its best prefix).
   std::int64_t max_passes = 64;
+  /// ohtma+ only: switches for its extensions, to measure each one's effect.
+  bool repeat_passes = true;    ///< pair-exchange passes until one keeps nothing
+  bool free_slot_moves = true;  ///< free slots join the exchange as silent ranks
+  bool candidate_search = true; ///< candidate-list local search at the end
 };
 
 /// Scotch's knobs.

@@ -4,6 +4,7 @@
 // the budget, otherwise the topology computes them in O(1) or O(levels).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -36,6 +37,47 @@ class DenseDistances {
   std::vector<T> d_;
 };
 
+/// Distances through nodes, for topologies whose distances only the nodes
+/// decide (Topology::node_uniform_distance): an L x L matrix over the
+/// allowed nodes (diagonal = the intra-node distance) and each PE's node.
+/// Exact, and far smaller than the PE matrix when nodes hold many PEs.
+template <typename T>
+class NodeDistances {
+ public:
+  NodeDistances(const Topology& topology, std::span<const PE> pes, Distance intra, int threads)
+      : node_of_(pes.size()) {
+    std::vector<std::pair<NodeId, std::size_t>> order;
+    for (std::size_t u = 0; u < pes.size(); ++u) order.emplace_back(topology.node_of(pes[u]), u);
+    std::sort(order.begin(), order.end());
+    std::vector<PE> representative;
+    NodeId last = -1;
+    for (const auto& [node, u] : order) {
+      if (representative.empty() || node != last) {
+        representative.push_back(pes[u]);
+        last = node;
+      }
+      node_of_[u] = static_cast<std::int32_t>(representative.size() - 1);
+    }
+    nodes_ = static_cast<std::int64_t>(representative.size());
+    d_.resize(static_cast<std::size_t>(nodes_ * nodes_));
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+    for (std::int64_t a = 0; a < nodes_; ++a) {
+      for (std::int64_t b = 0; b < nodes_; ++b) {
+        d_[a * nodes_ + b] = static_cast<T>(a == b ? intra : topology.distance(representative[a], representative[b]));
+      }
+    }
+  }
+  [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept {
+    return u == v ? 0 : d_[node_of_[u] * nodes_ + node_of_[v]];
+  }
+  [[nodiscard]] std::int64_t size() const noexcept { return static_cast<std::int64_t>(node_of_.size()); }
+
+ private:
+  std::vector<std::int32_t> node_of_;
+  std::int64_t nodes_ = 0;
+  std::vector<T> d_;
+};
+
 class TopologyDistances {
  public:
   TopologyDistances(const Topology& topology, std::span<const PE> pes) : topology_(topology), pes_(pes) {}
@@ -55,6 +97,21 @@ template <typename F>
 decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes, int threads, F&& f) {
   const auto m = static_cast<std::int64_t>(pes.size());
   const Distance largest = topology.max_distance();
+  // Nodes holding several allowed PEs: the node matrix is exact and smaller.
+  if (const auto intra = topology.node_uniform_distance(); intra && topology.num_nodes() < topology.size()) {
+    std::vector<NodeId> nodes;
+    for (const PE p : pes) nodes.push_back(topology.node_of(p));
+    std::sort(nodes.begin(), nodes.end());
+    const auto count = static_cast<std::int64_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+    if (count < m && count * count <= kDenseDistanceBudget && m < (std::int64_t{1} << 31)) {
+      if (largest <= std::numeric_limits<std::uint8_t>::max()) {
+        return f(NodeDistances<std::uint8_t>(topology, pes, *intra, threads));
+      }
+      if (largest <= std::numeric_limits<std::uint32_t>::max()) {
+        return f(NodeDistances<std::uint32_t>(topology, pes, *intra, threads));
+      }
+    }
+  }
   if (m * m <= kDenseDistanceBudget) {
     if (largest <= std::numeric_limits<std::uint8_t>::max()) {
       return f(DenseDistances<std::uint8_t>(topology, pes, threads));
@@ -77,4 +134,6 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
   X(::tmap::detail::DenseDistances<std::uint8_t>)   \
   X(::tmap::detail::DenseDistances<std::uint16_t>)  \
   X(::tmap::detail::DenseDistances<std::uint32_t>)  \
+  X(::tmap::detail::NodeDistances<std::uint8_t>)    \
+  X(::tmap::detail::NodeDistances<std::uint32_t>)   \
   X(::tmap::detail::TopologyDistances)

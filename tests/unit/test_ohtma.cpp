@@ -308,12 +308,13 @@ TEST(OhtmaPlus, CandidateSearchReportsItsExactGain) {
     return m;
   };
   const auto before = tmap::evaluate(comm, *topology, to_mapping()).hop_bytes;
-  const auto result = tmap::ohtma::candidate_search(sym, slots, distances, sigma, 100);
+  const auto nodes = tmap::ohtma::local_nodes(*topology, constraints.allowed_pes());
+  const auto result = tmap::ohtma::candidate_search(sym, slots, distances, nodes, sigma, 100);
   const auto after = tmap::evaluate(comm, *topology, to_mapping()).hop_bytes;
   EXPECT_GT(result.swaps + result.moves, 0);
   EXPECT_EQ(static_cast<std::int64_t>(result.gain), before - after);
   // A second search from the local optimum finds nothing.
-  EXPECT_EQ(static_cast<std::int64_t>(tmap::ohtma::candidate_search(sym, slots, distances, sigma, 100).gain), 0);
+  EXPECT_EQ(static_cast<std::int64_t>(tmap::ohtma::candidate_search(sym, slots, distances, nodes, sigma, 100).gain), 0);
 }
 
 TEST(OhtmaPlus, SameMappingAtOneAndTwoThreads) {

@@ -10,21 +10,38 @@ namespace {
 
 using detail::Int128;
 
+/// PEs of one node tried as candidates (bounds the work on fat nodes).
+constexpr std::int64_t kNodeCandidates = 128;
+
 template <typename Distances>
 class CandidateSearch {
  public:
-  CandidateSearch(const CommMatrix& sym, const SlotSpace& slots, const Distances& d, std::vector<std::int64_t>& sigma)
-      : s_(sym), slots_(slots), d_(d), sigma_(sigma), occupant_(static_cast<std::size_t>(slots.num_slots), -1) {
+  CandidateSearch(const CommMatrix& sym, const SlotSpace& slots, const Distances& d,
+                  std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma)
+      : s_(sym), slots_(slots), d_(d), node_of_pe_(node_of_pe), sigma_(sigma),
+        occupant_(static_cast<std::size_t>(slots.num_slots), -1) {
     for (Rank r = 0; r < sym.num_ranks(); ++r) occupant_[sigma_[r]] = r;
+    std::int64_t nodes = 0;
+    for (const auto node : node_of_pe) nodes = std::max(nodes, node + 1);
+    pes_of_node_.resize(static_cast<std::size_t>(nodes));
+    for (std::size_t u = 0; u < node_of_pe.size(); ++u) {
+      auto& list = pes_of_node_[node_of_pe[u]];
+      if (static_cast<std::int64_t>(list.size()) < kNodeCandidates) list.push_back(static_cast<std::int64_t>(u));
+    }
   }
 
   SearchResult run(std::int64_t max_passes) {
     SearchResult result;
+    Int128 cost = 0;  // hop-bytes / 2 of the start, to judge a pass's gain
+    for (Rank a = 0; a < s_.num_ranks(); ++a) cost += this->cost(a, pe_of_rank(a), -1);
+    cost /= 2;
     for (std::int64_t pass = 0; pass < max_passes; ++pass) {
       ++result.passes;
       const Int128 before = result.gain;
       for (Rank a = 0; a < s_.num_ranks(); ++a) improve(a, result);
-      if (result.gain == before) break;
+      // A pass that gains less than 0.1 % of what is left ends the search.
+      const Int128 gained = result.gain - before;
+      if (gained == 0 || gained * 1000 < cost - result.gain) break;
     }
     return result;
   }
@@ -68,9 +85,10 @@ class CandidateSearch {
     Int128 best_gain = 0;
     const auto targets = s_.targets(a);
     for (const Rank l : targets) {
-      // Every slot on the partner's PE (free ones are moves), ...
-      const std::int64_t first = pe_of_rank(l) * slots_.capacity;
-      for (std::int64_t c = 0; c < slots_.capacity; ++c) consider(a, first + c, best_slot, best_gain);
+      // Every slot on the partner's node (free ones are moves), ...
+      for (const std::int64_t u : pes_of_node_[node_of_pe_[pe_of_rank(l)]]) {
+        for (std::int64_t c = 0; c < slots_.capacity; ++c) consider(a, u * slots_.capacity + c, best_slot, best_gain);
+      }
       // ... and the partner's partners' slots.
       for (const Rank m : s_.targets(l)) {
         if (m != a) consider(a, sigma_[m], best_slot, best_gain);
@@ -94,21 +112,42 @@ class CandidateSearch {
   const CommMatrix& s_;
   const SlotSpace& slots_;
   const Distances& d_;
+  std::span<const std::int64_t> node_of_pe_;
   std::vector<std::int64_t>& sigma_;
   std::vector<Rank> occupant_;
+  std::vector<std::vector<std::int64_t>> pes_of_node_;
 };
 
 }  // namespace
 
 template <typename Distances>
 SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
-                              std::vector<std::int64_t>& sigma, std::int64_t max_passes) {
-  return CandidateSearch<Distances>(sym, slots, distances, sigma).run(max_passes);
+                              std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
+                              std::int64_t max_passes) {
+  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run(max_passes);
+}
+
+std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const PE> pes) {
+  std::vector<std::pair<NodeId, std::size_t>> order;
+  for (std::size_t u = 0; u < pes.size(); ++u) order.emplace_back(topology.node_of(pes[u]), u);
+  std::sort(order.begin(), order.end());
+  std::vector<std::int64_t> node_of_pe(pes.size());
+  std::int64_t local = -1;
+  NodeId last = -1;
+  for (const auto& [node, u] : order) {
+    if (node != last || local < 0) {
+      ++local;
+      last = node;
+    }
+    node_of_pe[u] = local;
+  }
+  return node_of_pe;
 }
 
 #define TMAP_INSTANTIATE(Oracle)                                                                                 \
   template SearchResult candidate_search<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,              \
-                                                 std::vector<std::int64_t>&, std::int64_t);
+                                                 std::span<const std::int64_t>, std::vector<std::int64_t>&,      \
+                                                 std::int64_t);
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE
 

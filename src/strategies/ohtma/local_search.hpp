@@ -1,18 +1,21 @@
 // ohtma+'s scalable refinement: swaps and moves restricted to candidate
 // lists, so no n x n table is needed (VieM's "communication neighbourhood").
 //
-// For each rank a (in id order), the candidates are the slots on the PEs of
-// a's communication partners and the slots of its partners' partners: the
-// places that bring a closer to whom it talks to. A candidate slot holding
+// For each rank a (in id order), the candidates are the slots on the nodes
+// of a's communication partners (at most kNodeCandidates PEs per node) and
+// the slots of its partners' partners: the places that bring a closer to
+// whom it talks to. A candidate slot holding
 // rank b is a swap (exact gain as in pair_exchange.hpp); a free slot is a
 // move (gain D_a(p_a) - D_a(p_t)). The best candidate with a positive gain
 // (ties to the lowest slot) is applied at once. Passes repeat until one
 // improves nothing or `max_passes` is reached. Sequential, so deterministic.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "strategies/ohtma/slots.hpp"
+#include "tmap/topology.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "util/int128.hpp"
 
@@ -26,8 +29,15 @@ struct SearchResult {
 };
 
 /// Improves sigma (rank -> slot) in place; never makes hop-bytes worse.
+/// `node_of_pe[u]` numbers the node of local PE u (0..nodes-1); PEs of one
+/// node are candidates together.
 template <typename Distances>
 SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
-                              std::vector<std::int64_t>& sigma, std::int64_t max_passes);
+                              std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
+                              std::int64_t max_passes);
+
+/// Local node numbers of the allowed PEs (increasing with the topology's
+/// node ids).
+std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const PE> pes);
 
 }  // namespace tmap::ohtma

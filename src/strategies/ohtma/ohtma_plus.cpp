@@ -16,6 +16,9 @@ namespace {
 /// Table passes (extensions 1 and 2) run up to this many ranks + free slots:
 /// a pass rebuilds its table in O(n^2 deg), about a second at this size.
 constexpr Rank kPlusTableRanks = 4096;
+/// Free slots join as silent ranks only while ranks + free slots stay below
+/// this (each pass rebuilds a table of that size; measured in the README).
+constexpr Rank kPlusFreeSlotRanks = 1024;
 
 /// The traffic with `extra` silent ranks appended (the free slots).
 CommMatrix with_silent_ranks(const CommMatrix& sym, Rank extra) {
@@ -42,7 +45,7 @@ Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) con
   detail::with_distances(
       problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
         const Rank free = slots.num_slots - n;
-        const bool with_free = free > 0 && n + free <= kPlusTableRanks;
+        const bool with_free = context.ohtma.free_slot_moves && free > 0 && n + free <= kPlusFreeSlotRanks;
         if (n + (with_free ? free : 0) <= kPlusTableRanks) {
           // Extensions 1 and 2: repeated passes, free slots as silent ranks.
           const auto ext = with_free ? with_silent_ranks(sym, free) : sym;
@@ -54,7 +57,8 @@ Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) con
               if (used[s] == 0) sigma_ext.push_back(s);
             }
           }
-          for (std::int64_t pass = 0; pass < context.ohtma.max_passes; ++pass) {
+          const std::int64_t passes = context.ohtma.repeat_passes ? context.ohtma.max_passes : 1;
+          for (std::int64_t pass = 0; pass < passes; ++pass) {
             const auto r = ohtma::exchange_pass(ext, slots, distances, max_distance, sigma_ext,
                                                 ext.num_ranks() / 2, context.threads);
             context.note(2, "ohtma+: pass " + std::to_string(pass + 1) + " kept " + std::to_string(r.kept) +
@@ -65,7 +69,10 @@ Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) con
           sigma_now = std::move(sigma_ext);
         }
         // Extension 3: candidate-list search, always last.
-        const auto r = ohtma::candidate_search(sym, slots, distances, sigma_now, context.ohtma.max_passes);
+        if (!context.ohtma.candidate_search) return;
+        const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
+        const auto r =
+            ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma_now, context.ohtma.max_passes);
         context.note(2, "ohtma+: candidate search " + std::to_string(r.passes) + " passes, " +
                             std::to_string(r.swaps) + " swaps, " + std::to_string(r.moves) + " moves (hop-bytes -" +
                             str(r.gain) + ")");
