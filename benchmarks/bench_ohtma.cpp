@@ -1,5 +1,5 @@
 // OHTMA and ohtma+ on Tianhe-3 allocations: 16 ranks per node on contiguous
-// nodes of tianhe3:4x4,cores=16, with a 2D 5-point stencil (natural rank
+// nodes of tianhe3:8x8,cores=16 (98,304 PEs), with a 2D 5-point stencil (natural rank
 // order) and a random sparse pattern (6 partners per rank). Counters give
 // hop-bytes next to in-order and round-robin.
 //   build/bin/bench_ohtma --benchmark_counters_tabular=true
@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr const char* kMachine = "tianhe3:4x4,nodes=96,cores=16";
+constexpr const char* kMachine = "tianhe3:8x8,nodes=96,cores=16";
 constexpr std::int64_t kCores = 16;
 
 tmap::CommMatrix pattern(std::int64_t kind, std::int64_t ranks) {

@@ -51,6 +51,11 @@ class Topology {
 /// spec ("tianhe3:4x4,cores=64"). Throws InputError with file and line.
 [[nodiscard]] std::unique_ptr<Topology> load_topology(std::string_view spec);
 
+/// A node's hardware tree from an hwloc XML file (lstopo's output): PEs are
+/// the PUs in logical order, distance = tree edges through the lowest common
+/// ancestor. InputError when hwloc cannot read it.
+[[nodiscard]] std::unique_ptr<Topology> load_hwloc_xml(const std::string& path);
+
 /// Parses Scotch target text (the content of a `.tgt` file). `origin` names
 /// the file in error messages.
 [[nodiscard]] std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& origin);

@@ -3,11 +3,15 @@
 #include <array>
 #include <filesystem>
 #include <functional>
+#include <limits>
 
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
 #include "tmap/topology.hpp"
 #include "topology/complete.hpp"
+#include "topology/distance_matrix.hpp"
+#include "topology/hwloc_tree.hpp"
+#include "topology/subset.hpp"
 #include "topology/hypercube.hpp"
 #include "topology/mesh.hpp"
 #include "topology/tianhe3.hpp"
@@ -43,7 +47,7 @@ std::unique_ptr<Topology> load_mesh(TokenStream& in, std::int64_t ndims, bool to
   }
 }
 
-std::unique_ptr<Topology> load_tleaf(TokenStream& in) {
+std::unique_ptr<Topology> load_tleaf_kind(TokenStream& in, bool labeled) {
   const auto levels = in.expect_int("tleaf number of levels", 1, 64);
   std::vector<std::int64_t> fanouts;
   std::vector<Distance> links;
@@ -51,11 +55,107 @@ std::unique_ptr<Topology> load_tleaf(TokenStream& in) {
     fanouts.push_back(in.expect_int("tleaf fan-out of level " + std::to_string(k), 1, kMaxDim));
     links.push_back(in.expect_int("tleaf link cost of level " + std::to_string(k), 1, std::int64_t{1} << 40));
   }
+  std::vector<std::int64_t> permutation;
+  if (labeled) {
+    const auto count = in.expect_int("ltleaf permutation size", 1, kMaxDim);
+    for (std::int64_t k = 0; k < count; ++k) permutation.push_back(in.expect_int("ltleaf permutation value", 0, kMaxDim));
+  }
   try {
-    return std::make_unique<topo::TreeLeafTopology>(std::move(fanouts), std::move(links));
+    return std::make_unique<topo::TreeLeafTopology>(std::move(fanouts), std::move(links), std::move(permutation));
   } catch (const InputError& e) {
     in.fail(e.problem());
   }
+}
+
+std::unique_ptr<Topology> load_tleaf(TokenStream& in) { return load_tleaf_kind(in, false); }
+std::unique_ptr<Topology> load_ltleaf(TokenStream& in) { return load_tleaf_kind(in, true); }
+
+std::unique_ptr<Topology> load_cmpltw(TokenStream& in) {
+  const auto n = in.expect_int("cmpltw size", 1, std::int64_t{1} << 24);
+  std::vector<std::int64_t> weights;
+  for (std::int64_t k = 0; k < n; ++k) weights.push_back(in.expect_int("cmpltw weight", 1, std::int64_t{1} << 30));
+  return std::make_unique<topo::CompleteTopology>(n, std::move(weights));
+}
+
+std::unique_ptr<Topology> load_any(TokenStream& in);
+
+std::unique_ptr<Topology> load_sub(TokenStream& in) {
+  const auto count = in.expect_int("sub number of terminals", 1, std::int64_t{1} << 31);
+  std::vector<PE> terminals;
+  for (std::int64_t k = 0; k < count; ++k) terminals.push_back(in.expect_int("sub terminal", 0, kMaxDim));
+  const auto line = in.line();
+  auto base = load_any(in);
+  try {
+    return std::make_unique<topo::SubTopology>(std::move(base), std::move(terminals));
+  } catch (const InputError& e) {
+    throw InputError(in.origin(), line, e.problem());
+  }
+}
+
+/// deco 0 (terminals and their distance map) or deco 1 (Scotch's compiled
+/// form: every domain and the domain distance array). We read both
+/// ourselves: libscotch's terminal lookup on deco targets is off by one.
+std::unique_ptr<Topology> load_deco(TokenStream& in) {
+  const auto type = in.expect_int("deco type", 0, 2);
+  if (type == 2) in.fail("deco 2 targets only estimate distances and are not supported for mapping");
+  const auto terminals = in.expect_int("deco number of terminals", 1, 1 << 15);
+  const auto domains = in.expect_int("deco largest domain number", terminals, std::int64_t{1} << 30);
+  std::vector<std::int64_t> weights(static_cast<std::size_t>(terminals), 0);
+  std::vector<std::uint32_t> d(static_cast<std::size_t>(terminals * terminals), 0);
+  auto set = [&](std::int64_t a, std::int64_t b, std::int64_t value) {
+    d[static_cast<std::size_t>(a * terminals + b)] = static_cast<std::uint32_t>(value);
+    d[static_cast<std::size_t>(b * terminals + a)] = static_cast<std::uint32_t>(value);
+  };
+  constexpr std::int64_t kMaxDistance = std::numeric_limits<std::int32_t>::max();
+  if (type == 0) {
+    std::vector<std::int64_t> label(static_cast<std::size_t>(terminals));
+    std::vector<char> seen_domain(static_cast<std::size_t>(domains) + 1, 0);
+    for (std::int64_t k = 0; k < terminals; ++k) {
+      label[k] = in.expect_int("deco terminal label", 0, terminals - 1);
+      if (weights[label[k]] != 0) in.fail("deco terminal label " + std::to_string(label[k]) + " is used twice");
+      weights[label[k]] = in.expect_int("deco terminal weight", 1, kMaxDistance);
+      const auto domain = in.expect_int("deco terminal domain number", 1, domains);
+      if (seen_domain[domain] != 0) in.fail("deco domain number " + std::to_string(domain) + " is used twice");
+      seen_domain[domain] = 1;
+    }
+    for (std::int64_t i = 1; i < terminals; ++i) {
+      for (std::int64_t j = 0; j < i; ++j) set(label[i], label[j], in.expect_int("deco distance", 1, kMaxDistance));
+    }
+  } else {
+    // Domain k (1-based) has a label, a size (1 for terminals) and a weight.
+    std::vector<std::int64_t> term_label(static_cast<std::size_t>(domains) + 1, -1);
+    std::int64_t found = 0;
+    for (std::int64_t k = 1; k <= domains; ++k) {
+      const auto domain_label = in.expect_int("deco domain label", -1, kMaxDistance);
+      const auto size = in.expect_int("deco domain size", 0, terminals);
+      const auto weight = in.expect_int("deco domain weight", 0, std::numeric_limits<std::int64_t>::max());
+      if (size == 1) {
+        if (domain_label < 0 || domain_label >= terminals || weights[domain_label] != 0) {
+          in.fail("deco terminal labels must be 0.." + std::to_string(terminals - 1) + ", each once");
+        }
+        weights[domain_label] = std::max<std::int64_t>(weight, 1);
+        term_label[k] = domain_label;
+        ++found;
+      }
+    }
+    if (found != terminals) in.fail("deco 1 lists " + std::to_string(found) + " terminal domains, not " + std::to_string(terminals));
+    // Distance array: for domains i > j, entry (i-1)(i-2)/2 + j - 1.
+    for (std::int64_t i = 2; i <= domains; ++i) {
+      for (std::int64_t j = 1; j < i; ++j) {
+        const auto value = in.expect_int("deco domain distance", 0, kMaxDistance);
+        if (term_label[i] >= 0 && term_label[j] >= 0) set(term_label[i], term_label[j], value);
+      }
+    }
+  }
+  try {
+    return std::make_unique<topo::DistanceMatrixTopology>(std::move(weights), std::move(d), "deco");
+  } catch (const InputError& e) {
+    in.fail(e.problem());
+  }
+}
+
+[[noreturn]] std::unique_ptr<Topology> refuse_variable(TokenStream& in) {
+  in.fail("variable-sized targets (varcmplt, varhcub) are not supported for mapping: give a fixed-size target");
 }
 
 struct TargetKind {
@@ -63,9 +163,10 @@ struct TargetKind {
   std::function<std::unique_ptr<Topology>(TokenStream&)> load;
 };
 
-const std::array<TargetKind, 9>& target_kinds() {
-  static const std::array<TargetKind, 9> kinds{{
+const std::array<TargetKind, 15>& target_kinds() {
+  static const std::array<TargetKind, 15> kinds{{
       {"cmplt", load_cmplt},
+      {"cmpltw", load_cmpltw},
       {"hcub", load_hcub},
       {"mesh2D", [](TokenStream& in) { return load_mesh(in, 2, false); }},
       {"mesh3D", [](TokenStream& in) { return load_mesh(in, 3, false); }},
@@ -74,6 +175,11 @@ const std::array<TargetKind, 9>& target_kinds() {
       {"torus3D", [](TokenStream& in) { return load_mesh(in, 3, true); }},
       {"torusXD", [](TokenStream& in) { return load_mesh(in, 0, true); }},
       {"tleaf", load_tleaf},
+      {"ltleaf", load_ltleaf},
+      {"sub", load_sub},
+      {"deco", load_deco},
+      {"varcmplt", refuse_variable},
+      {"varhcub", refuse_variable},
   }};
   return kinds;
 }
@@ -87,24 +193,35 @@ const TargetKind* find_kind(std::string_view name) {
 
 std::string known_kinds() {
   std::string list;
-  for (const auto& kind : target_kinds()) list += (list.empty() ? "" : ", ") + std::string(kind.name);
+  for (const auto& kind : target_kinds()) {
+    if (kind.name != "varcmplt" && kind.name != "varhcub") list += (list.empty() ? "" : ", ") + std::string(kind.name);
+  }
   return list;
+}
+
+std::unique_ptr<Topology> load_any(TokenStream& in) {
+  const auto name = in.expect("a Scotch target kind (" + known_kinds() + ")");
+  const auto* kind = find_kind(name);
+  if (kind == nullptr) {
+    in.fail("unknown or unsupported target kind " + detail::quote(name) + " (supported: " + known_kinds() + ")");
+  }
+  return kind->load(in);
 }
 
 }  // namespace
 
 std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& origin) {
   TokenStream in(text, origin);
-  const auto name = in.expect("a Scotch target kind (" + known_kinds() + ")");
-  const auto* kind = find_kind(name);
-  if (kind == nullptr) {
-    in.fail("unknown or unsupported target kind " + detail::quote(name) + " (supported: " +
-            known_kinds() + ")");
-  }
-  auto topology = kind->load(in);
+  auto topology = load_any(in);
   std::string_view extra;
   if (in.next(extra)) in.fail("unexpected data after the target description: " + detail::quote(extra));
   return topology;
+}
+
+std::unique_ptr<Topology> load_hwloc_xml(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "cannot open the hwloc XML file");
+  return std::make_unique<topo::HwlocTreeTopology>(path, true);
 }
 
 std::unique_ptr<Topology> load_topology(std::string_view spec) {
@@ -118,7 +235,12 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
   }
   const std::string path(spec);
   std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) return parse_tgt(read_file(path), path);
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const auto ext = std::filesystem::path(path).extension().string();
+    if (ext == ".dist") return topo::parse_dist(read_file(path), path);
+    if (ext == ".xml") return load_hwloc_xml(path);
+    return parse_tgt(read_file(path), path);
+  }
 
   std::string_view rest = spec;
   std::string_view word;

@@ -1,6 +1,7 @@
 #include "topology/tianhe3.hpp"
 
 #include "tmap/error.hpp"
+#include "topology/deco.hpp"
 #include "util/text.hpp"
 
 namespace tmap::topo {
@@ -75,8 +76,23 @@ std::string Tianhe3Topology::description() const {
 }
 
 std::string Tianhe3Topology::to_tgt() const {
-  throw InputError("writing " + description() +
-                   " as a Scotch target needs tm-topo's deco 0 emitter, which this build does not have yet");
+  std::vector<NodeId> nodes(static_cast<std::size_t>(num_nodes()));
+  for (NodeId v = 0; v < num_nodes(); ++v) nodes[v] = v;
+  return deco_target(nodes);
+}
+
+std::string Tianhe3Topology::deco_target(std::span<const NodeId> nodes) const {
+  if (static_cast<std::int64_t>(nodes.size()) > kMaxDecoNodes) {
+    throw InputError("a Scotch deco target of " + std::to_string(nodes.size()) + " nodes would hold " +
+                     std::to_string(static_cast<std::int64_t>(nodes.size()) * (nodes.size() - 1) / 2) +
+                     " distances; above " + std::to_string(kMaxDecoNodes) +
+                     " nodes give --alloc with the job's nodes, or use the built-in spec " + description() +
+                     ", which needs no file");
+  }
+  std::vector<std::int64_t> order(nodes.size());
+  for (std::size_t k = 0; k < nodes.size(); ++k) order[k] = static_cast<std::int64_t>(k);
+  return format_deco0(order, std::vector<std::int64_t>(nodes.size(), shape_.cores),
+                      [&](std::int64_t a, std::int64_t b) { return node_hops(nodes[a], nodes[b]); });
 }
 
 }  // namespace tmap::topo

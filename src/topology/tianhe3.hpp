@@ -5,11 +5,15 @@
 // is stored, so a full-size machine costs nothing to create.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include "tmap/topology.hpp"
 
 namespace tmap::topo {
+
+/// Largest deco target written: the file grows as nodes^2 / 2.
+inline constexpr std::int64_t kMaxDecoNodes = 8192;
 
 struct Tianhe3Shape {
   std::int64_t rows = 1;
@@ -34,7 +38,14 @@ class Tianhe3Topology final : public Topology {
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return Distance{0}; }
   [[nodiscard]] std::string kind() const override { return "tianhe3"; }
   [[nodiscard]] std::string description() const override;
+  /// A Scotch deco 0 target: one terminal per node (weight = cores), listed
+  /// in node order so the bisection tree splits rows, columns, sides, nodes.
   [[nodiscard]] std::string to_tgt() const override;
+  /// The same for some nodes only (an allocation), keeping whole-machine
+  /// distances; terminal k is nodes[k]. InputError above kMaxDecoNodes.
+  [[nodiscard]] std::string deco_target(std::span<const NodeId> nodes) const;
+  /// Host name of a node: "cn" + node id (contract section 2).
+  [[nodiscard]] static std::string host_name(NodeId node) { return "cn" + std::to_string(node); }
 
   /// Hops between two nodes: 0 on the same node, else 1 + [sides differ] +
   /// 2 [rows differ] + 2 [columns differ].

@@ -4,8 +4,9 @@
 
 namespace tmap::topo {
 
-TreeLeafTopology::TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vector<Distance> link_costs)
-    : fanouts_(std::move(fanouts)), links_(std::move(link_costs)) {
+TreeLeafTopology::TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vector<Distance> link_costs,
+                                   std::vector<std::int64_t> permutation)
+    : fanouts_(std::move(fanouts)), links_(std::move(link_costs)), permutation_(std::move(permutation)) {
   if (fanouts_.empty() || fanouts_.size() != links_.size()) {
     throw InputError("tleaf: needs at least one level and one link cost per level");
   }
@@ -21,10 +22,31 @@ TreeLeafTopology::TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vecto
     if (links_[k] < 1) throw InputError("tleaf: link costs must be positive");
     suffix_cost_[k] = suffix_cost_[k + 1] + links_[k];
   }
+  if (!permutation_.empty()) {
+    // The permutation covers a whole block of the lowest levels (or is the
+    // trivial one of size 1), as Scotch requires.
+    const auto p = static_cast<std::int64_t>(permutation_.size());
+    bool block = p == 1;
+    for (std::int64_t k = static_cast<std::int64_t>(fanouts_.size()), size = 1; k-- > 0 && !block;) {
+      size *= fanouts_[static_cast<std::size_t>(k)];
+      block = size == p;
+    }
+    if (!block) throw InputError("ltleaf: the permutation size must match a block of the lowest levels");
+    inverse_.assign(permutation_.size(), -1);
+    for (std::size_t i = 0; i < permutation_.size(); ++i) {
+      const auto v = permutation_[i];
+      if (v < 0 || v >= p || inverse_[static_cast<std::size_t>(v)] >= 0) {
+        throw InputError("ltleaf: the permutation must hold each of 0.." + std::to_string(p - 1) + " once");
+      }
+      inverse_[static_cast<std::size_t>(v)] = static_cast<std::int64_t>(i);
+    }
+  }
 }
 
 Distance TreeLeafTopology::distance(PE a, PE b) const {
   if (a == b) return 0;
+  a = leaf(a);
+  b = leaf(b);
   // Walk up from the leaves; the last level at which the digits differ is
   // the highest level where the paths split.
   std::size_t split = 0;
@@ -44,9 +66,13 @@ Distance TreeLeafTopology::max_distance() const {
 }
 
 std::string TreeLeafTopology::description() const {
-  std::string text = "tleaf " + std::to_string(fanouts_.size());
+  std::string text = kind() + " " + std::to_string(fanouts_.size());
   for (std::size_t k = 0; k < fanouts_.size(); ++k) {
     text += " " + std::to_string(fanouts_[k]) + " " + std::to_string(links_[k]);
+  }
+  if (!permutation_.empty()) {
+    text += " " + std::to_string(permutation_.size());
+    for (const auto v : permutation_) text += " " + std::to_string(v);
   }
   return text;
 }

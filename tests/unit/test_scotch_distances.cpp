@@ -57,3 +57,8 @@ TEST(ScotchDistances, Torus3D) { expect_same_as_scotch("torus3D 3 4 5\n"); }
 TEST(ScotchDistances, TorusXD) { expect_same_as_scotch("torusXD 3 4 2 3\n"); }
 TEST(ScotchDistances, TreeLeaf) { expect_same_as_scotch("tleaf 3 4 100 4 10 4 1\n"); }
 TEST(ScotchDistances, TreeLeafUnevenCosts) { expect_same_as_scotch("tleaf 4 2 7 3 5 2 1 3 2\n"); }
+TEST(ScotchDistances, CompleteWeighted) { expect_same_as_scotch("cmpltw 5 1 2 3 1 4\n"); }
+TEST(ScotchDistances, LabeledTreeLeaf) { expect_same_as_scotch("ltleaf 3 2 10 2 5 4 1 4 3 0 2 1\n"); }
+TEST(ScotchDistances, LabeledTreeLeafTwoLevelBlock) { expect_same_as_scotch("ltleaf 2 3 7 2 1 2 1 0\n"); }
+TEST(ScotchDistances, SubOfMesh) { expect_same_as_scotch("sub 5 0 3 12 15 6 mesh2D 4 4\n"); }
+TEST(ScotchDistances, NestedSub) { expect_same_as_scotch("sub 3 0 2 3 sub 4 1 5 9 20 tleaf 2 4 10 6 1\n"); }

@@ -191,3 +191,90 @@ TEST(Topology, NodeUniformDistanceClaimsHold) {
     }
   }
 }
+
+#include <cstdlib>
+
+#include "topology/hwloc_tree.hpp"
+#include "topology/tianhe3.hpp"
+
+TEST(Topology, NewKindsRoundTrip) {
+  for (const char* spec : {"cmpltw 4 1 2 3 4", "ltleaf 3 2 10 2 5 4 1 4 3 0 2 1", "sub 3 1 5 7 mesh2D 4 2",
+                           "sub 2 0 2 sub 3 1 2 3 hcub 2", "deco 0 3 5 0 1 5 2 2 4 1 1 3 6 5 2"}) {
+    const auto first = tmap::parse_tgt(spec, "in.tgt");
+    const auto second = tmap::parse_tgt(first->to_tgt(), "saved.tgt");
+    EXPECT_EQ(all_distances(*first), all_distances(*second)) << spec;
+    EXPECT_EQ(first->to_tgt(), second->to_tgt()) << spec;
+  }
+}
+
+TEST(Topology, Deco0ReadsLabelsAndTheLowerTriangle) {
+  // Terminals listed as labels 2, 0, 1; distances (2,0)=7 then (1,2)=4, (1,0)=9.
+  const auto t = tmap::parse_tgt("deco 0 3 7\n2 1 4\n0 1 6\n1 1 7\n7\n4 9\n", "d.tgt");
+  EXPECT_EQ(t->size(), 3);
+  EXPECT_EQ(t->distance(2, 0), 7);
+  EXPECT_EQ(t->distance(1, 2), 4);
+  EXPECT_EQ(t->distance(0, 1), 9);
+  EXPECT_EQ(t->max_distance(), 9);
+}
+
+TEST(Topology, Deco1FromScotchAmkGrfHasShortestPathDistances) {
+  // amk_grf turns a graph into a compiled (deco 1) target; on a 3x2 grid its
+  // distances are the grid's Manhattan distances.
+  if (std::system("command -v amk_grf > /dev/null 2>&1") != 0) GTEST_SKIP() << "Scotch's amk_grf is not installed";
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto graph = (dir / "tmap_amk.grf").string();
+  const auto target = (dir / "tmap_amk.tgt").string();
+  std::ofstream(graph) << "0\n6 14\n0 000\n2 1 3\n3 0 2 4\n2 1 5\n2 0 4\n3 1 3 5\n2 2 4\n";
+  ASSERT_EQ(std::system(("amk_grf " + graph + " " + target).c_str()), 0);
+  const auto deco = load_topology(target);
+  EXPECT_EQ(deco->kind(), "deco");
+  EXPECT_EQ(all_distances(*deco), all_distances(*load_topology("mesh2D 3 2")));
+  std::filesystem::remove(graph);
+  std::filesystem::remove(target);
+}
+
+TEST(Topology, Tianhe3DecoTargetEqualsTheBuiltInModel) {
+  const auto spec = load_topology("tianhe3:2x3,nodes=4");
+  const auto deco = tmap::parse_tgt(spec->to_tgt(), "tianhe3.tgt");
+  EXPECT_EQ(all_distances(*deco), all_distances(*spec));
+  // An allocation keeps whole-machine distances.
+  const auto& model = dynamic_cast<const tmap::topo::Tianhe3Topology&>(*spec);
+  const std::vector<tmap::NodeId> nodes{0, 3, 5, 17, 22};
+  const auto sub = tmap::parse_tgt(model.deco_target(nodes), "alloc.tgt");
+  for (tmap::PE a = 0; a < 5; ++a) {
+    for (tmap::PE b = 0; b < 5; ++b) EXPECT_EQ(sub->distance(a, b), spec->distance(nodes[a], nodes[b]));
+  }
+  EXPECT_THROW((void)load_topology("tianhe3:10x10")->to_tgt(), tmap::InputError);  // 9600 nodes
+}
+
+TEST(Topology, DistFileLoadsValidatesAndSavesAsDeco) {
+  const auto path = std::filesystem::temp_directory_path() / "tmap_test.dist";
+  std::ofstream(path) << "3\n0 2 5\n2 0 1\n5 1 0\n";
+  const auto t = load_topology(path.string());
+  EXPECT_EQ(t->kind(), "dist");
+  EXPECT_EQ(t->distance(0, 2), 5);
+  EXPECT_EQ(t->max_distance(), 5);
+  EXPECT_EQ(all_distances(*tmap::parse_tgt(t->to_tgt(), "saved.tgt")), all_distances(*t));
+  std::ofstream(path) << "2\n0 0\n0 0\n";  // legal, but Scotch cannot hold a 0 distance
+  EXPECT_THROW((void)load_topology(path.string())->to_tgt(), tmap::InputError);
+  std::filesystem::remove(path);
+}
+
+TEST(Topology, HwlocSyntheticTreeDistances) {
+  // Machine > Package > Group (x2) > L2 (x2) > Core (x2) > PU: 8 PUs.
+  const tmap::topo::HwlocTreeTopology t("pack:1 numa:2 l2:2 core:2 pu:1", false);
+  EXPECT_EQ(t.size(), 8);
+  EXPECT_EQ(t.distance(0, 1), 4);  // PU-Core-L2-Core-PU
+  EXPECT_EQ(t.distance(0, 2), 6);  // through the group
+  EXPECT_EQ(t.distance(0, 4), 8);  // through the package
+  EXPECT_EQ(t.max_distance(), 8);
+  EXPECT_EQ(t.symmetric_arities(), (std::vector<std::int64_t>{2, 2, 2}));
+  expect_metric_properties(t);
+  // Its XML loads back to the same tree.
+  const auto path = std::filesystem::temp_directory_path() / "tmap_test_node.xml";
+  std::ofstream(path) << t.xml();
+  EXPECT_EQ(all_distances(*load_topology(path.string())), all_distances(t));
+  EXPECT_EQ(all_distances(*tmap::parse_tgt(t.to_tgt(), "hw.tgt")), all_distances(t));
+  std::filesystem::remove(path);
+  EXPECT_THROW(tmap::topo::HwlocTreeTopology("pack:x", false), tmap::InputError);
+}

@@ -1,0 +1,48 @@
+// A node's hardware tree from hwloc (an lstopo XML file or a synthetic
+// description such as "pack:1 numa:8 l2:2 core:4 pu:1"), always through
+// libhwloc. PEs are the PUs in logical order. The distance of two PUs is
+// the number of tree edges between them through their lowest common
+// ancestor, counting every hwloc level (package, groups, caches, core):
+// hyper-threads of a core are 2 apart, cores under one L2 4 apart, and so
+// on. Asymmetric trees (PUs at different depths) are handled the same way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tmap/topology.hpp"
+
+namespace tmap::topo {
+
+class HwlocTreeTopology final : public Topology {
+ public:
+  /// `source` is a file path (xml = true) or a synthetic description.
+  HwlocTreeTopology(const std::string& source, bool xml);
+
+  [[nodiscard]] PE size() const override { return static_cast<PE>(ancestors_.size()); }
+  [[nodiscard]] Distance distance(PE a, PE b) const override;
+  [[nodiscard]] Distance max_distance() const override { return max_distance_; }
+  /// One machine: a single node.
+  [[nodiscard]] NodeId num_nodes() const override { return 1; }
+  [[nodiscard]] NodeId node_of(PE /*pe*/) const override { return 0; }
+  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return std::nullopt; }
+  [[nodiscard]] std::string kind() const override { return "hwloc"; }
+  [[nodiscard]] std::string description() const override { return "hwloc tree of " + source_; }
+  /// A deco 0 target with these distances.
+  [[nodiscard]] std::string to_tgt() const override;
+
+  /// The fan-out of each level from the root to the PUs, levels of fan-out 1
+  /// left out; empty when the tree is not symmetric.
+  [[nodiscard]] const std::vector<std::int64_t>& symmetric_arities() const noexcept { return arities_; }
+  /// The topology as hwloc XML (hwloc's own export).
+  [[nodiscard]] const std::string& xml() const noexcept { return xml_; }
+
+ private:
+  std::string source_;
+  std::vector<std::vector<std::uint64_t>> ancestors_;  ///< per PU: object ids from the root down
+  std::vector<std::int64_t> arities_;
+  std::string xml_;
+  Distance max_distance_ = 0;
+};
+
+}  // namespace tmap::topo

@@ -1,0 +1,47 @@
+#include "topology/subset.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "tmap/error.hpp"
+
+namespace tmap::topo {
+
+SubTopology::SubTopology(std::unique_ptr<Topology> base, std::vector<PE> terminals)
+    : base_(std::move(base)), terminals_(std::move(terminals)) {
+  if (terminals_.empty()) throw InputError("sub: at least one terminal is needed");
+  std::vector<PE> sorted = terminals_;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    if (sorted[k] < 0 || sorted[k] >= base_->size()) {
+      throw InputError("sub: terminal " + std::to_string(sorted[k]) + " is outside the target (0.." +
+                       std::to_string(base_->size() - 1) + ")");
+    }
+    if (k > 0 && sorted[k] == sorted[k - 1]) throw InputError("sub: terminal " + std::to_string(sorted[k]) + " is listed twice");
+  }
+  // Nodes renumbered in order of the base's node ids.
+  std::map<NodeId, NodeId> local;
+  for (const PE p : sorted) local.emplace(base_->node_of(p), 0);
+  for (auto& [node, id] : local) id = nodes_++;
+  for (const PE p : terminals_) node_of_.push_back(local[base_->node_of(p)]);
+  // The exact largest distance among the terminals (O(N^2), N is a list given by hand).
+  if (terminals_.size() <= 4096) {
+    for (const PE a : terminals_) {
+      for (const PE b : terminals_) max_distance_ = std::max(max_distance_, base_->distance(a, b));
+    }
+  } else {
+    max_distance_ = base_->max_distance();  // an upper bound: keeps compact storage choices safe
+  }
+}
+
+std::string SubTopology::description() const {
+  return "sub of " + std::to_string(terminals_.size()) + " PEs of " + base_->description();
+}
+
+std::string SubTopology::to_tgt() const {
+  std::string text = "sub\n" + std::to_string(terminals_.size());
+  for (const PE p : terminals_) text += " " + std::to_string(p);
+  return text + "\n" + base_->to_tgt();
+}
+
+}  // namespace tmap::topo

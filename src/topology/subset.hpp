@@ -1,0 +1,38 @@
+// Scotch "sub N t0 .. tN-1 <target>": the listed PEs of another target,
+// renumbered 0..N-1, with the whole target's distances (Scotch's own domain
+// distances on sub targets can lose gaps; ours are the true ones).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "tmap/topology.hpp"
+
+namespace tmap::topo {
+
+class SubTopology final : public Topology {
+ public:
+  SubTopology(std::unique_ptr<Topology> base, std::vector<PE> terminals);
+  [[nodiscard]] PE size() const override { return static_cast<PE>(terminals_.size()); }
+  [[nodiscard]] Distance distance(PE a, PE b) const override {
+    return base_->distance(terminals_[a], terminals_[b]);
+  }
+  [[nodiscard]] Distance max_distance() const override { return max_distance_; }
+  [[nodiscard]] NodeId num_nodes() const override { return nodes_; }
+  [[nodiscard]] NodeId node_of(PE pe) const override { return node_of_[pe]; }
+  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override {
+    return base_->node_uniform_distance();
+  }
+  [[nodiscard]] std::string kind() const override { return "sub"; }
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::string to_tgt() const override;
+
+ private:
+  std::unique_ptr<Topology> base_;
+  std::vector<PE> terminals_;
+  std::vector<NodeId> node_of_;
+  NodeId nodes_ = 0;
+  Distance max_distance_ = 0;
+};
+
+}  // namespace tmap::topo
