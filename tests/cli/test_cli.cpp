@@ -176,3 +176,18 @@ TEST(Cli, ExampleWithTheDefaultStrategyBeatsInOrder) {
   EXPECT_EQ(j["strategy"], "scotch");
   EXPECT_LT(j["hop_bytes"].get<std::int64_t>(), 208000);
 }
+
+TEST(Cli, HwlocXmlTopologyWithDashX) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  const auto xml = std::string(TMAP_ARCH_DIR) + "/ft2000plus-node.xml";
+  const auto a = box.run("tm-map", {"-x", xml, "-c", "s.mat", "-s", "inorder", "--format", "json", "-q"});
+  const auto b = box.run("tm-map", {"-t", xml, "-c", "s.mat", "-s", "inorder", "--format", "json", "-q"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(nlohmann::json::parse(a.out)["pes"], 64);
+  // PUs 0-5 in order: cores 0-3 share an L2 (4 apart), 4-5 another L2 of the
+  // same NUMA group (6 apart). Edges: 0-1, 1-2 at 4; 3-4 at 6; 4-5 at 4;
+  // 0-3, 1-4, 2-5 at 4, 6, 6: (4+4+6+4+4+6+6) * 10 B = 340.
+  EXPECT_EQ(nlohmann::json::parse(a.out)["hop_bytes"], 340);
+  EXPECT_EQ(nlohmann::json::parse(a.out)["hop_bytes"], nlohmann::json::parse(b.out)["hop_bytes"]);
+}

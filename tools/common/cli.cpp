@@ -40,9 +40,11 @@ void emit(const std::string& content, const std::string& path) {
 }
 
 void InputOptions::add_to(CLI::App& app) {
-  app.add_option("-t,--topology", topology,
-                 "Machine: a Scotch .tgt file, an inline Scotch target ('mesh2D 8 8', "
-                 "'tleaf 3 4 100 4 10 4 1') or a built-in spec (tianhe3:RxC[,nodes=N][,cores=K])");
+  auto* t = app.add_option("-t,--topology", topology,
+                           "Machine: a Scotch .tgt file, an inline Scotch target ('mesh2D 8 8', "
+                           "'tleaf 3 4 100 4 10 4 1'), a built-in spec (tianhe3:RxC[,nodes=N][,cores=K]), a "
+                           ".dist distance matrix or an hwloc .xml file");
+  app.add_option("-x,--hwloc-xml", hwloc_xml, "Machine: an hwloc XML file (as TopoMatch's -x)")->excludes(t);
   app.add_option("-c,--comm", comm,
                  "Communication matrix (.mat, .csv, .coo, .mtx, .grf, .graph; A[i][j] = bytes i sends to j)");
   app.add_option("--comm-format", comm_format, "Format of -c when the extension does not tell")
@@ -54,7 +56,10 @@ void InputOptions::add_to(CLI::App& app) {
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")->check(CLI::PositiveNumber);
 }
 
-std::unique_ptr<Topology> InputOptions::load_topology() const { return tmap::load_topology(topology); }
+std::unique_ptr<Topology> InputOptions::load_topology() const {
+  if (!hwloc_xml.empty()) return tmap::load_hwloc_xml(hwloc_xml);
+  return tmap::load_topology(topology);
+}
 
 CommMatrix InputOptions::load_comm() const {
   if (comm_format.empty()) return read_comm(comm);

@@ -26,6 +26,7 @@ void emit(const std::string& content, const std::string& path);
 /// Options naming the inputs shared by tm-map and tm-eval.
 struct InputOptions {
   std::string topology;
+  std::string hwloc_xml;
   std::string comm;
   std::string comm_format;
   std::string constraints_file;
@@ -37,6 +38,8 @@ struct InputOptions {
   [[nodiscard]] CommMatrix load_comm() const;
   /// All PEs, a -b file or an --alloc node list, with -o K slots per PE.
   [[nodiscard]] Constraints load_constraints(const Topology& topology) const;
+  /// Was a topology given (-t or -x)?
+  [[nodiscard]] bool has_topology() const { return !topology.empty() || !hwloc_xml.empty(); }
   [[nodiscard]] bool has_constraints() const { return !constraints_file.empty() || !alloc.empty(); }
 };
 

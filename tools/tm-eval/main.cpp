@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   app.add_option("--output", output, "Write the result to this file instead of stdout");
 
   return run("tm-eval", app, argc, argv, [&]() -> int {
-    if (in.topology.empty() || in.comm.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
+    if (!in.has_topology() || in.comm.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
     const auto topology = in.load_topology();
     const auto comm = in.load_comm();
     const auto mapping = read_mapping(mapping_file);

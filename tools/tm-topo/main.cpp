@@ -1,0 +1,95 @@
+// tm-topo: emits Tianhe-3 targets (contract section 6).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cli.hpp"
+#include "topology/hwloc_tree.hpp"
+#include "topology/tianhe3.hpp"
+#include "topology/tianhe3_tree.hpp"
+
+int main(int argc, char** argv) {
+  using namespace tmap;
+  using namespace tmap::cli;
+  CLI::App app{"tm-topo: writes the Tianhe-3 prototype's network as Scotch targets and its node as hwloc XML.\n"
+               "  --tgt  a deco 0 target with the exact hop table (one terminal per node, weight = cores)\n"
+               "  --tree a tleaf of chip, side, node and the node's hwloc levels (link costs approximate\n"
+               "         the hop table; the worst error is printed)\n"
+               "  --xml  the node's hwloc XML",
+               "tm-topo"};
+  app.set_version_flag("--version", std::string("tm-topo ") + tmap::version());
+  std::string machine;
+  topo::Tianhe3Shape shape;
+  std::optional<std::int64_t> cores;
+  std::string alloc;
+  std::string node_synthetic = "pack:1 numa:8 l2:2 core:4 pu:1";
+  std::string node_xml;
+  std::string tgt_file;
+  std::string tree_file;
+  std::string xml_file;
+  bool quiet = false;
+  app.add_option("machine", machine, "The machine model: tianhe3")->required()->check(CLI::IsMember({"tianhe3"}));
+  app.add_option("--rows", shape.rows, "Chip rows")->required()->check(CLI::PositiveNumber);
+  app.add_option("--cols", shape.cols, "Chip columns")->required()->check(CLI::PositiveNumber);
+  app.add_option("--nodes", shape.nodes, "Nodes per chip, even (default 96)")->check(CLI::PositiveNumber);
+  app.add_option("--cores", cores, "PEs per node (default: the node's PUs)")->check(CLI::PositiveNumber);
+  app.add_option("--alloc", alloc, "Only these nodes (id ranges 0-95,192-287), with whole-machine distances");
+  auto* synth = app.add_option("--node", node_synthetic,
+                               "The node as an hwloc synthetic description (default: FT-2000+-like, 64 cores: "
+                               "'pack:1 numa:8 l2:2 core:4 pu:1')");
+  app.add_option("--node-xml", node_xml, "The node as an lstopo XML file")->excludes(synth);
+  app.add_option("--tgt", tgt_file, "Write the deco 0 target here (- for stdout)");
+  app.add_option("--tree", tree_file, "Write the tleaf target here (- for stdout)");
+  app.add_option("--xml", xml_file, "Write the node's hwloc XML here (- for stdout)");
+  app.add_flag("-q,--quiet", quiet, "No notes on stderr");
+
+  return run("tm-topo", app, argc, argv, [&]() -> int {
+    if (tgt_file.empty() && tree_file.empty() && xml_file.empty()) {
+      throw InputError("nothing to write: give --tgt, --tree and/or --xml");
+    }
+    const topo::HwlocTreeTopology node = node_xml.empty() ? topo::HwlocTreeTopology(node_synthetic, false)
+                                                          : topo::HwlocTreeTopology(node_xml, true);
+    shape.cores = cores.value_or(node.size());
+    const auto spec = fmt::format("tianhe3:{}x{},nodes={},cores={}", shape.rows, shape.cols, shape.nodes, shape.cores);
+    const topo::Tianhe3Topology machine_model(topo::parse_tianhe3_spec(spec));
+    std::vector<NodeId> nodes;
+    if (!alloc.empty()) {
+      nodes = parse_node_ranges(alloc);
+      std::sort(nodes.begin(), nodes.end());
+      for (std::size_t k = 0; k < nodes.size(); ++k) {
+        if (nodes[k] >= machine_model.num_nodes()) {
+          throw InputError("--alloc: node " + std::to_string(nodes[k]) + " is outside the machine (nodes 0.." +
+                           std::to_string(machine_model.num_nodes() - 1) + ")");
+        }
+        if (k > 0 && nodes[k] == nodes[k - 1]) throw InputError("--alloc: node " + std::to_string(nodes[k]) + " is listed twice");
+      }
+    }
+    // Build everything first: outputs are written only when all succeeded.
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (!tgt_file.empty()) {
+      if (nodes.empty()) {
+        outputs.emplace_back(tgt_file, machine_model.to_tgt());
+      } else {
+        outputs.emplace_back(tgt_file, machine_model.deco_target(nodes));
+      }
+    }
+    if (!tree_file.empty()) {
+      if (node.symmetric_arities().empty() && node.size() > 1) {
+        throw InputError("--tree needs a symmetric node tree; this hwloc node is not");
+      }
+      if (shape.cores != node.size()) {
+        throw InputError("--tree: the node has " + std::to_string(node.size()) + " PUs but --cores is " +
+                         std::to_string(shape.cores));
+      }
+      const auto tree = topo::tianhe3_tree(shape, node.symmetric_arities(), nodes);
+      outputs.emplace_back(tree_file, tree.tgt);
+      if (!quiet) {
+        fmt::print(stderr, "tm-topo: tree link costs approximate the hop table; worst error {:.2f} hops between chips\n",
+                   tree.worst_error_hops);
+      }
+    }
+    if (!xml_file.empty()) outputs.emplace_back(xml_file, node.xml());
+    for (const auto& [file, text] : outputs) emit(text, file == "-" ? "" : file);
+    return kExitOk;
+  });
+}
