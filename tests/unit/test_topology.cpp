@@ -278,3 +278,30 @@ TEST(Topology, HwlocSyntheticTreeDistances) {
   std::filesystem::remove(path);
   EXPECT_THROW(tmap::topo::HwlocTreeTopology("pack:x", false), tmap::InputError);
 }
+
+#include <hwloc.h>
+
+TEST(Topology, HwlocAsymmetricTreeFromRestrictedXml) {
+  // "pack:2 core:2 pu:2" restricted to PUs {0, 1, 2, 4}: package 0 keeps a
+  // core with 2 PUs and a core with 1; package 1 keeps one core with 1 PU.
+  hwloc_topology_t topology;
+  ASSERT_EQ(hwloc_topology_init(&topology), 0);
+  ASSERT_EQ(hwloc_topology_set_synthetic(topology, "pack:2 core:2 pu:2"), 0);
+  ASSERT_EQ(hwloc_topology_load(topology), 0);
+  hwloc_bitmap_t keep = hwloc_bitmap_alloc();
+  for (const unsigned pu : {0U, 1U, 2U, 4U}) hwloc_bitmap_set(keep, pu);
+  ASSERT_EQ(hwloc_topology_restrict(topology, keep, 0), 0);
+  const auto path = (std::filesystem::temp_directory_path() / "tmap_asym.xml").string();
+  ASSERT_EQ(hwloc_topology_export_xml(topology, path.c_str(), 0), 0);
+  hwloc_bitmap_free(keep);
+  hwloc_topology_destroy(topology);
+
+  const auto t = tmap::load_hwloc_xml(path);
+  ASSERT_EQ(t->size(), 4);
+  EXPECT_EQ(t->distance(0, 1), 2);  // hyper-threads of one core
+  EXPECT_EQ(t->distance(0, 2), 4);  // two cores of package 0
+  EXPECT_EQ(t->distance(0, 3), 6);  // across packages
+  expect_metric_properties(*t);
+  EXPECT_TRUE(dynamic_cast<const tmap::topo::HwlocTreeTopology&>(*t).symmetric_arities().empty());
+  std::filesystem::remove(path);
+}
