@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tmap/types.hpp"
 
@@ -37,6 +38,11 @@ class Topology {
     if (num_nodes() == size()) return Distance{0};
     return std::nullopt;
   }
+
+  /// For tree-shaped machines: the branch taken at each level from the root
+  /// down to the PE (distances grow with the level of the lowest common
+  /// ancestor). False for machines that are not trees.
+  [[nodiscard]] virtual bool tree_path(PE /*pe*/, std::vector<std::int64_t>& /*path*/) const { return false; }
 
   /// Short kind name ("mesh2D", "tleaf", "tianhe3", ...).
   [[nodiscard]] virtual std::string kind() const = 0;

@@ -9,6 +9,7 @@
 #include "strategies/random/random.hpp"
 #include "strategies/roundrobin/roundrobin.hpp"
 #include "strategies/scotch/scotch.hpp"
+#include "strategies/treematch/treematch.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/mapper.hpp"
@@ -30,6 +31,8 @@ constexpr std::array kStrategies{
     StrategyInfo{"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
     StrategyInfo{"scotch", "Scotch's static mapping through libscotch (exact distances, balanced, deterministic)",
                  make<strategies::ScotchMapper>},
+    StrategyInfo{"treematch", "TreeMatch-like top-down grouping on tree machines (tleaf, hwloc, Tianhe-3 nodes)",
+                 make<strategies::TreeMatchMapper>},
     StrategyInfo{"ohtma", "OHTMA (Li et al. 2020): greedy construction, pair exchange, backtracking (--ohtma-loop)",
                  make<strategies::OhtmaMapper>},
     StrategyInfo{"ohtma+", "OHTMA with repeated passes, moves onto free slots and a candidate-list search",

@@ -26,6 +26,10 @@ class HwlocTreeTopology final : public Topology {
   [[nodiscard]] NodeId num_nodes() const override { return 1; }
   [[nodiscard]] NodeId node_of(PE /*pe*/) const override { return 0; }
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return std::nullopt; }
+  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
+    path.assign(ancestors_[pe].begin(), ancestors_[pe].end());
+    return true;
+  }
   [[nodiscard]] std::string kind() const override { return "hwloc"; }
   [[nodiscard]] std::string description() const override { return "hwloc tree of " + source_; }
   /// A deco 0 target with these distances.

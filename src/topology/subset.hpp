@@ -23,6 +23,9 @@ class SubTopology final : public Topology {
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override {
     return base_->node_uniform_distance();
   }
+  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
+    return base_->tree_path(terminals_[pe], path);
+  }
   [[nodiscard]] std::string kind() const override { return "sub"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override;

@@ -36,6 +36,14 @@ class Tianhe3Topology final : public Topology {
   [[nodiscard]] NodeId node_of(PE pe) const override { return pe / shape_.cores; }
   /// PEs of one node are 0 network hops apart; hops depend only on nodes.
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return Distance{0}; }
+  /// The node tree: chip, side, node within the side, core. It ignores the
+  /// chip mesh (all chips hang from the root), as tm-topo --tree does.
+  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
+    const auto node = pe / shape_.cores;
+    const auto half = shape_.nodes / 2;
+    path = {node / shape_.nodes, (node % shape_.nodes) / half, node % half, pe % shape_.cores};
+    return true;
+  }
   [[nodiscard]] std::string kind() const override { return "tianhe3"; }
   [[nodiscard]] std::string description() const override;
   /// A Scotch deco 0 target: one terminal per node (weight = cores), listed

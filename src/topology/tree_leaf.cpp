@@ -58,6 +58,16 @@ Distance TreeLeafTopology::distance(PE a, PE b) const {
   return suffix_cost_[split];
 }
 
+bool TreeLeafTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
+  PE leaf_id = leaf(pe);
+  path.assign(fanouts_.size(), 0);
+  for (std::size_t k = fanouts_.size(); k-- > 0;) {
+    path[k] = leaf_id % fanouts_[k];
+    leaf_id /= fanouts_[k];
+  }
+  return true;
+}
+
 Distance TreeLeafTopology::max_distance() const {
   for (std::size_t k = 0; k < fanouts_.size(); ++k) {
     if (fanouts_[k] > 1) return suffix_cost_[k];

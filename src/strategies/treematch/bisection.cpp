@@ -1,0 +1,196 @@
+#include "strategies/treematch/bisection.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <queue>
+
+namespace tmap::treematch {
+
+namespace {
+
+/// The traffic among `ranks`, renumbered 0..m-1 (ranks sorted).
+struct Subgraph {
+  std::vector<std::int64_t> begin{0};
+  std::vector<std::int64_t> adj;
+  std::vector<Volume> w;
+  std::vector<Volume> total;  ///< each vertex's traffic inside the set
+
+  Subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks) {
+    for (const Rank r : ranks) {
+      Volume sum = 0;
+      const auto targets = sym.targets(r);
+      const auto volumes = sym.volumes(r);
+      for (std::size_t e = 0; e < targets.size(); ++e) {
+        const auto it = std::lower_bound(ranks.begin(), ranks.end(), targets[e]);
+        if (it == ranks.end() || *it != targets[e]) continue;
+        adj.push_back(it - ranks.begin());
+        w.push_back(volumes[e]);
+        sum += volumes[e];
+      }
+      begin.push_back(static_cast<std::int64_t>(adj.size()));
+      total.push_back(sum);
+    }
+  }
+  [[nodiscard]] std::int64_t size() const { return static_cast<std::int64_t>(total.size()); }
+};
+
+/// Max-heap of (key, vertex) with lazy deletion: an entry is valid while
+/// its key equals the vertex's current key. Ties go to the lowest vertex.
+class LazyHeap {
+ public:
+  void push(Volume key, std::int64_t v) { heap_.emplace(key, -v); }
+  /// Pops the best entry whose vertex `valid(v, key)` accepts; -1 if none.
+  template <typename Valid>
+  std::int64_t pop(Valid&& valid) {
+    while (!heap_.empty()) {
+      const auto [key, neg] = heap_.top();
+      heap_.pop();
+      if (valid(-neg, key)) return -neg;
+    }
+    return -1;
+  }
+
+ private:
+  std::priority_queue<std::pair<Volume, std::int64_t>> heap_;
+};
+
+Volume cut_of(const Subgraph& g, const std::vector<char>& side) {
+  Volume cut = 0;
+  for (std::int64_t v = 0; v < g.size(); ++v) {
+    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+      if (side[v] != side[g.adj[e]]) cut += g.w[e];
+    }
+  }
+  return cut / 2;
+}
+
+/// Greedy graph growing: part 0 grows from `seed`, always taking the vertex
+/// whose move cuts least (2 * traffic to part 0 - its traffic).
+std::vector<char> grow(const Subgraph& g, std::int64_t seed, std::int64_t first_size) {
+  std::vector<char> side(static_cast<std::size_t>(g.size()), 1);
+  std::vector<Volume> to_part(static_cast<std::size_t>(g.size()), 0);
+  LazyHeap heap;
+  for (std::int64_t v = 0; v < g.size(); ++v) heap.push(-g.total[v], v);
+  heap.push(std::numeric_limits<Volume>::max(), seed);
+  auto key = [&](std::int64_t v) { return 2 * to_part[v] - g.total[v]; };
+  for (std::int64_t taken = 0; taken < first_size; ++taken) {
+    const auto v = heap.pop([&](std::int64_t u, Volume k) {
+      return side[u] == 1 && (k == key(u) || (u == seed && k == std::numeric_limits<Volume>::max()));
+    });
+    side[v] = 0;
+    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+      const auto u = g.adj[e];
+      if (side[u] == 0) continue;
+      to_part[u] += g.w[e];
+      heap.push(key(u), u);
+    }
+  }
+  return side;
+}
+
+/// Fiduccia-Mattheyses passes of paired moves (one each way), so sizes stay
+/// exact; each pass keeps its best prefix. Returns the final cut.
+Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut) {
+  const auto m = g.size();
+  for (int pass = 0; pass < 12; ++pass) {
+    std::vector<Volume> gain(static_cast<std::size_t>(m), 0);
+    for (std::int64_t v = 0; v < m; ++v) {
+      for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) gain[v] += side[g.adj[e]] != side[v] ? g.w[e] : -g.w[e];
+    }
+    std::vector<char> locked(static_cast<std::size_t>(m), 0);
+    LazyHeap heaps[2];
+    for (std::int64_t v = 0; v < m; ++v) heaps[side[v] != 0 ? 1 : 0].push(gain[v], v);
+    auto move = [&](std::int64_t v) {
+      side[v] = static_cast<char>(1 - side[v]);
+      gain[v] = -gain[v];
+      for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+        const auto u = g.adj[e];
+        gain[u] += side[u] == side[v] ? -2 * g.w[e] : 2 * g.w[e];
+        if (locked[u] == 0) heaps[side[u] != 0 ? 1 : 0].push(gain[u], u);
+      }
+    };
+    std::vector<std::int64_t> moved;
+    Volume running = 0;
+    Volume best = 0;
+    std::size_t best_moves = 0;
+    for (;;) {
+      std::int64_t pair[2];
+      bool ok = true;
+      for (int s = 0; s < 2 && ok; ++s) {
+        pair[s] = heaps[s].pop([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
+        if (pair[s] < 0) {
+          ok = false;
+          break;
+        }
+        running += gain[pair[s]];
+        locked[pair[s]] = 1;
+        move(pair[s]);
+        moved.push_back(pair[s]);
+      }
+      if (!ok) break;
+      if (running > best) {
+        best = running;
+        best_moves = moved.size();
+      }
+    }
+    // Undo everything after the best prefix (a whole number of pairs).
+    if (moved.size() % 2 == 1) {
+      side[moved.back()] = static_cast<char>(1 - side[moved.back()]);
+      moved.pop_back();
+    }
+    for (std::size_t k = moved.size(); k-- > best_moves;) side[moved[k]] = static_cast<char>(1 - side[moved[k]]);
+    if (best <= 0) break;
+    cut -= best;
+  }
+  return cut;
+}
+
+/// A vertex far from `start` (breadth-first, ties to the lowest id).
+std::int64_t farthest(const Subgraph& g, std::int64_t start) {
+  std::vector<std::int64_t> level(static_cast<std::size_t>(g.size()), -1);
+  std::vector<std::int64_t> queue{start};
+  level[start] = 0;
+  std::int64_t last = start;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const auto v = queue[head];
+    if (level[v] > level[last] || (level[v] == level[last] && v < last)) last = v;
+    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+      if (level[g.adj[e]] < 0) {
+        level[g.adj[e]] = level[v] + 1;
+        queue.push_back(g.adj[e]);
+      }
+    }
+  }
+  return last;
+}
+
+}  // namespace
+
+std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, const std::vector<Rank>& ranks,
+                                                       std::int64_t first_size) {
+  std::vector<Rank> sorted = ranks;
+  std::sort(sorted.begin(), sorted.end());
+  const auto m = static_cast<std::int64_t>(sorted.size());
+  if (first_size <= 0) return {{}, sorted};
+  if (first_size >= m) return {sorted, {}};
+  const Subgraph g(sym, sorted);
+  // Seeds: both ends of a pseudo-diameter and the heaviest talker.
+  const auto end1 = farthest(g, farthest(g, 0));
+  const auto end2 = farthest(g, end1);
+  const auto heaviest = static_cast<std::int64_t>(std::max_element(g.total.begin(), g.total.end()) - g.total.begin());
+  std::vector<char> best_side;
+  Volume best_cut = std::numeric_limits<Volume>::max();
+  for (const auto seed : {end1, end2, heaviest}) {
+    auto side = grow(g, seed, first_size);
+    const auto cut = refine(g, side, cut_of(g, side));
+    if (cut < best_cut) {
+      best_cut = cut;
+      best_side = std::move(side);
+    }
+  }
+  std::pair<std::vector<Rank>, std::vector<Rank>> parts;
+  for (std::int64_t v = 0; v < m; ++v) (best_side[v] == 0 ? parts.first : parts.second).push_back(sorted[v]);
+  return parts;
+}
+
+}  // namespace tmap::treematch
