@@ -58,10 +58,24 @@ void run(benchmark::State& state, const char* strategy) {
 
 void BM_Ohtma(benchmark::State& state) { run(state, "ohtma"); }
 void BM_OhtmaPlus(benchmark::State& state) { run(state, "ohtma+"); }
+void BM_Scotch(benchmark::State& state) { run(state, "scotch"); }
+void BM_TreeMatch(benchmark::State& state) { run(state, "treematch"); }
 
 BENCHMARK(BM_Ohtma)
     ->ArgNames({"pattern", "ranks"})
     ->ArgsProduct({{0, 1}, {256, 512, 1024, 2048, 4096, 8192, 16384}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+BENCHMARK(BM_Scotch)
+    ->ArgNames({"pattern", "ranks"})
+    ->ArgsProduct({{0, 1}, {512, 1024, 4096, 16384}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+BENCHMARK(BM_TreeMatch)
+    ->ArgNames({"pattern", "ranks"})
+    ->ArgsProduct({{0, 1}, {512, 1024, 4096, 16384}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);
