@@ -2,6 +2,7 @@
 // mappings and constraint files (contract sections 3-5).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,8 +40,11 @@ enum class CommFormat {
 /// Writes a matrix in a format (graph formats need a symmetric matrix).
 [[nodiscard]] std::string format_comm(const CommMatrix& comm, CommFormat format);
 
-/// Mapping output formats.
-enum class MappingFormat { Perm, Json, TopoMatch, Scotch };
+/// Mapping output formats. The launcher formats need host names:
+/// Rankfile = Open MPI "rank R=HOST slot=CORE", Hostfile = one host per line
+/// in rank order (SLURM_HOSTFILE with --distribution=arbitrary),
+/// Machinefile = MPICH/Hydra "host:count" runs in rank order.
+enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile };
 [[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
 [[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
 
@@ -52,6 +56,9 @@ struct MappingReport {
   Metrics metrics;
   double time_s = 0.0;
   std::uint64_t seed = 0;
+  /// For the launcher formats: a PE's host name and its slot on that host.
+  std::function<std::string(PE)> host_of;
+  std::function<std::int64_t(PE)> slot_of;
 };
 
 /// Renders a mapping; every format ends with a newline.
@@ -73,7 +80,7 @@ struct MappingReport {
 /// Parses node id ranges as `--alloc` takes them ("0-95,192-287", "7").
 /// InputError naming the bad item otherwise. Range checks against the
 /// topology happen in Constraints::on_nodes.
-[[nodiscard]] std::vector<NodeId> parse_node_ranges(std::string_view list);
+[[nodiscard]] std::vector<NodeId> parse_node_ranges(std::string_view list, const std::string& origin = "--alloc");
 
 /// Reads a whole file; InputError naming it when it cannot be read.
 [[nodiscard]] std::string read_file(const std::string& path);

@@ -1,6 +1,7 @@
 // tmap: topology-aware process mapping. Include this for the whole C++ API.
 #pragma once
 
+#include "tmap/allocation.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"

@@ -39,6 +39,12 @@ class Topology {
     return std::nullopt;
   }
 
+  /// Host name of a node for launcher files when no allocation spelled it
+  /// ("node<id>"; Tianhe-3: "cn<id>", the contract's naming).
+  [[nodiscard]] virtual std::string host_name(NodeId node) const { return "node" + std::to_string(node); }
+  /// Index of a PE among its node's PEs (the core for a rankfile's slot=).
+  [[nodiscard]] virtual std::int64_t slot_in_node(PE /*pe*/) const { return 0; }
+
   /// For tree-shaped machines: the branch taken at each level from the root
   /// down to the PE (distances grow with the level of the lowest common
   /// ancestor). False for machines that are not trees.

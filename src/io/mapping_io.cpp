@@ -15,11 +15,14 @@ namespace tmap {
 
 namespace {
 
-constexpr std::array<detail::Named<MappingFormat>, 4> kFormats{{
+constexpr std::array<detail::Named<MappingFormat>, 7> kFormats{{
     {MappingFormat::Perm, "perm"},
     {MappingFormat::Json, "json"},
     {MappingFormat::TopoMatch, "topomatch"},
     {MappingFormat::Scotch, "scotch"},
+    {MappingFormat::Rankfile, "rankfile"},
+    {MappingFormat::Hostfile, "hostfile"},
+    {MappingFormat::Machinefile, "machinefile"},
 }};
 
 constexpr std::string_view kTopoMatchPrefix = "TopoMatch:";
@@ -110,6 +113,27 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
       fmt::format_to(it, "{}\n", mapping.size());
       for (std::size_t r = 0; r < mapping.size(); ++r) fmt::format_to(it, "{}\t{}\n", r, mapping[r]);
       break;
+    case MappingFormat::Rankfile:
+    case MappingFormat::Hostfile:
+    case MappingFormat::Machinefile: {
+      if (!report.host_of || !report.slot_of) throw InternalError("launcher formats need host names");
+      if (format == MappingFormat::Rankfile) {
+        for (std::size_t r = 0; r < mapping.size(); ++r) {
+          fmt::format_to(it, "rank {}={} slot={}\n", r, report.host_of(mapping[r]), report.slot_of(mapping[r]));
+        }
+      } else if (format == MappingFormat::Hostfile) {
+        for (const PE p : mapping) fmt::format_to(it, "{}\n", report.host_of(p));
+      } else {
+        for (std::size_t r = 0; r < mapping.size();) {
+          const auto host = report.host_of(mapping[r]);
+          std::size_t end = r + 1;
+          while (end < mapping.size() && report.host_of(mapping[end]) == host) ++end;
+          fmt::format_to(it, "{}:{}\n", host, end - r);
+          r = end;
+        }
+      }
+      break;
+    }
   }
   return fmt::to_string(out);
 }

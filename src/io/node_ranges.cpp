@@ -4,13 +4,13 @@
 
 namespace tmap {
 
-std::vector<NodeId> parse_node_ranges(std::string_view list) {
+std::vector<NodeId> parse_node_ranges(std::string_view list, const std::string& origin) {
   std::vector<NodeId> nodes;
   std::string_view rest = list;
   std::string_view item;
   constexpr NodeId kMax = NodeId{1} << 40;
   auto bad = [&](const std::string& problem) {
-    throw InputError("--alloc '" + std::string(list) + "': " + problem);
+    throw InputError(origin + " '" + std::string(list) + "': " + problem);
   };
   while (detail::next_token(rest, item, ", \t")) {
     const auto dash = item.find('-', 1);

@@ -26,6 +26,8 @@ class HwlocTreeTopology final : public Topology {
   [[nodiscard]] NodeId num_nodes() const override { return 1; }
   [[nodiscard]] NodeId node_of(PE /*pe*/) const override { return 0; }
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return std::nullopt; }
+  /// The PU's logical index: what a rankfile's slot= takes on this node.
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return pe; }
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     path.assign(ancestors_[pe].begin(), ancestors_[pe].end());
     return true;

@@ -22,7 +22,10 @@ SubTopology::SubTopology(std::unique_ptr<Topology> base, std::vector<PE> termina
   // Nodes renumbered in order of the base's node ids.
   std::map<NodeId, NodeId> local;
   for (const PE p : sorted) local.emplace(base_->node_of(p), 0);
-  for (auto& [node, id] : local) id = nodes_++;
+  for (auto& [node, id] : local) {
+    id = nodes_++;
+    base_node_.push_back(node);
+  }
   for (const PE p : terminals_) node_of_.push_back(local[base_->node_of(p)]);
   // The exact largest distance among the terminals (O(N^2), N is a list given by hand).
   if (terminals_.size() <= 4096) {

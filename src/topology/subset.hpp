@@ -23,6 +23,8 @@ class SubTopology final : public Topology {
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override {
     return base_->node_uniform_distance();
   }
+  [[nodiscard]] std::string host_name(NodeId node) const override { return base_->host_name(base_node_[node]); }
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return base_->slot_in_node(terminals_[pe]); }
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     return base_->tree_path(terminals_[pe], path);
   }
@@ -34,6 +36,7 @@ class SubTopology final : public Topology {
   std::unique_ptr<Topology> base_;
   std::vector<PE> terminals_;
   std::vector<NodeId> node_of_;
+  std::vector<NodeId> base_node_;  ///< local node -> the base's node id
   NodeId nodes_ = 0;
   Distance max_distance_ = 0;
 };

@@ -53,7 +53,8 @@ class Tianhe3Topology final : public Topology {
   /// distances; terminal k is nodes[k]. InputError above kMaxDecoNodes.
   [[nodiscard]] std::string deco_target(std::span<const NodeId> nodes) const;
   /// Host name of a node: "cn" + node id (contract section 2).
-  [[nodiscard]] static std::string host_name(NodeId node) { return "cn" + std::to_string(node); }
+  [[nodiscard]] std::string host_name(NodeId node) const override { return "cn" + std::to_string(node); }
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return pe % shape_.cores; }
 
   /// Hops between two nodes: 0 on the same node, else 1 + [sides differ] +
   /// 2 [rows differ] + 2 [columns differ].

@@ -27,6 +27,7 @@ class TreeLeafTopology final : public Topology {
   /// different nodes split above that level, which only the nodes decide.
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return links_.back(); }
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return leaf(pe) % fanouts_.back(); }
   [[nodiscard]] std::string kind() const override { return permutation_.empty() ? "tleaf" : "ltleaf"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }

@@ -50,8 +50,11 @@ std::string Sandbox::read(const std::string& name) const { return slurp(dir_ / n
 
 bool Sandbox::exists(const std::string& name) const { return std::filesystem::exists(dir_ / name); }
 
-Outcome Sandbox::run(const std::string& tool, const std::vector<std::string>& args) const {
-  std::string command = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(std::string(TMAP_BIN_DIR) + "/" + tool);
+Outcome Sandbox::run(const std::string& tool, const std::vector<std::string>& args,
+                     const std::vector<std::pair<std::string, std::string>>& env) const {
+  std::string command = "cd " + shell_quote(dir_.string()) + " && env -u SLURM_JOB_NODELIST -u PBS_NODEFILE";
+  for (const auto& [name, value] : env) command += " " + name + "=" + shell_quote(value);
+  command += " " + shell_quote(std::string(TMAP_BIN_DIR) + "/" + tool);
   for (const auto& a : args) command += " " + shell_quote(a);
   command += " > .stdout 2> .stderr < /dev/null";
   const int status = std::system(command.c_str());

@@ -27,7 +27,8 @@ class Sandbox {
   [[nodiscard]] bool exists(const std::string& name) const;
   [[nodiscard]] std::filesystem::path path(const std::string& name) const { return dir_ / name; }
   /// Runs bin/TOOL with the arguments (each passed as one word) in the folder.
-  [[nodiscard]] Outcome run(const std::string& tool, const std::vector<std::string>& args) const;
+  [[nodiscard]] Outcome run(const std::string& tool, const std::vector<std::string>& args,
+                            const std::vector<std::pair<std::string, std::string>>& env = {}) const;
 
  private:
   std::filesystem::path dir_;

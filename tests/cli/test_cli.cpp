@@ -191,3 +191,39 @@ TEST(Cli, HwlocXmlTopologyWithDashX) {
   EXPECT_EQ(nlohmann::json::parse(a.out)["hop_bytes"], 340);
   EXPECT_EQ(nlohmann::json::parse(a.out)["hop_bytes"], nlohmann::json::parse(b.out)["hop_bytes"]);
 }
+
+TEST(Cli, LauncherFilesUseTheAllocationsSpelling) {
+  // 6 ranks (3x2 stencil) on nodes 1 and 3 of tianhe3:1x1,nodes=4,cores=3,
+  // spelled cn[01,03]; in order: ranks 0-2 on cn01 cores 0-2, 3-5 on cn03.
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  const std::vector<std::string> base{"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc", "cn[01,03]",
+                                      "-s", "inorder", "-q", "--format"};
+  auto with = [&](const std::string& format) {
+    auto args = base;
+    args.push_back(format);
+    return box.run("tm-map", args);
+  };
+  EXPECT_EQ(with("rankfile").out,
+            "rank 0=cn01 slot=0\nrank 1=cn01 slot=1\nrank 2=cn01 slot=2\n"
+            "rank 3=cn03 slot=0\nrank 4=cn03 slot=1\nrank 5=cn03 slot=2\n");
+  EXPECT_EQ(with("hostfile").out, "cn01\ncn01\ncn01\ncn03\ncn03\ncn03\n");
+  EXPECT_EQ(with("machinefile").out, "cn01:3\ncn03:3\n");
+  // Without an allocation, Tianhe-3 hosts are cn<node>.
+  const auto plain = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "-s", "roundrobin", "-q",
+                                        "--format", "machinefile"});
+  EXPECT_EQ(plain.out, "cn0:1\ncn1:1\ncn2:1\ncn3:1\ncn0:1\ncn1:1\n");
+}
+
+TEST(Cli, AllocationFromTheSlurmEnvironment) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  const auto r = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env", "-s",
+                                    "inorder", "-q", "--format", "hostfile"},
+                         {{"SLURM_JOB_NODELIST", "cn[2-3]"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "cn2\ncn2\ncn2\ncn3\ncn3\ncn3\n");
+  const auto missing = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set"), std::string::npos);
+}

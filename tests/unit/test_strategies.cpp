@@ -92,3 +92,39 @@ TEST(Strategies, TooManyRanksIsAnInputError) {
               std::string::npos);
   }
 }
+
+#include "util/random.hpp"
+
+TEST(Strategies, PropertyRandomAllocationsAllStrategiesIndependentScore) {
+  const char* specs[] = {"tianhe3:2x2,nodes=4,cores=4", "tleaf 3 2 50 4 5 4 1", "mesh2D 8 6", "torus3D 3 3 4",
+                         "hcub 5"};
+  int checked = 0;
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);
+    tmap::detail::Random rng(seed, 21);
+    std::vector<tmap::PE> allowed;
+    for (tmap::PE p = 0; p < topology->size(); ++p) {
+      if (rng.below(3) != 0) allowed.push_back(p);
+    }
+    const std::int64_t k = seed % 2 == 0 ? 1 : 2;
+    const auto constraints = Constraints::allowed(*topology, allowed, k);
+    const tmap::Rank n = 2 + static_cast<tmap::Rank>(rng.below(static_cast<std::uint64_t>(constraints.num_slots() - 1)));
+    const auto comm = tmap::gen::random_sparse(n, std::min<tmap::Rank>(3, n - 1), 500, seed);
+    for (const auto& s : tmap::strategy_table()) {
+      Context context;
+      context.seed = seed;
+      const auto mapping = tmap::map_with(s.name, Problem{comm, *topology, constraints}, context);
+      ASSERT_NO_THROW(tmap::validate_mapping(mapping, n, constraints)) << s.name << " on " << topology->description();
+      // Independent score: every ordered pair, straight from the definition.
+      std::int64_t naive = 0;
+      for (tmap::Rank i = 0; i < n; ++i) {
+        for (tmap::Rank j = 0; j < n; ++j) {
+          if (i != j) naive += comm.at(i, j) * topology->distance(mapping[i], mapping[j]);
+        }
+      }
+      EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, naive) << s.name;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 10 * static_cast<int>(tmap::strategy_table().size()));
+}

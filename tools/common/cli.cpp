@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 namespace tmap::cli {
 
@@ -51,8 +52,16 @@ void InputOptions::add_to(CLI::App& app) {
       ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph"}));
   auto* b = app.add_option("-b,--constraints", constraints_file,
                            "File of allowed PE ids (white space separated, # comments), as TopoMatch -b");
-  app.add_option("--alloc", alloc, "Allowed nodes as id ranges (0-95,192-287); all PEs of those nodes")
-      ->excludes(b);
+  auto* a = app.add_option("--alloc", alloc,
+                           "Allowed nodes: a Slurm host list (cn[0012-0040,0100],gpu[1-3]) or id ranges "
+                           "(0-95,192-287); all PEs of those nodes")
+                ->excludes(b);
+  app.add_flag("--alloc-from-env", alloc_from_env, "Allowed nodes from SLURM_JOB_NODELIST (or PBS_NODEFILE)")
+      ->excludes(b)
+      ->excludes(a);
+  app.add_option("--host-pattern", host_pattern,
+                 "Regular expression matching a whole host name, its first group the node id (default: the "
+                 "host name's trailing number, cn0012 -> 12)");
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")->check(CLI::PositiveNumber);
 }
 
@@ -66,19 +75,32 @@ CommMatrix InputOptions::load_comm() const {
   return read_comm(comm, comm_format_from_name(comm_format));
 }
 
-Constraints InputOptions::load_constraints(const Topology& t) const {
+std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
+  std::optional<Allocation> allocation;
+  if (!alloc.empty()) allocation = parse_allocation(alloc, host_pattern);
+  if (alloc_from_env) allocation = allocation_from_env(host_pattern);
+  if (allocation) allocation->check(t);
+  return allocation;
+}
+
+Constraints InputOptions::load_constraints(const Topology& t, const std::optional<Allocation>& allocation) const {
   if (!constraints_file.empty()) {
     return Constraints::allowed(t, read_pe_list(constraints_file, t.size()), oversub);
   }
-  if (!alloc.empty()) {
-    const auto nodes = parse_node_ranges(alloc);
-    try {
-      return Constraints::on_nodes(t, nodes, oversub);
-    } catch (const InputError& e) {
-      throw InputError("--alloc: " + e.problem());
-    }
-  }
+  if (allocation) return Constraints::on_nodes(t, allocation->nodes, oversub);
   return Constraints::all(t, oversub);
+}
+
+std::function<std::string(PE)> InputOptions::host_names(const Topology& t, const std::optional<Allocation>& allocation) {
+  std::map<NodeId, std::string> spelled;
+  if (allocation) {
+    for (std::size_t k = 0; k < allocation->hosts.size(); ++k) spelled[allocation->nodes[k]] = allocation->hosts[k];
+  }
+  return [&t, spelled = std::move(spelled)](PE pe) {
+    const auto node = t.node_of(pe);
+    const auto it = spelled.find(node);
+    return it != spelled.end() ? it->second : t.host_name(node);
+  };
 }
 
 }  // namespace tmap::cli

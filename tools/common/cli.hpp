@@ -31,16 +31,28 @@ struct InputOptions {
   std::string comm_format;
   std::string constraints_file;
   std::string alloc;
+  std::string host_pattern;
+  bool alloc_from_env = false;
   std::int64_t oversub = 1;
 
   void add_to(CLI::App& app);
   [[nodiscard]] std::unique_ptr<Topology> load_topology() const;
   [[nodiscard]] CommMatrix load_comm() const;
-  /// All PEs, a -b file or an --alloc node list, with -o K slots per PE.
-  [[nodiscard]] Constraints load_constraints(const Topology& topology) const;
+  /// The allocation of --alloc or --alloc-from-env, checked against the
+  /// topology; empty without either.
+  [[nodiscard]] std::optional<Allocation> load_allocation(const Topology& topology) const;
+  /// All PEs, a -b file or the allocation's nodes, with -o K slots per PE.
+  [[nodiscard]] Constraints load_constraints(const Topology& topology,
+                                             const std::optional<Allocation>& allocation) const;
+  /// Host names for launcher files: as the allocation spelled them, else
+  /// the topology's own.
+  [[nodiscard]] static std::function<std::string(PE)> host_names(const Topology& topology,
+                                                                 const std::optional<Allocation>& allocation);
   /// Was a topology given (-t or -x)?
   [[nodiscard]] bool has_topology() const { return !topology.empty() || !hwloc_xml.empty(); }
-  [[nodiscard]] bool has_constraints() const { return !constraints_file.empty() || !alloc.empty(); }
+  [[nodiscard]] bool has_constraints() const {
+    return !constraints_file.empty() || !alloc.empty() || alloc_from_env;
+  }
 };
 
 }  // namespace tmap::cli

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     }
     // With -b/--alloc/-o the mapping must also respect the allocation.
     if (in.has_constraints() || in.oversub > 1) {
-      const auto constraints = in.load_constraints(*topology);
+      const auto constraints = in.load_constraints(*topology, in.load_allocation(*topology));
       try {
         validate_mapping(mapping, comm.num_ranks(), constraints);
       } catch (const InternalError& e) {

@@ -51,8 +51,10 @@ int main(int argc, char** argv) {
   bool quiet = false;
   bool example = false;
   app.add_option("-s,--strategy", strategy, strategy_help());
-  app.add_option("--format", format, "Output: perm (one PE per line), json, topomatch, scotch (.map)")
-      ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch"}));
+  app.add_option("--format", format,
+                 "Output: perm (one PE per line), json, topomatch, scotch (.map), rankfile (Open MPI), hostfile "
+                 "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count)")
+      ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile"}));
   app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout");
   app.add_option("--compare", compare, "Run these strategies (a,b,c or all) and print a comparison table");
   app.add_option("--seed", seed, "Seed of every random choice (default 0)");
@@ -85,7 +87,8 @@ int main(int argc, char** argv) {
       topology = in.load_topology();
       comm = in.load_comm();
     }
-    const auto constraints = in.load_constraints(*topology);
+    const auto allocation = in.load_allocation(*topology);
+    const auto constraints = in.load_constraints(*topology, allocation);
     const Problem problem{comm, *topology, constraints};
     Context context;
     context.seed = seed;
@@ -99,7 +102,7 @@ int main(int argc, char** argv) {
     check_problem(problem);
 
     if (!compare.empty()) {
-      if (out_format != MappingFormat::Perm && out_format != MappingFormat::Json) {
+      if (out_format != MappingFormat::Perm && out_format != MappingFormat::Json) {  // perm = the default
         throw InputError("--compare prints a table (default) or JSON (--format json)");
       }
       std::vector<RunResult> results;
@@ -117,7 +120,9 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
 
-    const auto result = run_strategy(strategy, problem, context);
+    auto result = run_strategy(strategy, problem, context);
+    result.report.host_of = InputOptions::host_names(*topology, allocation);
+    result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
     emit(format_mapping(out_format, result.mapping, result.report), output);
     if (!quiet) print_summary(result, constraints, comm.num_ranks());
     return kExitOk;

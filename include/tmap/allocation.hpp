@@ -1,0 +1,48 @@
+// What a batch scheduler allocated: node ids and the host names as the
+// scheduler spelled them (contract sections 2 and 4).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tmap/types.hpp"
+
+namespace tmap {
+
+class Topology;
+
+struct Allocation {
+  /// Node ids in the order given.
+  std::vector<NodeId> nodes;
+  /// Host names as spelled (empty for id ranges), same order as nodes.
+  std::vector<std::string> hosts;
+  /// Where it came from, for messages ("--alloc", "SLURM_JOB_NODELIST", ...).
+  std::string origin = "--alloc";
+
+  /// InputError naming the offending entry for a node outside the topology
+  /// or listed twice.
+  void check(const Topology& topology) const;
+};
+
+/// Expands a Slurm host list: "cn[0012-0040,0100],gpu[1-3]", "n[1-2]-ib[0-1]",
+/// "a1,a2". Zero padding is kept; several bracket groups multiply out.
+/// InputError for unbalanced brackets or bad ranges.
+[[nodiscard]] std::vector<std::string> expand_hostlist(std::string_view list, const std::string& origin = "--alloc");
+
+/// A node id from a host name: the trailing integer (cn0012 -> 12), or the
+/// first capture group of `host_pattern` (a regular expression matching the
+/// whole name) when given. InputError naming the host otherwise.
+[[nodiscard]] NodeId node_of_host(std::string_view host, const std::string& host_pattern = {},
+                                  const std::string& origin = "--alloc");
+
+/// `--alloc`: id ranges ("0-95,192-287") or a Slurm host list.
+[[nodiscard]] Allocation parse_allocation(std::string_view list, const std::string& host_pattern = {},
+                                          const std::string& origin = "--alloc");
+
+/// `--alloc-from-env`: SLURM_JOB_NODELIST, else PBS_NODEFILE (one host per
+/// line, repeated per slot; each host taken once). InputError when neither
+/// is set.
+[[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {});
+
+}  // namespace tmap

@@ -1,0 +1,164 @@
+#include "tmap/allocation.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <regex>
+
+#include "tmap/error.hpp"
+#include "tmap/io.hpp"
+#include "tmap/topology.hpp"
+#include "util/text.hpp"
+
+namespace tmap {
+
+namespace {
+
+/// Splits at commas outside brackets.
+std::vector<std::string_view> split_top_level(std::string_view list, const std::string& origin) {
+  std::vector<std::string_view> items;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t k = 0; k <= list.size(); ++k) {
+    const char c = k < list.size() ? list[k] : ',';
+    if (c == '[') ++depth;
+    if (c == ']' && --depth < 0) throw InputError(origin + " '" + std::string(list) + "': unbalanced ']'");
+    if (c == ',' && depth == 0) {
+      auto item = list.substr(start, k - start);
+      while (!item.empty() && detail::kBlanks.find(item.front()) != std::string_view::npos) item.remove_prefix(1);
+      while (!item.empty() && detail::kBlanks.find(item.back()) != std::string_view::npos) item.remove_suffix(1);
+      if (!item.empty()) items.push_back(item);
+      start = k + 1;
+    }
+  }
+  if (depth != 0) throw InputError(origin + " '" + std::string(list) + "': unbalanced '['");
+  return items;
+}
+
+/// Expands one item with bracket groups, e.g. "n[1-2]-ib[0-1]".
+void expand_item(std::string_view item, const std::string& prefix, std::vector<std::string>& out,
+                 const std::string& origin) {
+  const auto open = item.find('[');
+  if (open == std::string_view::npos) {
+    out.push_back(prefix + std::string(item));
+    return;
+  }
+  const auto close = item.find(']', open);
+  const auto head = prefix + std::string(item.substr(0, open));
+  const auto inside = item.substr(open + 1, close - open - 1);
+  const auto tail = item.substr(close + 1);
+  std::string_view rest = inside;
+  std::string_view range;
+  if (inside.empty()) throw InputError(origin + ": empty brackets in '" + std::string(item) + "'");
+  while (detail::next_token(rest, range, ",")) {
+    const auto dash = range.find('-');
+    const auto lo_text = range.substr(0, dash);
+    const auto hi_text = dash == std::string_view::npos ? lo_text : range.substr(dash + 1);
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    if (!detail::parse_int(lo_text, lo) || !detail::parse_int(hi_text, hi) || lo < 0 || hi < lo) {
+      throw InputError(origin + ": bad range '" + std::string(range) + "' in '" + std::string(item) + "'");
+    }
+    if (hi - lo > 1'000'000) throw InputError(origin + ": range '" + std::string(range) + "' is too long");
+    const auto width = lo_text.size();  // zero padding as written
+    for (std::int64_t v = lo; v <= hi; ++v) {
+      auto digits = std::to_string(v);
+      if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
+      expand_item(tail, head + digits, out, origin);
+    }
+  }
+}
+
+bool is_id_ranges(std::string_view list) {
+  return list.find_first_not_of("0123456789-, \t") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> expand_hostlist(std::string_view list, const std::string& origin) {
+  std::vector<std::string> hosts;
+  for (const auto item : split_top_level(list, origin)) expand_item(item, "", hosts, origin);
+  if (hosts.empty()) throw InputError(origin + ": no hosts given");
+  return hosts;
+}
+
+NodeId node_of_host(std::string_view host, const std::string& host_pattern, const std::string& origin) {
+  if (!host_pattern.empty()) {
+    std::regex pattern;
+    try {
+      pattern = std::regex(host_pattern);
+    } catch (const std::regex_error& e) {
+      throw InputError("--host-pattern '" + host_pattern + "' is not a valid regular expression");
+    }
+    std::match_results<std::string_view::const_iterator> match;
+    NodeId id = 0;
+    if (!std::regex_match(host.begin(), host.end(), match, pattern) || match.size() < 2 ||
+        !detail::parse_int(std::string_view(&*match[1].first, static_cast<std::size_t>(match[1].length())), id)) {
+      throw InputError(origin + ": host '" + std::string(host) + "' does not match --host-pattern '" + host_pattern +
+                       "' with a number in its first group");
+    }
+    return id;
+  }
+  std::size_t start = host.size();
+  while (start > 0 && host[start - 1] >= '0' && host[start - 1] <= '9') --start;
+  NodeId id = 0;
+  if (start == host.size() || !detail::parse_int(host.substr(start), id)) {
+    throw InputError(origin + ": host '" + std::string(host) +
+                     "' has no trailing number to take as its node id (give --host-pattern)");
+  }
+  return id;
+}
+
+Allocation parse_allocation(std::string_view list, const std::string& host_pattern, const std::string& origin) {
+  Allocation a;
+  a.origin = origin;
+  if (is_id_ranges(list) && host_pattern.empty()) {
+    a.nodes = parse_node_ranges(list, origin);
+    return a;
+  }
+  a.hosts = expand_hostlist(list, origin);
+  for (const auto& h : a.hosts) a.nodes.push_back(node_of_host(h, host_pattern, origin));
+  return a;
+}
+
+Allocation allocation_from_env(const std::string& host_pattern) {
+  if (const char* slurm = std::getenv("SLURM_JOB_NODELIST"); slurm != nullptr && *slurm != '\0') {
+    return parse_allocation(slurm, host_pattern, "SLURM_JOB_NODELIST");
+  }
+  if (const char* pbs = std::getenv("PBS_NODEFILE"); pbs != nullptr && *pbs != '\0') {
+    const auto text = read_file(pbs);
+    Allocation a;
+    a.origin = pbs;
+    detail::LineReader lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
+      std::string_view host;
+      if (!detail::next_token(line, host)) continue;
+      if (std::find(a.hosts.begin(), a.hosts.end(), host) != a.hosts.end()) continue;  // one line per slot
+      a.hosts.emplace_back(host);
+      a.nodes.push_back(node_of_host(host, host_pattern, std::string(pbs) + ":" + std::to_string(lines.line_number())));
+    }
+    if (a.hosts.empty()) throw InputError(pbs, "no hosts listed");
+    return a;
+  }
+  throw InputError("--alloc-from-env: neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set");
+}
+
+void Allocation::check(const Topology& topology) const {
+  std::map<NodeId, std::size_t> first;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const auto what = hosts.empty() ? "node " + std::to_string(nodes[k])
+                                    : "host " + hosts[k] + " (node " + std::to_string(nodes[k]) + ")";
+    if (nodes[k] < 0 || nodes[k] >= topology.num_nodes()) {
+      throw InputError(origin + ": " + what + " is outside the topology (nodes 0.." +
+                       std::to_string(topology.num_nodes() - 1) + ")");
+    }
+    const auto [it, fresh] = first.emplace(nodes[k], k);
+    if (!fresh) {
+      throw InputError(origin + ": " + what + " is listed twice" +
+                       (hosts.empty() ? "" : " (also as " + hosts[it->second] + ")"));
+    }
+  }
+}
+
+}  // namespace tmap

@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "tmap/allocation.hpp"
+#include "tmap/error.hpp"
+#include "tmap/io.hpp"
+#include "tmap/topology.hpp"
+
+using tmap::expand_hostlist;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const tmap::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST(Allocation, SlurmHostListsExpandWithPaddingAndSeveralPrefixes) {
+  const auto hosts = expand_hostlist("cn[0012-0014,0100],gpu[1-3]");
+  EXPECT_EQ(hosts, (std::vector<std::string>{"cn0012", "cn0013", "cn0014", "cn0100", "gpu1", "gpu2", "gpu3"}));
+  EXPECT_EQ(expand_hostlist("n[1-2]-ib[0-1]"), (std::vector<std::string>{"n1-ib0", "n1-ib1", "n2-ib0", "n2-ib1"}));
+  EXPECT_EQ(expand_hostlist("a1, a2,b[07]"), (std::vector<std::string>{"a1", "a2", "b07"}));
+  EXPECT_EQ(expand_hostlist("cn[8-11]").back(), "cn11");
+}
+
+TEST(Allocation, BadHostListsAreRefused) {
+  EXPECT_NE(error_of([] { (void)expand_hostlist("cn[1-3"); }).find("unbalanced '['"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)expand_hostlist("cn1]"); }).find("unbalanced ']'"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)expand_hostlist("cn[3-1]"); }).find("bad range '3-1'"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)expand_hostlist("cn[]"); }).find("empty brackets"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)expand_hostlist(","); }).find("no hosts"), std::string::npos);
+}
+
+TEST(Allocation, NodeIdsFromHostNames) {
+  EXPECT_EQ(tmap::node_of_host("cn0012"), 12);
+  EXPECT_EQ(tmap::node_of_host("gpu3"), 3);
+  EXPECT_EQ(tmap::node_of_host("r2n17", "r\\d+n(\\d+)"), 17);
+  EXPECT_NE(error_of([] { (void)tmap::node_of_host("login"); }).find("host 'login' has no trailing number"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { (void)tmap::node_of_host("x7", "cn(\\d+)"); }).find("does not match --host-pattern"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { (void)tmap::node_of_host("x7", "cn(("); }).find("not a valid regular expression"),
+            std::string::npos);
+}
+
+TEST(Allocation, ParseChecksAgainstTheTopology) {
+  const auto t = tmap::load_topology("tianhe3:1x1,nodes=8,cores=2");
+  const auto ids = tmap::parse_allocation("0-2,5");
+  EXPECT_TRUE(ids.hosts.empty());
+  EXPECT_EQ(ids.nodes, (std::vector<tmap::NodeId>{0, 1, 2, 5}));
+  const auto hosts = tmap::parse_allocation("cn[01-02],cn7");
+  EXPECT_EQ(hosts.nodes, (std::vector<tmap::NodeId>{1, 2, 7}));
+  EXPECT_NO_THROW(hosts.check(*t));
+  EXPECT_NE(error_of([&] { tmap::parse_allocation("cn1,cn01").check(*t); })
+                .find("--alloc: host cn01 (node 1) is listed twice (also as cn1)"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { tmap::parse_allocation("cn[6-9]").check(*t); })
+                .find("--alloc: host cn8 (node 8) is outside the topology (nodes 0..7)"),
+            std::string::npos);
+}
+
+TEST(Allocation, FromSlurmAndPbsEnvironments) {
+  ::setenv("SLURM_JOB_NODELIST", "cn[3-4]", 1);
+  auto a = tmap::allocation_from_env();
+  EXPECT_EQ(a.origin, "SLURM_JOB_NODELIST");
+  EXPECT_EQ(a.hosts, (std::vector<std::string>{"cn3", "cn4"}));
+  ::unsetenv("SLURM_JOB_NODELIST");
+  const auto file = (std::filesystem::temp_directory_path() / "tmap_pbs_nodes").string();
+  std::ofstream(file) << "cn9\ncn9\ncn2\ncn2\n";
+  ::setenv("PBS_NODEFILE", file.c_str(), 1);
+  a = tmap::allocation_from_env();
+  EXPECT_EQ(a.nodes, (std::vector<tmap::NodeId>{9, 2}));
+  ::unsetenv("PBS_NODEFILE");
+  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env(); }).find("neither SLURM_JOB_NODELIST nor PBS_NODEFILE"),
+            std::string::npos);
+  std::filesystem::remove(file);
+}
+
+TEST(Allocation, LauncherFormats) {
+  tmap::MappingReport report;
+  report.host_of = [](tmap::PE pe) { return "cn" + std::to_string(pe / 2); };
+  report.slot_of = [](tmap::PE pe) { return pe % 2; };
+  const tmap::Mapping m{0, 1, 3, 2, 0};
+  EXPECT_EQ(tmap::format_mapping(tmap::MappingFormat::Rankfile, m, report),
+            "rank 0=cn0 slot=0\nrank 1=cn0 slot=1\nrank 2=cn1 slot=1\nrank 3=cn1 slot=0\nrank 4=cn0 slot=0\n");
+  EXPECT_EQ(tmap::format_mapping(tmap::MappingFormat::Hostfile, m, report), "cn0\ncn0\ncn1\ncn1\ncn0\n");
+  EXPECT_EQ(tmap::format_mapping(tmap::MappingFormat::Machinefile, m, report), "cn0:2\ncn1:2\ncn0:1\n");
+}
