@@ -32,6 +32,13 @@ struct ScotchOptions {
   double sparse_factor = 0.0;
 };
 
+/// TreeMatch's knobs.
+struct TreeMatchOptions {
+  /// Below this many candidate groups C(m, a) a level is grouped by full
+  /// enumeration (TopoMatch's tau).
+  std::int64_t tau = 30000;
+};
+
 /// Options every strategy reads. Copyable; the CLI fills it, the library
 /// reads it. Defaults give deterministic results.
 struct Context {
@@ -46,6 +53,7 @@ struct Context {
   std::function<void(std::string_view)> log;
   OhtmaOptions ohtma;
   ScotchOptions scotch;
+  TreeMatchOptions treematch;
 
   /// Sends a message to `log` when verbosity >= level.
   void note(int level, std::string_view message) const {

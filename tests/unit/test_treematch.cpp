@@ -122,3 +122,59 @@ TEST(TreeMatch, BisectionKeepsExactSizesAndFindsTheStraightCut) {
   }
   EXPECT_EQ(cut, 4);
 }
+
+#include "strategies/treematch/grouping.hpp"
+
+namespace {
+
+/// `count` cliques of `size` ranks each (10 bytes each way inside), plus a
+/// light ring between cliques; clique ranks are interleaved so grouping
+/// must find them, not read them off the numbering.
+tmap::CommMatrix interleaved_cliques(tmap::Rank count, tmap::Rank size) {
+  std::vector<tmap::CommEntry> entries;
+  auto id = [&](tmap::Rank clique, tmap::Rank k) { return k * count + clique; };
+  for (tmap::Rank c = 0; c < count; ++c) {
+    for (tmap::Rank a = 0; a < size; ++a) {
+      for (tmap::Rank b = 0; b < size; ++b) {
+        if (a != b) entries.push_back({id(c, a), id(c, b), 10});
+      }
+    }
+    entries.push_back({id(c, 0), id((c + 1) % count, 0), 1});
+  }
+  return tmap::CommMatrix::from_entries(count * size, entries).symmetrized();
+}
+
+}  // namespace
+
+TEST(TreeMatchGrouping, EveryMethodFindsTheCliques) {
+  // tau = 0 forces the non-exhaustive methods: matching (a = 2), greedy
+  // (a = 4), partition (a = 8); a large tau enumerates.
+  for (const std::int64_t tau : {std::int64_t{0}, std::int64_t{30000}}) {
+    for (const tmap::Rank size : {2, 4, 8}) {
+      const tmap::Rank count = 64 / size;
+      const auto sym = interleaved_cliques(count, size);
+      if (tau > 0 && size == 8) continue;  // C(64, 8) is far above tau anyway
+      const auto position = tmap::treematch::bottom_up(sym, {1, count, size}, tau);
+      // A clique's members share a leaf group: position / size.
+      for (tmap::Rank c = 0; c < count; ++c) {
+        for (tmap::Rank k = 1; k < size; ++k) {
+          EXPECT_EQ(position[k * count + c] / size, position[c] / size) << "size " << size << " tau " << tau;
+        }
+      }
+      std::vector<std::int64_t> sorted(position.begin(), position.end());
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_TRUE(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    }
+  }
+}
+
+TEST(TreeMatchGrouping, PadsWithSilentRanksWhenTheTreeIsLarger) {
+  const auto sym = interleaved_cliques(2, 3);  // 6 ranks onto 2 x 4 leaves
+  const auto position = tmap::treematch::bottom_up(sym, {1, 2, 4}, 30000);
+  ASSERT_EQ(position.size(), 6U);
+  for (tmap::Rank k = 1; k < 3; ++k) {
+    EXPECT_EQ(position[k * 2] / 4, position[0] / 4);
+    EXPECT_EQ(position[k * 2 + 1] / 4, position[1] / 4);
+  }
+  EXPECT_NE(position[0] / 4, position[1] / 4);
+}

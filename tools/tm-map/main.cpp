@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
   app.add_option("--sparse-factor", sparse_factor,
                  "scotch: drop traffic below this fraction of the heaviest pair (TopoMatch -a)")
       ->check(CLI::Range(0.0, 1.0));
+  std::int64_t tau = TreeMatchOptions{}.tau;
+  app.add_option("--tau", tau, "treematch: group by full enumeration below this many candidate groups (30000)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable)");
   app.add_flag("-q,--quiet", quiet, "No summary on stderr");
   app.add_flag("--example", example,
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
     context.ohtma.loop = ohtma_loop;
     context.ohtma.max_passes = ohtma_passes;
     context.scotch.sparse_factor = sparse_factor;
+    context.treematch.tau = tau;
     context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };
     const auto out_format = mapping_format_from_name(format);
     check_problem(problem);

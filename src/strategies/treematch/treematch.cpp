@@ -5,6 +5,8 @@
 
 #include "strategies/scotch/scotch.hpp"
 #include "strategies/treematch/bisection.hpp"
+#include "strategies/treematch/grouping.hpp"
+#include "tmap/metrics.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
 
@@ -90,6 +92,36 @@ class Placer {
   Mapping& mapping_;
 };
 
+/// The fan-outs of the trie from the root, when every node of a depth has
+/// as many children and all leaves are at one depth; empty otherwise.
+std::vector<std::int64_t> symmetric_arities(const Trie& trie) {
+  std::vector<std::int64_t> arities;
+  std::vector<std::pair<std::size_t, std::size_t>> level{{0, trie.pes.size()}};
+  for (std::size_t depth = 0; level.front().second - level.front().first > 1; ++depth) {
+    std::vector<std::pair<std::size_t, std::size_t>> next;
+    std::int64_t arity = -1;
+    for (const auto& [lo, hi] : level) {
+      std::int64_t count = 0;
+      for (std::size_t k = lo; k < hi;) {
+        if (depth >= trie.paths[k].size()) return {};
+        std::size_t end = k + 1;
+        while (end < hi && depth < trie.paths[end].size() && trie.paths[end][depth] == trie.paths[k][depth]) ++end;
+        next.emplace_back(k, end);
+        ++count;
+        k = end;
+      }
+      if (arity >= 0 && count != arity) return {};
+      arity = count;
+    }
+    if (arity > 1) arities.push_back(arity);
+    level = std::move(next);
+  }
+  for (const auto& [lo, hi] : level) {
+    if (hi - lo != 1) return {};
+  }
+  return arities;
+}
+
 }  // namespace
 
 Mapping TreeMatchMapper::map(const Problem& problem, const Context& context) const {
@@ -116,6 +148,24 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Context& context) con
   std::iota(ranks.begin(), ranks.end(), Rank{0});
   Mapping mapping(ranks.size(), -1);
   Placer(sym, trie, mapping).place(0, trie.pes.size(), 0, ranks);
+  // On a full symmetric tree TreeMatch's bottom-up grouping runs too; the
+  // mapping with the lower exact hop-bytes is kept (ties: top-down).
+  auto arities = symmetric_arities(trie);
+  if (!arities.empty() || trie.pes.size() == 1) {
+    if (trie.capacity > 1) arities.push_back(trie.capacity);
+    if (arities.empty()) arities.push_back(1);
+    arities.insert(arities.begin(), 1);  // the root level itself is not grouped
+    const auto position = treematch::bottom_up(sym, arities, context.treematch.tau);
+    Mapping grouped(ranks.size());
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      grouped[r] = trie.pes[static_cast<std::size_t>(position[r] / trie.capacity)];
+    }
+    const auto top_down = evaluate(problem.comm, topology, mapping).hop_bytes;
+    const auto bottom_up = evaluate(problem.comm, topology, grouped).hop_bytes;
+    context.note(2, "treematch: top-down " + std::to_string(top_down) + ", bottom-up grouping " +
+                        std::to_string(bottom_up) + " hop-bytes");
+    if (bottom_up < top_down) return grouped;
+  }
   return mapping;
 }
 

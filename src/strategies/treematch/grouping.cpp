@@ -1,0 +1,236 @@
+#include "strategies/treematch/grouping.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "strategies/treematch/bisection.hpp"
+
+namespace tmap::treematch {
+
+namespace {
+
+using Groups = std::vector<std::vector<std::int64_t>>;
+
+/// C(m, a), saturating at `cap`.
+std::int64_t choose(std::int64_t m, std::int64_t a, std::int64_t cap) {
+  double c = 1;
+  for (std::int64_t k = 0; k < a; ++k) {
+    c = c * static_cast<double>(m - k) / static_cast<double>(k + 1);
+    if (c > static_cast<double>(cap)) return cap + 1;
+  }
+  return static_cast<std::int64_t>(c + 0.5);
+}
+
+Volume weight(const CommMatrix& g, std::int64_t a, std::int64_t b) { return g.at(a, b); }
+
+/// Internal traffic of a set of objects.
+Volume inside(const CommMatrix& g, const std::vector<std::int64_t>& set) {
+  Volume sum = 0;
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    for (std::size_t j = i + 1; j < set.size(); ++j) sum += weight(g, set[i], set[j]);
+  }
+  return sum;
+}
+
+/// Swaps objects between groups while that keeps more traffic inside.
+void improve(const CommMatrix& g, Groups& groups) {
+  if (g.num_ranks() > 256) return;  // O(m^2 a) per pass
+  std::vector<std::int64_t> group_of(static_cast<std::size_t>(g.num_ranks()));
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    for (const auto o : groups[k]) group_of[o] = static_cast<std::int64_t>(k);
+  }
+  auto to_group = [&](std::int64_t o, std::size_t k) {
+    Volume sum = 0;
+    for (const auto x : groups[k]) {
+      if (x != o) sum += weight(g, o, x);
+    }
+    return sum;
+  };
+  for (int pass = 0; pass < 8; ++pass) {
+    bool changed = false;
+    for (std::int64_t u = 0; u < g.num_ranks(); ++u) {
+      for (std::int64_t v = u + 1; v < g.num_ranks(); ++v) {
+        const auto gu = static_cast<std::size_t>(group_of[u]);
+        const auto gv = static_cast<std::size_t>(group_of[v]);
+        if (gu == gv) continue;
+        const Volume gain = to_group(u, gv) - weight(g, u, v) - to_group(u, gu) + to_group(v, gu) - weight(g, u, v) -
+                            to_group(v, gv);
+        if (gain <= 0) continue;
+        std::replace(groups[gu].begin(), groups[gu].end(), u, v);
+        std::replace(groups[gv].begin(), groups[gv].end(), v, u);
+        std::swap(group_of[u], group_of[v]);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+}
+
+Groups exhaustive(const CommMatrix& g, std::int64_t a) {
+  const auto m = g.num_ranks();
+  std::vector<std::pair<Volume, std::vector<std::int64_t>>> all;
+  std::vector<std::int64_t> pick(static_cast<std::size_t>(a));
+  std::iota(pick.begin(), pick.end(), std::int64_t{0});
+  for (;;) {
+    all.emplace_back(inside(g, pick), pick);
+    std::int64_t k = a - 1;
+    while (k >= 0 && pick[k] == m - a + k) --k;
+    if (k < 0) break;
+    ++pick[k];
+    for (auto j = k + 1; j < a; ++j) pick[j] = pick[j - 1] + 1;
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<char> used(static_cast<std::size_t>(m), 0);
+  Groups groups;
+  for (const auto& [w, set] : all) {
+    if (std::any_of(set.begin(), set.end(), [&](std::int64_t o) { return used[o] != 0; })) continue;
+    for (const auto o : set) used[o] = 1;
+    groups.push_back(set);
+  }
+  return groups;
+}
+
+Groups matching(const CommMatrix& g) {
+  std::vector<std::tuple<Volume, std::int64_t, std::int64_t>> edges;
+  for (Rank u = 0; u < g.num_ranks(); ++u) {
+    for (std::size_t e = 0; e < g.targets(u).size(); ++e) {
+      if (g.targets(u)[e] > u) edges.emplace_back(-g.volumes(u)[e], u, g.targets(u)[e]);
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  std::vector<char> used(static_cast<std::size_t>(g.num_ranks()), 0);
+  Groups groups;
+  for (const auto& [w, u, v] : edges) {
+    if (used[u] != 0 || used[v] != 0) continue;
+    used[u] = used[v] = 1;
+    groups.push_back({u, v});
+  }
+  std::int64_t pending = -1;
+  for (Rank u = 0; u < g.num_ranks(); ++u) {
+    if (used[u] != 0) continue;
+    if (pending < 0) {
+      pending = u;
+    } else {
+      groups.push_back({pending, u});
+      pending = -1;
+    }
+  }
+  return groups;
+}
+
+Groups greedy(const CommMatrix& g, std::int64_t a) {
+  const auto m = g.num_ranks();
+  std::vector<char> used(static_cast<std::size_t>(m), 0);
+  std::vector<Volume> total(static_cast<std::size_t>(m), 0);
+  for (Rank u = 0; u < m; ++u) {
+    for (const auto v : g.volumes(u)) total[u] += v;
+  }
+  Groups groups;
+  std::vector<Volume> to_group(static_cast<std::size_t>(m), 0);
+  for (std::int64_t made = 0; made < m / a; ++made) {
+    std::int64_t seed = -1;
+    for (Rank u = 0; u < m; ++u) {
+      if (used[u] == 0 && (seed < 0 || total[u] > total[seed])) seed = u;
+    }
+    std::vector<std::int64_t> group{seed};
+    used[seed] = 1;
+    std::fill(to_group.begin(), to_group.end(), 0);
+    auto add = [&](std::int64_t o) {
+      for (std::size_t e = 0; e < g.targets(o).size(); ++e) to_group[g.targets(o)[e]] += g.volumes(o)[e];
+    };
+    add(seed);
+    while (static_cast<std::int64_t>(group.size()) < a) {
+      std::int64_t best = -1;
+      for (Rank u = 0; u < m; ++u) {
+        if (used[u] == 0 && (best < 0 || to_group[u] > to_group[best])) best = u;
+      }
+      used[best] = 1;
+      group.push_back(best);
+      add(best);
+    }
+    groups.push_back(group);
+  }
+  return groups;
+}
+
+Groups partition(const CommMatrix& g, std::int64_t a) {
+  Groups groups;
+  std::vector<Rank> all(static_cast<std::size_t>(g.num_ranks()));
+  std::iota(all.begin(), all.end(), Rank{0});
+  // Recursive bisection into parts whose sizes are multiples of a.
+  auto split = [&](auto&& self, const std::vector<Rank>& set) -> void {
+    const auto parts = static_cast<std::int64_t>(set.size()) / a;
+    if (parts <= 1) {
+      groups.push_back(set);
+      return;
+    }
+    const auto [left, right] = bisect(g, set, (parts / 2) * a);
+    self(self, left);
+    self(self, right);
+  };
+  split(split, all);
+  return groups;
+}
+
+/// The groups' aggregated traffic.
+CommMatrix aggregate(const CommMatrix& g, const Groups& groups) {
+  std::vector<std::int64_t> group_of(static_cast<std::size_t>(g.num_ranks()));
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    for (const auto o : groups[k]) group_of[o] = static_cast<std::int64_t>(k);
+  }
+  std::vector<CommEntry> entries;
+  for (Rank u = 0; u < g.num_ranks(); ++u) {
+    for (std::size_t e = 0; e < g.targets(u).size(); ++e) {
+      entries.push_back({group_of[u], group_of[g.targets(u)[e]], g.volumes(u)[e]});
+    }
+  }
+  return CommMatrix::from_entries(static_cast<Rank>(groups.size()), std::move(entries));
+}
+
+}  // namespace
+
+std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau) {
+  std::int64_t leaves = 1;
+  for (const auto a : arities) leaves *= a;
+  // Pad with silent objects so the tree is full.
+  std::vector<std::int64_t> row_begin(sym.row_begin().begin(), sym.row_begin().end());
+  row_begin.insert(row_begin.end(), static_cast<std::size_t>(leaves - sym.num_ranks()), row_begin.back());
+  CommMatrix current = CommMatrix::from_csr(leaves, std::move(row_begin),
+                                            std::vector<Rank>(sym.columns().begin(), sym.columns().end()),
+                                            std::vector<Volume>(sym.all_volumes().begin(), sym.all_volumes().end()));
+  std::vector<Groups> levels;  // bottom level first
+  for (auto level = arities.size(); level-- > 1;) {
+    const auto a = arities[level];
+    Groups groups;
+    if (a == 1) {
+      for (Rank u = 0; u < current.num_ranks(); ++u) groups.push_back({u});
+    } else if (choose(current.num_ranks(), a, tau) <= tau) {
+      groups = exhaustive(current, a);
+    } else if (a == 2) {
+      groups = matching(current);
+    } else if (a <= 5) {
+      groups = greedy(current, a);
+    } else {
+      groups = partition(current, a);
+    }
+    if (a > 1) improve(current, groups);
+    current = aggregate(current, groups);
+    levels.push_back(std::move(groups));
+  }
+  // Top-down: expand the root's children (the remaining objects, in order).
+  std::vector<std::int64_t> order(static_cast<std::size_t>(current.num_ranks()));
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  for (auto level = levels.size(); level-- > 0;) {
+    std::vector<std::int64_t> next;
+    for (const auto g : order) next.insert(next.end(), levels[level][g].begin(), levels[level][g].end());
+    order = std::move(next);
+  }
+  std::vector<std::int64_t> position(static_cast<std::size_t>(sym.num_ranks()));
+  for (std::size_t p = 0; p < order.size(); ++p) {
+    if (order[p] < sym.num_ranks()) position[order[p]] = static_cast<std::int64_t>(p);
+  }
+  return position;
+}
+
+}  // namespace tmap::treematch
