@@ -22,4 +22,15 @@ execute_process(COMMAND "${build}/simple/tmap-simple" RESULT_VARIABLE rc OUTPUT_
 if(NOT rc EQUAL 0 OR NOT out MATCHES "hop_bytes 224000")
   message(FATAL_ERROR "tmap-simple failed (${rc}):\n${out}\n${err}")
 endif()
+execute_process(COMMAND "${build}/c-api/tmap-c" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "inorder hop_bytes 224000" OR NOT out MATCHES "scotch hop_bytes 224000"
+   OR NOT out MATCHES "refused: -t:1: unexpected end of input")
+  message(FATAL_ERROR "tmap-c failed (${rc}):\n${out}\n${err}")
+endif()
+# pkg-config sees the installed copy too.
+set(ENV{PKG_CONFIG_PATH} "${prefix}/lib/pkgconfig")
+execute_process(COMMAND pkg-config --libs tmap RESULT_VARIABLE rc OUTPUT_VARIABLE pc)
+if(NOT rc EQUAL 0 OR NOT pc MATCHES "-ltmap")
+  message(FATAL_ERROR "pkg-config does not find the installed tmap: ${pc}")
+endif()
 message(STATUS "examples built and ran against the installed tmap: ${out}")

@@ -1,0 +1,116 @@
+/* tmap C API: topology-aware process mapping for runtimes and applications.
+ *
+ * Plain C, opaque handles, status codes. Every function that can fail
+ * returns a tmap_status and, when `error` is not NULL, stores a message the
+ * caller owns and frees with tmap_string_free (NULL on success). No C++
+ * exception crosses this boundary.
+ *
+ * Ownership: every *_create / *_load / tmap_map result is owned by the
+ * caller and freed with the matching *_free (NULL is accepted and ignored).
+ * Inputs are copied: arrays passed in may be freed right after the call.
+ *
+ * Thread safety: handles are immutable once created. Any number of threads
+ * may use the same topology, matrix, constraints and options handles at
+ * once, including in concurrent tmap_map calls; a result belongs to one
+ * thread at a time. Results do not depend on the thread count.
+ */
+#ifndef TMAP_TMAP_H
+#define TMAP_TMAP_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tmap_status {
+  TMAP_OK = 0,
+  TMAP_ERROR_INTERNAL = 1, /* a bug: please report */
+  TMAP_ERROR_INPUT = 2,    /* bad input: the message names it */
+  TMAP_ERROR_ARGUMENT = 3  /* a NULL handle or out-of-range argument */
+} tmap_status;
+
+typedef struct tmap_topology tmap_topology;
+typedef struct tmap_comm tmap_comm;
+typedef struct tmap_constraints tmap_constraints;
+typedef struct tmap_options tmap_options;
+typedef struct tmap_result tmap_result;
+
+/* "MAJOR.MINOR.PATCH" of the library. */
+const char* tmap_version(void);
+/* Frees a message returned through an `error` argument. */
+void tmap_string_free(char* message);
+
+/* ---- Topologies ---------------------------------------------------------- */
+/* What tm-map's -t takes: a Scotch .tgt file, an inline Scotch target
+ * ("mesh2D 8 8"), a built-in spec ("tianhe3:4x4,cores=64"), a .dist file or
+ * an hwloc .xml file. */
+tmap_status tmap_topology_load(const char* spec, tmap_topology** out, char** error);
+/* An hwloc XML file (lstopo's output), as TopoMatch's -x. */
+tmap_status tmap_topology_load_hwloc_xml(const char* path, tmap_topology** out, char** error);
+int64_t tmap_topology_size(const tmap_topology* topology);
+int64_t tmap_topology_distance(const tmap_topology* topology, int64_t a, int64_t b);
+void tmap_topology_free(tmap_topology* topology);
+
+/* ---- Communication matrices (A[i][j] = bytes rank i sends to rank j) ------ */
+/* CSR: row i holds columns[row_begin[i] .. row_begin[i+1]) with volumes;
+ * any order, duplicates summed, diagonal ignored, volumes >= 0. */
+tmap_status tmap_comm_from_csr(int64_t n, const int64_t* row_begin, const int64_t* columns, const int64_t* volumes,
+                               tmap_comm** out, char** error);
+/* Dense, row-major n x n. */
+tmap_status tmap_comm_from_dense(int64_t n, const int64_t* matrix, tmap_comm** out, char** error);
+/* Dense affinities as doubles (TopoMatch's affinity matrix): finite and
+ * >= 0; scaled uniformly to integers (the largest becomes 2^40), which
+ * leaves every mapping decision unchanged. Metrics are then in those units. */
+tmap_status tmap_comm_from_dense_double(int64_t n, const double* matrix, tmap_comm** out, char** error);
+/* A file in any tm-map format; `format` NULL = from the extension. */
+tmap_status tmap_comm_load(const char* path, const char* format, tmap_comm** out, char** error);
+int64_t tmap_comm_ranks(const tmap_comm* comm);
+void tmap_comm_free(tmap_comm* comm);
+
+/* ---- Constraints ---------------------------------------------------------- */
+/* Allowed PEs (`pes` NULL = all of them) with `oversubscription` ranks each. */
+tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t* pes, int64_t count,
+                                    int64_t oversubscription, tmap_constraints** out, char** error);
+void tmap_constraints_free(tmap_constraints* constraints);
+
+/* ---- Options (all optional; defaults: seed 0, 1 thread) ------------------- */
+tmap_options* tmap_options_create(void);
+void tmap_options_set_seed(tmap_options* options, uint64_t seed);
+void tmap_options_set_threads(tmap_options* options, int threads);
+/* OHTMA's pair-exchange iterations; negative = n/2 (the paper's choice). */
+void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);
+void tmap_options_free(tmap_options* options);
+
+/* Number of strategies and their names ("scotch", "ohtma", ...). */
+int tmap_strategy_count(void);
+const char* tmap_strategy_name(int index);
+
+/* ---- Mapping ------------------------------------------------------------- */
+/* Maps with `strategy` (NULL = the default); `constraints` NULL = every PE
+ * once; `options` NULL = defaults. */
+tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const tmap_constraints* constraints,
+                     const char* strategy, const tmap_options* options, tmap_result** out, char** error);
+int64_t tmap_result_ranks(const tmap_result* result);
+/* sigma[rank] = PE, tmap_result_ranks() entries, valid until the result is freed. */
+const int64_t* tmap_result_mapping(const tmap_result* result);
+int64_t tmap_result_hop_bytes(const tmap_result* result);
+double tmap_result_avg_hops(const tmap_result* result);
+int64_t tmap_result_max_com(const tmap_result* result);
+double tmap_result_time(const tmap_result* result);
+void tmap_result_free(tmap_result* result);
+
+/* ---- TopoMatch-style one call ---------------------------------------------- */
+/* What a TopoMatch caller has at hand: a topology file, an n x n affinity
+ * matrix of doubles (row-major), binding constraints (allowed PE ids, NULL
+ * for none) and an oversubscription factor. Writes sigma[rank] = PE into
+ * `sigma` (n entries). `strategy` NULL = the default. */
+tmap_status tmap_topomatch(const char* topology_file, const double* affinity, int64_t n, const int64_t* constraints,
+                           int64_t constraint_count, int64_t oversubscription, const char* strategy, int64_t* sigma,
+                           char** error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TMAP_TMAP_H */

@@ -1,0 +1,242 @@
+// The C API: thin wrappers over the C++ API that turn exceptions into status
+// codes and owned messages.
+#include "tmap/tmap.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "tmap/tmap.hpp"
+
+struct tmap_topology {
+  std::unique_ptr<tmap::Topology> t;
+};
+struct tmap_comm {
+  tmap::CommMatrix m;
+};
+struct tmap_constraints {
+  tmap::Constraints c;
+};
+struct tmap_options {
+  tmap::Context context;
+};
+struct tmap_result {
+  tmap::Mapping mapping;
+  tmap::Metrics metrics;
+  double time_s = 0;
+};
+
+namespace {
+
+char* duplicate(const std::string& text) {
+  auto* copy = static_cast<char*>(std::malloc(text.size() + 1));
+  if (copy != nullptr) std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
+}
+
+/// Runs body, mapping every exception to a status and a message.
+template <typename Body>
+tmap_status guarded(char** error, Body&& body) {
+  if (error != nullptr) *error = nullptr;
+  auto fail = [&](tmap_status status, const std::string& message) {
+    if (error != nullptr) *error = duplicate(message);
+    return status;
+  };
+  try {
+    body();
+    return TMAP_OK;
+  } catch (const tmap::InputError& e) {
+    return fail(TMAP_ERROR_INPUT, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(TMAP_ERROR_INTERNAL, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(TMAP_ERROR_INTERNAL, e.what());
+  } catch (...) {
+    return fail(TMAP_ERROR_INTERNAL, "unknown error");
+  }
+}
+
+tmap_status missing(char** error, const char* what) {
+  if (error != nullptr) *error = duplicate(std::string("missing argument: ") + what);
+  return TMAP_ERROR_ARGUMENT;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* tmap_version(void) { return tmap::version(); }
+void tmap_string_free(char* message) { std::free(message); }
+
+tmap_status tmap_topology_load(const char* spec, tmap_topology** out, char** error) {
+  if (spec == nullptr || out == nullptr) return missing(error, "spec or out");
+  return guarded(error, [&] { *out = new tmap_topology{tmap::load_topology(spec)}; });
+}
+
+tmap_status tmap_topology_load_hwloc_xml(const char* path, tmap_topology** out, char** error) {
+  if (path == nullptr || out == nullptr) return missing(error, "path or out");
+  return guarded(error, [&] { *out = new tmap_topology{tmap::load_hwloc_xml(path)}; });
+}
+
+int64_t tmap_topology_size(const tmap_topology* topology) { return topology == nullptr ? -1 : topology->t->size(); }
+
+int64_t tmap_topology_distance(const tmap_topology* topology, int64_t a, int64_t b) {
+  if (topology == nullptr || a < 0 || b < 0 || a >= topology->t->size() || b >= topology->t->size()) return -1;
+  return topology->t->distance(a, b);
+}
+
+void tmap_topology_free(tmap_topology* topology) { delete topology; }
+
+tmap_status tmap_comm_from_csr(int64_t n, const int64_t* row_begin, const int64_t* columns, const int64_t* volumes,
+                               tmap_comm** out, char** error) {
+  if (row_begin == nullptr || out == nullptr || n < 0) return missing(error, "n, row_begin or out");
+  if (row_begin[n] > 0 && (columns == nullptr || volumes == nullptr)) return missing(error, "columns or volumes");
+  return guarded(error, [&] {
+    std::vector<tmap::CommEntry> entries;
+    for (int64_t i = 0; i < n; ++i) {
+      if (row_begin[i] > row_begin[i + 1]) throw tmap::InputError("row_begin decreases at row " + std::to_string(i));
+      for (int64_t k = row_begin[i]; k < row_begin[i + 1]; ++k) entries.push_back({i, columns[k], volumes[k]});
+    }
+    *out = new tmap_comm{tmap::CommMatrix::from_entries(n, std::move(entries))};
+  });
+}
+
+tmap_status tmap_comm_from_dense(int64_t n, const int64_t* matrix, tmap_comm** out, char** error) {
+  if (matrix == nullptr || out == nullptr || n < 0) return missing(error, "n, matrix or out");
+  return guarded(error, [&] {
+    std::vector<tmap::CommEntry> entries;
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        if (matrix[i * n + j] != 0) entries.push_back({i, j, matrix[i * n + j]});
+      }
+    }
+    *out = new tmap_comm{tmap::CommMatrix::from_entries(n, std::move(entries))};
+  });
+}
+
+tmap_status tmap_comm_from_dense_double(int64_t n, const double* matrix, tmap_comm** out, char** error) {
+  if (matrix == nullptr || out == nullptr || n < 0) return missing(error, "n, matrix or out");
+  return guarded(error, [&] {
+    double largest = 0;
+    for (int64_t k = 0; k < n * n; ++k) {
+      if (!std::isfinite(matrix[k]) || matrix[k] < 0) {
+        throw tmap::InputError("affinity (" + std::to_string(k / n) + ", " + std::to_string(k % n) +
+                               ") must be finite and >= 0");
+      }
+      if (k / n != k % n) largest = std::max(largest, matrix[k]);
+    }
+    const double scale = largest > 0 ? std::ldexp(1.0, 40) / largest : 1.0;
+    std::vector<tmap::CommEntry> entries;
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        const auto v = static_cast<tmap::Volume>(std::llround(matrix[i * n + j] * scale));
+        if (v != 0) entries.push_back({i, j, v});
+      }
+    }
+    *out = new tmap_comm{tmap::CommMatrix::from_entries(n, std::move(entries))};
+  });
+}
+
+tmap_status tmap_comm_load(const char* path, const char* format, tmap_comm** out, char** error) {
+  if (path == nullptr || out == nullptr) return missing(error, "path or out");
+  return guarded(error, [&] {
+    *out = new tmap_comm{format == nullptr ? tmap::read_comm(path)
+                                           : tmap::read_comm(path, tmap::comm_format_from_name(format))};
+  });
+}
+
+int64_t tmap_comm_ranks(const tmap_comm* comm) { return comm == nullptr ? -1 : comm->m.num_ranks(); }
+void tmap_comm_free(tmap_comm* comm) { delete comm; }
+
+tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t* pes, int64_t count,
+                                    int64_t oversubscription, tmap_constraints** out, char** error) {
+  if (topology == nullptr || out == nullptr) return missing(error, "topology or out");
+  return guarded(error, [&] {
+    if (pes == nullptr) {
+      *out = new tmap_constraints{tmap::Constraints::all(*topology->t, oversubscription)};
+    } else {
+      *out = new tmap_constraints{tmap::Constraints::allowed(*topology->t, std::vector<tmap::PE>(pes, pes + count),
+                                                             oversubscription)};
+    }
+  });
+}
+
+void tmap_constraints_free(tmap_constraints* constraints) { delete constraints; }
+
+tmap_options* tmap_options_create(void) { return new (std::nothrow) tmap_options{}; }
+void tmap_options_set_seed(tmap_options* options, uint64_t seed) {
+  if (options != nullptr) options->context.seed = seed;
+}
+void tmap_options_set_threads(tmap_options* options, int threads) {
+  if (options != nullptr && threads > 0) options->context.threads = threads;
+}
+void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop) {
+  if (options != nullptr) options->context.ohtma.loop = loop;
+}
+void tmap_options_free(tmap_options* options) { delete options; }
+
+int tmap_strategy_count(void) { return static_cast<int>(tmap::strategy_table().size()); }
+const char* tmap_strategy_name(int index) {
+  const auto table = tmap::strategy_table();
+  if (index < 0 || index >= static_cast<int>(table.size())) return nullptr;
+  return table[static_cast<std::size_t>(index)].name.data();  // the table's names are string literals
+}
+
+tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const tmap_constraints* constraints,
+                     const char* strategy, const tmap_options* options, tmap_result** out, char** error) {
+  if (topology == nullptr || comm == nullptr || out == nullptr) return missing(error, "topology, comm or out");
+  return guarded(error, [&] {
+    const auto all = constraints == nullptr ? tmap::Constraints::all(*topology->t) : constraints->c;
+    const tmap::Context context = options == nullptr ? tmap::Context{} : options->context;
+    const tmap::Problem problem{comm->m, *topology->t, all};
+    const auto start = std::chrono::steady_clock::now();
+    auto result = std::make_unique<tmap_result>();
+    result->mapping = tmap::map_with(strategy == nullptr ? tmap::default_strategy() : strategy, problem, context);
+    result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result->metrics = tmap::evaluate(comm->m, *topology->t, result->mapping);
+    *out = result.release();
+  });
+}
+
+int64_t tmap_result_ranks(const tmap_result* result) {
+  return result == nullptr ? -1 : static_cast<int64_t>(result->mapping.size());
+}
+const int64_t* tmap_result_mapping(const tmap_result* result) {
+  return result == nullptr ? nullptr : result->mapping.data();
+}
+int64_t tmap_result_hop_bytes(const tmap_result* result) { return result == nullptr ? -1 : result->metrics.hop_bytes; }
+double tmap_result_avg_hops(const tmap_result* result) { return result == nullptr ? -1 : result->metrics.avg_hops; }
+int64_t tmap_result_max_com(const tmap_result* result) { return result == nullptr ? -1 : result->metrics.max_com; }
+double tmap_result_time(const tmap_result* result) { return result == nullptr ? -1 : result->time_s; }
+void tmap_result_free(tmap_result* result) { delete result; }
+
+tmap_status tmap_topomatch(const char* topology_file, const double* affinity, int64_t n, const int64_t* constraints,
+                           int64_t constraint_count, int64_t oversubscription, const char* strategy, int64_t* sigma,
+                           char** error) {
+  if (topology_file == nullptr || affinity == nullptr || sigma == nullptr) {
+    return missing(error, "topology_file, affinity or sigma");
+  }
+  tmap_topology* topology = nullptr;
+  tmap_comm* comm = nullptr;
+  tmap_constraints* allowed = nullptr;
+  tmap_result* result = nullptr;
+  tmap_status status = tmap_topology_load(topology_file, &topology, error);
+  if (status == TMAP_OK) status = tmap_comm_from_dense_double(n, affinity, &comm, error);
+  if (status == TMAP_OK) {
+    status = tmap_constraints_create(topology, constraints, constraints == nullptr ? 0 : constraint_count,
+                                     oversubscription < 1 ? 1 : oversubscription, &allowed, error);
+  }
+  if (status == TMAP_OK) status = tmap_map(topology, comm, allowed, strategy, nullptr, &result, error);
+  if (status == TMAP_OK) std::memcpy(sigma, tmap_result_mapping(result), static_cast<std::size_t>(n) * sizeof(int64_t));
+  tmap_result_free(result);
+  tmap_constraints_free(allowed);
+  tmap_comm_free(comm);
+  tmap_topology_free(topology);
+  return status;
+}
+
+}  // extern "C"

@@ -1,0 +1,90 @@
+// The C API: status codes and owned messages, copies of inputs, results
+// equal to the C++ API's.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "tmap/tmap.h"
+#include "tmap/tmap.hpp"
+
+TEST(CApi, MapsLikeTheCppApi) {
+  tmap_topology* topology = nullptr;
+  tmap_comm* comm = nullptr;
+  tmap_result* result = nullptr;
+  char* error = nullptr;
+  ASSERT_EQ(tmap_topology_load("tianhe3:1x2,nodes=4,cores=4", &topology, &error), TMAP_OK);
+  EXPECT_EQ(error, nullptr);
+  EXPECT_EQ(tmap_topology_size(topology), 32);
+  EXPECT_EQ(tmap_topology_distance(topology, 0, 31), 4);
+  const auto cpp = tmap::gen::random_sparse(30, 3, 100, 1);
+  std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
+  std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
+  std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
+  ASSERT_EQ(tmap_comm_from_csr(30, begin.data(), cols.data(), vols.data(), &comm, &error), TMAP_OK);
+  begin.assign(begin.size(), 0);  // inputs were copied
+  tmap_options* options = tmap_options_create();
+  tmap_options_set_seed(options, 3);
+  tmap_options_set_threads(options, 2);
+  ASSERT_EQ(tmap_map(topology, comm, nullptr, "ohtma", options, &result, &error), TMAP_OK);
+  const auto topology_cpp = tmap::load_topology("tianhe3:1x2,nodes=4,cores=4");
+  const auto constraints = tmap::Constraints::all(*topology_cpp);
+  tmap::Context context;
+  context.seed = 3;
+  const auto expected = tmap::map_with("ohtma", tmap::Problem{cpp, *topology_cpp, constraints}, context);
+  ASSERT_EQ(tmap_result_ranks(result), 30);
+  EXPECT_EQ(std::vector<int64_t>(tmap_result_mapping(result), tmap_result_mapping(result) + 30), expected);
+  EXPECT_EQ(tmap_result_hop_bytes(result), tmap::evaluate(cpp, *topology_cpp, expected).hop_bytes);
+  EXPECT_GE(tmap_result_time(result), 0.0);
+  tmap_result_free(result);
+  tmap_options_free(options);
+  tmap_comm_free(comm);
+  tmap_topology_free(topology);
+}
+
+TEST(CApi, ErrorsAreStatusesWithOwnedMessages) {
+  tmap_topology* topology = nullptr;
+  char* error = nullptr;
+  EXPECT_EQ(tmap_topology_load("mesh2D 8", &topology, &error), TMAP_ERROR_INPUT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("unexpected end of input"), std::string::npos);
+  tmap_string_free(error);
+  EXPECT_EQ(tmap_topology_load(nullptr, &topology, &error), TMAP_ERROR_ARGUMENT);
+  tmap_string_free(error);
+  ASSERT_EQ(tmap_topology_load("cmplt 4", &topology, nullptr), TMAP_OK);
+  tmap_comm* comm = nullptr;
+  const int64_t dense[9] = {0, 1, 2, 1, 0, -3, 2, 1, 0};
+  EXPECT_EQ(tmap_comm_from_dense(3, dense, &comm, &error), TMAP_ERROR_INPUT);
+  EXPECT_NE(std::string(error).find("negative volume"), std::string::npos);
+  tmap_string_free(error);
+  const double nan_matrix[4] = {0, 0.0 / 0.0, 1, 0};
+  EXPECT_EQ(tmap_comm_from_dense_double(2, nan_matrix, &comm, &error), TMAP_ERROR_INPUT);
+  tmap_string_free(error);
+  // Too many ranks for the slots: an input error from tmap_map.
+  const int64_t five[25] = {};
+  ASSERT_EQ(tmap_comm_from_dense(5, five, &comm, nullptr), TMAP_OK);
+  tmap_result* result = nullptr;
+  EXPECT_EQ(tmap_map(topology, comm, nullptr, "scotch", nullptr, &result, &error), TMAP_ERROR_INPUT);
+  EXPECT_NE(std::string(error).find("5 ranks do not fit"), std::string::npos);
+  tmap_string_free(error);
+  EXPECT_EQ(tmap_map(topology, comm, nullptr, "nope", nullptr, &result, &error), TMAP_ERROR_INPUT);
+  tmap_string_free(error);
+  tmap_comm_free(comm);
+  tmap_topology_free(topology);
+  tmap_topology_free(nullptr);  // NULL is fine everywhere
+}
+
+TEST(CApi, TopoMatchStyleCallWithConstraintsAndDoubles) {
+  // Two pairs that talk (affinities 0.5), the rest 0.01, onto tleaf 2 2 10 2 1
+  // restricted to PEs {0, 1, 2, 3} of the 4 leaves... each pair on a node.
+  const double affinity[16] = {0, 0.5, 0.01, 0.01, 0.5, 0, 0.01, 0.01, 0.01, 0.01, 0, 0.5, 0.01, 0.01, 0.5, 0};
+  const int64_t allowed[4] = {3, 2, 1, 0};
+  int64_t sigma[4] = {-1, -1, -1, -1};
+  char* error = nullptr;
+  ASSERT_EQ(tmap_topomatch("tleaf 2 2 10 2 1", affinity, 4, allowed, 4, 1, "treematch", sigma, &error), TMAP_OK);
+  EXPECT_EQ(sigma[0] / 2, sigma[1] / 2);
+  EXPECT_EQ(sigma[2] / 2, sigma[3] / 2);
+  EXPECT_NE(sigma[0] / 2, sigma[2] / 2);
+  EXPECT_GT(tmap_strategy_count(), 5);
+  EXPECT_STREQ(tmap_strategy_name(0), "inorder");
+  EXPECT_EQ(tmap_strategy_name(99), nullptr);
+}
