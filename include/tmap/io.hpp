@@ -76,6 +76,7 @@ struct MappingReport {
 /// (or commas), `#` starts a comment. Every id must lie in [0, num_pes) and
 /// appear once; InputError names the line otherwise.
 [[nodiscard]] std::vector<PE> read_pe_list(const std::string& path, PE num_pes);
+[[nodiscard]] std::vector<PE> parse_pe_list(std::string_view text, const std::string& origin, PE num_pes);
 
 /// Parses node id ranges as `--alloc` takes them ("0-95,192-287", "7").
 /// InputError naming the bad item otherwise. Range checks against the

@@ -21,6 +21,7 @@ Volume checked_add(Volume a, Volume b) {
 
 CommMatrix CommMatrix::from_entries(Rank n, std::vector<CommEntry> entries) {
   if (n < 0) throw InputError("number of ranks must be non-negative");
+  if (n > kMaxRanks) throw InputError("more than " + std::to_string(kMaxRanks) + " ranks");
   for (const auto& e : entries) {
     if (e.from < 0 || e.from >= n || e.to < 0 || e.to >= n) {
       throw InputError("rank pair (" + std::to_string(e.from) + ", " + std::to_string(e.to) +

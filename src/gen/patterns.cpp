@@ -20,7 +20,7 @@ CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume vol
     if (d < 1 || d > (std::int64_t{1} << 20)) throw InputError("stencil: every dimension must be between 1 and 2^20");
     n *= d;
   }
-  if (n > (std::int64_t{1} << 31)) throw InputError("stencil: more than 2^31 ranks");
+  if (n > kMaxRanks) throw InputError("stencil: more than " + std::to_string(kMaxRanks) + " ranks");
   const bool diagonals = points == 9 || points == 27;
   // Neighbour offsets: faces only, or the whole 3^d cube.
   std::vector<std::array<int, 3>> offsets;
@@ -65,7 +65,7 @@ CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume vol
 }
 
 CommMatrix random_sparse(Rank n, std::int64_t degree, Volume max_volume, std::uint64_t seed) {
-  if (n < 1) throw InputError("random: the number of ranks must be at least 1");
+  if (n < 1 || n > kMaxRanks) throw InputError("random: the number of ranks must be between 1 and " + std::to_string(kMaxRanks));
   if (degree < 0 || (n > 1 && degree > n - 1) || (n == 1 && degree > 0)) {
     throw InputError("random: the degree must be between 0 and ranks-1");
   }

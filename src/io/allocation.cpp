@@ -14,6 +14,9 @@ namespace tmap {
 
 namespace {
 
+/// Most hosts a host list may expand to.
+constexpr std::size_t kMaxHosts = std::size_t{1} << 20;
+
 /// Splits at commas outside brackets.
 std::vector<std::string_view> split_top_level(std::string_view list, const std::string& origin) {
   std::vector<std::string_view> items;
@@ -40,6 +43,9 @@ void expand_item(std::string_view item, const std::string& prefix, std::vector<s
                  const std::string& origin) {
   const auto open = item.find('[');
   if (open == std::string_view::npos) {
+    if (out.size() == kMaxHosts) {
+      throw InputError(origin + ": the host list expands to more than " + std::to_string(kMaxHosts) + " hosts");
+    }
     out.push_back(prefix + std::string(item));
     return;
   }
@@ -59,7 +65,9 @@ void expand_item(std::string_view item, const std::string& prefix, std::vector<s
     if (!detail::parse_int(lo_text, lo) || !detail::parse_int(hi_text, hi) || lo < 0 || hi < lo) {
       throw InputError(origin + ": bad range '" + std::string(range) + "' in '" + std::string(item) + "'");
     }
-    if (hi - lo > 1'000'000) throw InputError(origin + ": range '" + std::string(range) + "' is too long");
+    if (hi - lo >= static_cast<std::int64_t>(kMaxHosts)) {
+      throw InputError(origin + ": range '" + std::string(range) + "' is too long");
+    }
     const auto width = lo_text.size();  // zero padding as written
     for (std::int64_t v = lo; v <= hi; ++v) {
       auto digits = std::to_string(v);

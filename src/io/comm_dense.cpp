@@ -17,12 +17,12 @@ CommMatrix parse_dense(std::string_view text, const std::string& origin, std::st
   while (lines.next(line)) {
     line = strip_comment(line, '#');
     if (is_blank(line)) continue;
-    tokens.clear();
     std::string_view token;
-    while (next_token(line, token, separators)) tokens.push_back(token);
-    const auto count = static_cast<std::int64_t>(tokens.size());
-    if (n < 0) {
-      n = count;
+    if (n < 0) {  // the first row fixes n
+      tokens.clear();
+      std::string_view rest = line;
+      while (next_token(rest, token, separators)) tokens.push_back(token);
+      n = static_cast<std::int64_t>(tokens.size());
       row_begin.reserve(static_cast<std::size_t>(n) + 1);
     }
     if (row == n) {
@@ -30,16 +30,21 @@ CommMatrix parse_dense(std::string_view text, const std::string& origin, std::st
                        "extra row: the first row has " + std::to_string(n) +
                            " values, so the matrix has " + std::to_string(n) + " rows");
     }
-    if (count != n) {
-      throw InputError(origin, lines.line_number(),
-                       "expected " + std::to_string(n) + " values, found " + std::to_string(count));
-    }
-    for (std::int64_t j = 0; j < n; ++j) {
-      const Volume v = parse_volume(tokens[j], origin, lines.line_number());
-      if (v != 0 && j != row) {
-        column.push_back(j);
-        volume.push_back(v);
+    // Values are parsed as they are found: no per-row token list.
+    std::int64_t j = 0;
+    while (next_token(line, token, separators)) {
+      if (j < n) {
+        const Volume v = token == "0" ? 0 : parse_volume(token, origin, lines.line_number());
+        if (v != 0 && j != row) {
+          column.push_back(j);
+          volume.push_back(v);
+        }
       }
+      ++j;
+    }
+    if (j != n) {
+      throw InputError(origin, lines.line_number(),
+                       "expected " + std::to_string(n) + " values, found " + std::to_string(j));
     }
     row_begin.push_back(static_cast<std::int64_t>(column.size()));
     ++row;

@@ -12,7 +12,6 @@
 namespace tmap::detail {
 
 namespace {
-constexpr std::int64_t kMaxRanks = std::int64_t{1} << 40;
 }
 
 CommMatrix graph_to_matrix(Rank n, std::vector<Arc> arcs, const std::vector<std::int64_t>& line_of_vertex,
@@ -53,6 +52,12 @@ CommMatrix parse_scotch_graph(std::string_view text, const std::string& origin) 
   if (version != "0") in.fail("unsupported Scotch graph version " + quote(version) + " (expected 0)");
   const auto n = in.expect_int("number of vertices", 0, kMaxRanks);
   const auto arc_count = in.expect_int("number of arcs", 0, kMaxRanks);
+  // Each vertex needs a degree and each arc an end: refuse sizes the text
+  // cannot hold before allocating for them.
+  if (n + arc_count > static_cast<std::int64_t>(text.size())) {
+    in.fail("the header announces " + std::to_string(n) + " vertices and " + std::to_string(arc_count) +
+            " arcs, more than the file can hold");
+  }
   const auto base = in.expect_int("base value", 0, 1);
   const auto flags = in.expect("the 3-digit format flag");
   if (flags.size() > 3 || flags.find_first_not_of("01") != std::string_view::npos) {
@@ -151,6 +156,12 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
   if (head.size() < 2 || head.size() > 4) throw InputError(origin, at, "expected the header 'n m [fmt [ncon]]'");
   const auto n = parse_int_in(head[0], 0, kMaxRanks, "number of vertices", origin, at);
   const auto m = parse_int_in(head[1], 0, kMaxRanks, "number of edges", origin, at);
+  // One line per vertex, two numbers per edge end: refuse what cannot fit.
+  const auto lines_left = static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  if (n > lines_left || 2 * m > static_cast<std::int64_t>(text.size())) {
+    throw InputError(origin, at, "the header announces " + std::to_string(n) + " vertices and " + std::to_string(m) +
+                                     " edges, more than the file can hold");
+  }
   std::string fmt = head.size() > 2 ? std::string(head[2]) : "0";
   if (fmt.size() > 3 || fmt.find_first_not_of("01") != std::string::npos) {
     throw InputError(origin, at, "the format must be up to three digits 0/1, found " + quote(fmt));

@@ -9,7 +9,6 @@
 namespace tmap::detail {
 
 namespace {
-constexpr std::int64_t kMaxRanks = std::int64_t{1} << 40;
 
 bool is_comment_or_blank(std::string_view line) {
   const auto first = line.find_first_not_of(kBlanks);
@@ -117,6 +116,10 @@ CommMatrix parse_matrix_market(std::string_view text, const std::string& origin)
   const std::int64_t n = rows;
   const auto expected = format == "coordinate" ? parse_int_in(sizes[2], 0, std::numeric_limits<std::int64_t>::max(), "entries", origin, at)
                                                : (symmetric ? n * (n + 1) / 2 : n * n);
+  if (expected > static_cast<std::int64_t>(text.size())) {
+    throw InputError(origin, at, "the size line announces " + std::to_string(expected) +
+                                     " entries, more than the file can hold");
+  }
   std::vector<CommEntry> entries;
   std::int64_t seen = 0;
   std::int64_t array_i = 0;

@@ -57,7 +57,7 @@ Mapping parse_json_mapping(std::string_view text, const std::string& origin) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors and numbers out of range
     bad(origin, 0, std::string("invalid JSON: ") + e.what());
   }
   if (!j.is_object() || !j.contains("mapping") || !j["mapping"].is_array()) {
@@ -65,7 +65,9 @@ Mapping parse_json_mapping(std::string_view text, const std::string& origin) {
   }
   Mapping m;
   for (const auto& v : j["mapping"]) {
-    if (!v.is_number_integer()) bad(origin, 0, "\"mapping\" must hold integer PE ids");
+    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > std::numeric_limits<PE>::max())) {
+      bad(origin, 0, "\"mapping\" must hold integer PE ids");
+    }
     m.push_back(v.get<PE>());
   }
   return m;
@@ -200,8 +202,9 @@ Mapping parse_mapping(std::string_view text, const std::string& origin) {
 
 Mapping read_mapping(const std::string& path) { return parse_mapping(read_file(path), path); }
 
-std::vector<PE> read_pe_list(const std::string& path, PE num_pes) {
-  const auto text = read_file(path);
+std::vector<PE> read_pe_list(const std::string& path, PE num_pes) { return parse_pe_list(read_file(path), path, num_pes); }
+
+std::vector<PE> parse_pe_list(std::string_view text, const std::string& path, PE num_pes) {
   detail::LineReader lines(text);
   std::string_view line;
   std::vector<PE> pes;

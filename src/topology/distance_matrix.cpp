@@ -47,6 +47,7 @@ std::string DistanceMatrixTopology::to_tgt() const {
 std::unique_ptr<Topology> parse_dist(std::string_view text, const std::string& origin) {
   detail::TokenStream in(text, origin);
   const auto n = in.expect_int("number of PEs", 1, 1 << 14);
+  if (n * n * 2 > in.remaining() + 1) in.fail("a " + std::to_string(n) + " x " + std::to_string(n) + " matrix does not fit in the rest of the file");
   std::vector<std::uint32_t> d(static_cast<std::size_t>(n * n));
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t j = 0; j < n; ++j) {

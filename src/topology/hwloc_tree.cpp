@@ -34,14 +34,28 @@ HwlocTreeTopology::HwlocTreeTopology(const std::string& source, bool xml) : sour
     throw InputError("hwloc rejects the synthetic description '" + source +
                      "' (e.g. 'pack:1 numa:8 l2:2 core:4 pu:1')");
   }
-  if (hwloc_topology_load(topology.t) != 0) {
-    throw InputError(xml ? source + ": hwloc cannot load this topology" : "hwloc cannot load '" + source + "'");
+  load(&topology.t, xml ? source : "'" + source + "'");
+}
+
+std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::from_xml_text(const std::string& text, const std::string& origin) {
+  HwlocTopology topology;
+  if (text.empty() || hwloc_topology_set_xmlbuffer(topology.t, text.c_str(), static_cast<int>(text.size()) + 1) != 0) {
+    throw InputError(origin, "hwloc cannot read this XML");
   }
-  const int pus = hwloc_get_nbobjs_by_type(topology.t, HWLOC_OBJ_PU);
-  if (pus < 1) throw InputError(source + ": the topology has no PU");
+  std::unique_ptr<HwlocTreeTopology> result(new HwlocTreeTopology());
+  result->source_ = origin;
+  result->load(&topology.t, origin);
+  return result;
+}
+
+void HwlocTreeTopology::load(void* handle, const std::string& origin) {
+  auto topology = *static_cast<hwloc_topology_t*>(handle);
+  if (hwloc_topology_load(topology) != 0) throw InputError(origin + ": hwloc cannot load this topology");
+  const int pus = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
+  if (pus < 1) throw InputError(origin + ": the topology has no PU");
   for (int i = 0; i < pus; ++i) {
     std::vector<std::uint64_t> chain;
-    for (hwloc_obj_t obj = hwloc_get_obj_by_type(topology.t, HWLOC_OBJ_PU, static_cast<unsigned>(i)); obj != nullptr;
+    for (hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PU, static_cast<unsigned>(i)); obj != nullptr;
          obj = obj->parent) {
       chain.push_back(obj->gp_index);
     }
@@ -50,19 +64,19 @@ HwlocTreeTopology::HwlocTreeTopology(const std::string& source, bool xml) : sour
   }
   // Symmetric fan-outs, root to PUs (levels of fan-out 1 left out).
   bool symmetric = true;
-  const int depth = hwloc_topology_get_depth(topology.t);
+  const int depth = hwloc_topology_get_depth(topology);
   for (int d = 0; d + 1 < depth && symmetric; ++d) {
-    const unsigned count = hwloc_get_nbobjs_by_depth(topology.t, d);
-    const unsigned arity = hwloc_get_obj_by_depth(topology.t, d, 0)->arity;
-    for (unsigned k = 0; k < count; ++k) symmetric = symmetric && hwloc_get_obj_by_depth(topology.t, d, k)->arity == arity;
+    const unsigned count = hwloc_get_nbobjs_by_depth(topology, d);
+    const unsigned arity = hwloc_get_obj_by_depth(topology, d, 0)->arity;
+    for (unsigned k = 0; k < count; ++k) symmetric = symmetric && hwloc_get_obj_by_depth(topology, d, k)->arity == arity;
     if (arity > 1) arities_.push_back(arity);
   }
   if (!symmetric) arities_.clear();
   char* buffer = nullptr;
   int length = 0;
-  if (hwloc_topology_export_xmlbuffer(topology.t, &buffer, &length, 0) == 0 && buffer != nullptr) {
+  if (hwloc_topology_export_xmlbuffer(topology, &buffer, &length, 0) == 0 && buffer != nullptr) {
     xml_.assign(buffer, static_cast<std::size_t>(std::max(length - 1, 0)));
-    hwloc_free_xmlbuffer(topology.t, buffer);
+    hwloc_free_xmlbuffer(topology, buffer);
   }
   for (PE a = 0; a < size(); ++a) {
     for (PE b = a + 1; b < size() && size() <= 4096; ++b) max_distance_ = std::max(max_distance_, distance(a, b));

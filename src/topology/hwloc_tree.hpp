@@ -7,6 +7,7 @@
 // on. Asymmetric trees (PUs at different depths) are handled the same way.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ class HwlocTreeTopology final : public Topology {
  public:
   /// `source` is a file path (xml = true) or a synthetic description.
   HwlocTreeTopology(const std::string& source, bool xml);
+  /// From XML text in memory; `origin` names it in messages.
+  static std::unique_ptr<HwlocTreeTopology> from_xml_text(const std::string& text, const std::string& origin);
 
   [[nodiscard]] PE size() const override { return static_cast<PE>(ancestors_.size()); }
   [[nodiscard]] Distance distance(PE a, PE b) const override;
@@ -44,6 +47,8 @@ class HwlocTreeTopology final : public Topology {
   [[nodiscard]] const std::string& xml() const noexcept { return xml_; }
 
  private:
+  HwlocTreeTopology() = default;
+  void load(void* topology, const std::string& origin);
   std::string source_;
   std::vector<std::vector<std::uint64_t>> ancestors_;  ///< per PU: object ids from the root down
   std::vector<std::int64_t> arities_;

@@ -100,6 +100,13 @@ std::unique_ptr<Topology> load_deco(TokenStream& in) {
   if (type == 2) in.fail("deco 2 targets only estimate distances and are not supported for mapping");
   const auto terminals = in.expect_int("deco number of terminals", 1, 1 << 15);
   const auto domains = in.expect_int("deco largest domain number", terminals, std::int64_t{1} << 30);
+  // Every distance takes at least two characters: refuse what cannot fit
+  // before allocating the terminals x terminals map.
+  const std::int64_t listed = type == 0 ? terminals : domains;
+  if (listed * (listed - 1) > in.remaining() + 1) {
+    in.fail("a deco target of " + std::to_string(listed) + (type == 0 ? " terminals" : " domains") +
+            " needs more distances than the file holds");
+  }
   std::vector<std::int64_t> weights(static_cast<std::size_t>(terminals), 0);
   std::vector<std::uint32_t> d(static_cast<std::size_t>(terminals * terminals), 0);
   auto set = [&](std::int64_t a, std::int64_t b, std::int64_t value) {
@@ -109,7 +116,7 @@ std::unique_ptr<Topology> load_deco(TokenStream& in) {
   constexpr std::int64_t kMaxDistance = std::numeric_limits<std::int32_t>::max();
   if (type == 0) {
     std::vector<std::int64_t> label(static_cast<std::size_t>(terminals));
-    std::vector<char> seen_domain(static_cast<std::size_t>(domains) + 1, 0);
+    std::vector<char> seen_domain(static_cast<std::size_t>(domains) + 1, 0);  // domains^2 fit the file
     for (std::int64_t k = 0; k < terminals; ++k) {
       label[k] = in.expect_int("deco terminal label", 0, terminals - 1);
       if (weights[label[k]] != 0) in.fail("deco terminal label " + std::to_string(label[k]) + " is used twice");

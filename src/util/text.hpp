@@ -50,6 +50,8 @@ class TokenStream {
   std::int64_t expect_int(std::string_view what, std::int64_t lo, std::int64_t hi);
   /// True when nothing but blanks remains.
   bool at_end();
+  /// Characters not read yet (bounds what the rest can hold).
+  [[nodiscard]] std::int64_t remaining() const noexcept { return static_cast<std::int64_t>(rest_.size()); }
   /// Line of the last token returned (1-based).
   [[nodiscard]] std::int64_t line() const noexcept { return token_line_; }
   [[nodiscard]] const std::string& origin() const noexcept { return origin_; }

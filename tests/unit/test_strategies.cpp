@@ -93,6 +93,7 @@ TEST(Strategies, TooManyRanksIsAnInputError) {
   }
 }
 
+#include "util/int128.hpp"
 #include "util/random.hpp"
 
 TEST(Strategies, PropertyRandomAllocationsAllStrategiesIndependentScore) {
@@ -127,4 +128,57 @@ TEST(Strategies, PropertyRandomAllocationsAllStrategiesIndependentScore) {
     }
   }
   EXPECT_EQ(checked, 10 * static_cast<int>(tmap::strategy_table().size()));
+}
+
+TEST(Strategies, DeterministicAcrossRunsAndThreadCounts) {
+  // Every strategy, twice at 1 thread and once at 2, same seed: one mapping.
+  // Sizes above the parallel thresholds where strategies have them.
+  struct Case {
+    const char* topology;
+    tmap::CommMatrix comm;
+  };
+  const Case cases[] = {
+      {"tianhe3:2x2,nodes=16,cores=40", tmap::gen::shuffle_ranks(tmap::gen::stencil({46, 45}, 5, 1000), 7)},
+      {"tleaf 3 4 100 8 10 8 1", tmap::gen::random_sparse(256, 4, 1000, 3)},
+  };
+  for (const auto& c : cases) {
+    const auto topology = tmap::load_topology(c.topology);
+    const auto constraints = Constraints::all(*topology);
+    const Problem problem{c.comm, *topology, constraints};
+    for (const auto& s : tmap::strategy_table()) {
+      Context one;
+      one.seed = 5;
+      one.ohtma.max_passes = 2;  // keeps ohtma+ quick at 2500 ranks
+      Context two = one;
+      two.threads = 2;
+      const auto first = tmap::map_with(s.name, problem, one);
+      EXPECT_EQ(first, tmap::map_with(s.name, problem, one)) << s.name << " repeated";
+      EXPECT_EQ(first, tmap::map_with(s.name, problem, two)) << s.name << " at 2 threads";
+    }
+  }
+}
+
+TEST(Strategies, VolumesNear1e15StayExact) {
+  // Every strategy on traffic near 1e15 bytes per pair: valid mappings whose
+  // hop-bytes are exact (checked against an independent 128-bit sum).
+  const auto topology = tmap::load_topology("tianhe3:1x2,nodes=4,cores=4");
+  const auto constraints = Constraints::all(*topology);
+  auto comm = tmap::gen::random_sparse(32, 3, 1000, 1);
+  std::vector<tmap::CommEntry> entries;
+  for (tmap::Rank i = 0; i < 32; ++i) {
+    for (std::size_t k = 0; k < comm.targets(i).size(); ++k) {
+      entries.push_back({i, comm.targets(i)[k], 1'000'000'000'000'000 + comm.volumes(i)[k]});
+    }
+  }
+  const auto big = tmap::CommMatrix::from_entries(32, entries);
+  for (const auto& s : tmap::strategy_table()) {
+    const auto mapping = tmap::map_with(s.name, Problem{big, *topology, constraints}, Context{});
+    tmap::detail::Int128 exact = 0;
+    for (tmap::Rank i = 0; i < 32; ++i) {
+      for (std::size_t k = 0; k < big.targets(i).size(); ++k) {
+        exact += static_cast<tmap::detail::Int128>(big.volumes(i)[k]) * topology->distance(mapping[i], mapping[big.targets(i)[k]]);
+      }
+    }
+    EXPECT_TRUE(static_cast<tmap::detail::Int128>(tmap::evaluate(big, *topology, mapping).hop_bytes) == exact) << s.name;
+  }
 }

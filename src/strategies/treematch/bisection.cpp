@@ -90,9 +90,9 @@ std::vector<char> grow(const Subgraph& g, std::int64_t seed, std::int64_t first_
 
 /// Fiduccia-Mattheyses passes of paired moves (one each way), so sizes stay
 /// exact; each pass keeps its best prefix. Returns the final cut.
-Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut) {
+Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes) {
   const auto m = g.size();
-  for (int pass = 0; pass < 12; ++pass) {
+  for (int pass = 0; pass < passes; ++pass) {
     std::vector<Volume> gain(static_cast<std::size_t>(m), 0);
     for (std::int64_t v = 0; v < m; ++v) {
       for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) gain[v] += side[g.adj[e]] != side[v] ? g.w[e] : -g.w[e];
@@ -180,9 +180,14 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
   const auto heaviest = static_cast<std::int64_t>(std::max_element(g.total.begin(), g.total.end()) - g.total.begin());
   std::vector<char> best_side;
   Volume best_cut = std::numeric_limits<Volume>::max();
-  for (const auto seed : {end1, end2, heaviest}) {
+  // Large sets (the top levels of a huge job): one seed and fewer passes,
+  // which keeps a million ranks tractable; smaller sets get the full effort.
+  const bool large = m > 50'000;
+  std::vector<std::int64_t> seeds{end1};
+  if (!large) seeds.insert(seeds.end(), {end2, heaviest});
+  for (const auto seed : seeds) {
     auto side = grow(g, seed, first_size);
-    const auto cut = refine(g, side, cut_of(g, side));
+    const auto cut = refine(g, side, cut_of(g, side), large ? 4 : 12);
     if (cut < best_cut) {
       best_cut = cut;
       best_side = std::move(side);

@@ -1,0 +1,85 @@
+#include "targets.hpp"
+
+#include <string>
+
+#include "tmap/tmap.hpp"
+#include "topology/distance_matrix.hpp"
+#include "topology/hwloc_tree.hpp"
+
+namespace tmap::fuzz {
+
+namespace {
+
+std::string text_of(const std::uint8_t* data, std::size_t size) {
+  return std::string(reinterpret_cast<const char*>(data), size);
+}
+
+/// Runs f; InputError is the expected outcome of bad input.
+template <typename F>
+void expect_input_errors_only(F&& f) {
+  try {
+    f();
+  } catch (const InputError&) {
+  }
+}
+
+}  // namespace
+
+void tgt(const std::uint8_t* data, std::size_t size) {
+  expect_input_errors_only([&] {
+    const auto t = parse_tgt(text_of(data, size), "fuzz.tgt");
+    if (t->size() <= 64) {
+      for (PE a = 0; a < t->size(); ++a) (void)t->distance(a, t->size() - 1 - a);
+      (void)t->to_tgt();
+    }
+  });
+}
+
+void comm(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const CommFormat formats[] = {CommFormat::Dense, CommFormat::Csv, CommFormat::Coo,
+                                CommFormat::MatrixMarket, CommFormat::ScotchGraph, CommFormat::MetisGraph};
+  const auto format = formats[data[0] % 6];
+  expect_input_errors_only([&] {
+    const auto m = parse_comm(text_of(data + 1, size - 1), format, "fuzz.comm");
+    (void)m.symmetrized();
+    (void)m.total_volume();
+  });
+}
+
+void pe_list(const std::uint8_t* data, std::size_t size) {
+  expect_input_errors_only([&] { (void)parse_pe_list(text_of(data, size), "fuzz.pes", 1000); });
+}
+
+void hostlist(const std::uint8_t* data, std::size_t size) {
+  expect_input_errors_only([&] {
+    const auto a = parse_allocation(text_of(data, size));
+    const auto t = load_topology("tianhe3:2x2,nodes=8");
+    a.check(*t);
+  });
+}
+
+void mapping(const std::uint8_t* data, std::size_t size) {
+  expect_input_errors_only([&] { (void)parse_mapping(text_of(data, size), "fuzz.map"); });
+}
+
+void hwloc(const std::uint8_t* data, std::size_t size) {
+  expect_input_errors_only([&] { (void)topo::HwlocTreeTopology::from_xml_text(text_of(data, size), "fuzz.xml"); });
+}
+
+void dist(const std::uint8_t* data, std::size_t size) {
+  expect_input_errors_only([&] { (void)topo::parse_dist(text_of(data, size), "fuzz.dist"); });
+}
+
+Target find(std::string_view name) {
+  if (name == "tgt") return tgt;
+  if (name == "comm") return comm;
+  if (name == "pe_list") return pe_list;
+  if (name == "hostlist") return hostlist;
+  if (name == "mapping") return mapping;
+  if (name == "hwloc") return hwloc;
+  if (name == "dist") return dist;
+  return nullptr;
+}
+
+}  // namespace tmap::fuzz
