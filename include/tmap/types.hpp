@@ -13,10 +13,10 @@ using PE = std::int64_t;
 using Volume = std::int64_t;
 /// Distance between two PEs (hops, or a Scotch link cost). Always >= 0.
 using Distance = std::int64_t;
-/// Most ranks a communication matrix may have (2^27: 134 million; its row
-/// index alone then takes 1 GiB). Readers refuse larger declared sizes
-/// before allocating anything.
-inline constexpr std::int64_t kMaxRanks = std::int64_t{1} << 27;
+/// Most ranks a communication matrix may have (2^24: 16.7 million, 16x the
+/// largest jobs we test; its row index then takes 128 MiB). Readers refuse
+/// larger declared sizes before allocating anything.
+inline constexpr std::int64_t kMaxRanks = std::int64_t{1} << 24;
 
 /// A compute node of a topology (a group of PEs that share a host).
 using NodeId = std::int64_t;

@@ -25,6 +25,9 @@ std::vector<NodeId> parse_node_ranges(std::string_view list, const std::string& 
       bad("bad range " + detail::quote(item) + " (expected a-b with a <= b)");
     }
     if (last >= kMax) bad("node id too large in " + detail::quote(item));
+    if (last - first + static_cast<NodeId>(nodes.size()) >= (NodeId{1} << 24)) {
+      bad("more than " + std::to_string(NodeId{1} << 24) + " nodes");
+    }
     for (NodeId v = first; v <= last; ++v) nodes.push_back(v);
   }
   if (nodes.empty()) bad("no nodes given");

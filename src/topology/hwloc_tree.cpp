@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <memory>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
 
@@ -24,60 +27,140 @@ struct HwlocTopology {
 
 }  // namespace
 
-HwlocTreeTopology::HwlocTreeTopology(const std::string& source, bool xml) : source_(source) {
+namespace {
+
+enum Kind { kXmlFile = 0, kSynthetic = 1, kXmlText = 2 };
+
+/// In the child: load with hwloc and describe the tree on `fd` as text:
+/// "OK", then the PU count, then per PU its ancestor count and ids, then the
+/// symmetric arities, then the XML length and the XML; or "ERR <message>".
+void describe(const std::string& source, int kind, int fd) {
+  std::string out;
   HwlocTopology topology;
-  if (xml) {
-    if (hwloc_topology_set_xml(topology.t, source.c_str()) != 0) {
-      throw InputError(source, "hwloc cannot read this XML file");
-    }
-  } else if (hwloc_topology_set_synthetic(topology.t, source.c_str()) != 0) {
-    throw InputError("hwloc rejects the synthetic description '" + source +
-                     "' (e.g. 'pack:1 numa:8 l2:2 core:4 pu:1')");
+  int set = 0;
+  if (kind == kXmlFile) set = hwloc_topology_set_xml(topology.t, source.c_str());
+  if (kind == kSynthetic) set = hwloc_topology_set_synthetic(topology.t, source.c_str());
+  if (kind == kXmlText) {
+    set = source.empty() ? -1
+                         : hwloc_topology_set_xmlbuffer(topology.t, source.c_str(), static_cast<int>(source.size()) + 1);
   }
-  load(&topology.t, xml ? source : "'" + source + "'");
+  if (set != 0) {
+    out = kind == kSynthetic ? "ERR synthetic" : "ERR read";
+  } else if (hwloc_topology_load(topology.t) != 0) {
+    out = "ERR load";
+  } else {
+    const int pus = hwloc_get_nbobjs_by_type(topology.t, HWLOC_OBJ_PU);
+    out = "OK " + std::to_string(pus) + "\n";
+    for (int i = 0; i < pus; ++i) {
+      std::vector<std::uint64_t> chain;
+      for (hwloc_obj_t obj = hwloc_get_obj_by_type(topology.t, HWLOC_OBJ_PU, static_cast<unsigned>(i)); obj != nullptr;
+           obj = obj->parent) {
+        chain.push_back(obj->gp_index);
+      }
+      out += std::to_string(chain.size());
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) out += " " + std::to_string(*it);
+      out += "\n";
+    }
+    bool symmetric = true;
+    std::vector<unsigned> arities;
+    const int depth = hwloc_topology_get_depth(topology.t);
+    for (int d = 0; d + 1 < depth && symmetric; ++d) {
+      const unsigned count = hwloc_get_nbobjs_by_depth(topology.t, d);
+      const unsigned arity = hwloc_get_obj_by_depth(topology.t, d, 0)->arity;
+      for (unsigned k = 0; k < count; ++k) symmetric = symmetric && hwloc_get_obj_by_depth(topology.t, d, k)->arity == arity;
+      if (arity > 1) arities.push_back(arity);
+    }
+    if (!symmetric) arities.clear();
+    out += std::to_string(arities.size());
+    for (const auto a : arities) out += " " + std::to_string(a);
+    out += "\n" + std::to_string(depth) + "\n";
+    char* buffer = nullptr;
+    int length = 0;
+    std::string xml;
+    if (hwloc_topology_export_xmlbuffer(topology.t, &buffer, &length, 0) == 0 && buffer != nullptr) {
+      xml.assign(buffer, static_cast<std::size_t>(std::max(length - 1, 0)));
+      hwloc_free_xmlbuffer(topology.t, buffer);
+    }
+    out += std::to_string(xml.size()) + "\n" + xml;
+  }
+  for (std::size_t done = 0; done < out.size();) {
+    const auto n = ::write(fd, out.data() + done, out.size() - done);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+HwlocTreeTopology::HwlocTreeTopology(const std::string& source, bool xml) : source_(source) {
+  load_isolated(source, xml ? kXmlFile : kSynthetic, xml ? source : "'" + source + "'");
 }
 
 std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::from_xml_text(const std::string& text, const std::string& origin) {
-  HwlocTopology topology;
-  if (text.empty() || hwloc_topology_set_xmlbuffer(topology.t, text.c_str(), static_cast<int>(text.size()) + 1) != 0) {
-    throw InputError(origin, "hwloc cannot read this XML");
-  }
   std::unique_ptr<HwlocTreeTopology> result(new HwlocTreeTopology());
   result->source_ = origin;
-  result->load(&topology.t, origin);
+  result->load_isolated(text, kXmlText, origin);
   return result;
 }
 
-void HwlocTreeTopology::load(void* handle, const std::string& origin) {
-  auto topology = *static_cast<hwloc_topology_t*>(handle);
-  if (hwloc_topology_load(topology) != 0) throw InputError(origin + ": hwloc cannot load this topology");
-  const int pus = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
-  if (pus < 1) throw InputError(origin + ": the topology has no PU");
-  for (int i = 0; i < pus; ++i) {
-    std::vector<std::uint64_t> chain;
-    for (hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PU, static_cast<unsigned>(i)); obj != nullptr;
-         obj = obj->parent) {
-      chain.push_back(obj->gp_index);
+void HwlocTreeTopology::load_isolated(const std::string& source, int kind, const std::string& origin) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw InternalError("hwloc: cannot create a pipe");
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw InternalError("hwloc: cannot fork");
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    describe(source, kind, fds[1]);
+    ::close(fds[1]);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string reply;
+  char chunk[65536];
+  for (;;) {
+    const auto n = ::read(fds[0], chunk, sizeof chunk);
+    if (n <= 0) break;
+    reply.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  const bool xml = kind != kSynthetic;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty()) {
+    throw InputError(origin + ": hwloc failed on this " + (xml ? "XML (malformed?)" : "description"));
+  }
+  if (reply.starts_with("ERR")) {
+    if (kind == kSynthetic) {
+      throw InputError("hwloc rejects the synthetic description " + origin + " (e.g. 'pack:1 numa:8 l2:2 core:4 pu:1')");
     }
-    std::reverse(chain.begin(), chain.end());
+    if (kind == kXmlFile && reply != "ERR load") throw InputError(origin, "hwloc cannot read this XML file");
+    throw InputError(origin + ": hwloc cannot load this topology");
+  }
+  // Parse the child's description.
+  std::size_t pos = 3;
+  auto number = [&]() -> std::uint64_t {
+    while (pos < reply.size() && (reply[pos] == ' ' || reply[pos] == '\n')) ++pos;
+    std::uint64_t v = 0;
+    while (pos < reply.size() && reply[pos] >= '0' && reply[pos] <= '9') v = v * 10 + static_cast<std::uint64_t>(reply[pos++] - '0');
+    return v;
+  };
+  const auto pus = number();
+  if (pus < 1) throw InputError(origin + ": the topology has no PU");
+  for (std::uint64_t i = 0; i < pus; ++i) {
+    std::vector<std::uint64_t> chain(number());
+    for (auto& id : chain) id = number();
     ancestors_.push_back(std::move(chain));
   }
-  // Symmetric fan-outs, root to PUs (levels of fan-out 1 left out).
-  bool symmetric = true;
-  const int depth = hwloc_topology_get_depth(topology);
-  for (int d = 0; d + 1 < depth && symmetric; ++d) {
-    const unsigned count = hwloc_get_nbobjs_by_depth(topology, d);
-    const unsigned arity = hwloc_get_obj_by_depth(topology, d, 0)->arity;
-    for (unsigned k = 0; k < count; ++k) symmetric = symmetric && hwloc_get_obj_by_depth(topology, d, k)->arity == arity;
-    if (arity > 1) arities_.push_back(arity);
-  }
-  if (!symmetric) arities_.clear();
-  char* buffer = nullptr;
-  int length = 0;
-  if (hwloc_topology_export_xmlbuffer(topology, &buffer, &length, 0) == 0 && buffer != nullptr) {
-    xml_.assign(buffer, static_cast<std::size_t>(std::max(length - 1, 0)));
-    hwloc_free_xmlbuffer(topology, buffer);
-  }
+  arities_.resize(number());
+  for (auto& a : arities_) a = static_cast<std::int64_t>(number());
+  const auto depth = number();
+  const auto xml_size = number();
+  ++pos;  // the newline before the XML
+  xml_ = reply.substr(std::min(pos, reply.size()), xml_size);
   for (PE a = 0; a < size(); ++a) {
     for (PE b = a + 1; b < size() && size() <= 4096; ++b) max_distance_ = std::max(max_distance_, distance(a, b));
   }
