@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <memory>
 
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
+
+#include <chrono>
 #include <unistd.h>
 
 #include "tmap/error.hpp"
@@ -119,16 +123,31 @@ void HwlocTreeTopology::load_isolated(const std::string& source, int kind, const
     ::_exit(0);
   }
   ::close(fds[1]);
+  // The child gets kHwlocSeconds: a hwloc that hangs on a bad file must not
+  // hang tmap.
+  constexpr int kHwlocSeconds = 10;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kHwlocSeconds);
   std::string reply;
   char chunk[65536];
+  bool timed_out = false;
   for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd watch{fds[0], POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&watch, 1, static_cast<int>(left.count())) == 0) {
+      timed_out = true;
+      break;
+    }
     const auto n = ::read(fds[0], chunk, sizeof chunk);
     if (n <= 0) break;
     reply.append(chunk, static_cast<std::size_t>(n));
   }
   ::close(fds[0]);
+  if (timed_out) ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
+  if (timed_out) {
+    throw InputError(origin + ": hwloc took more than " + std::to_string(kHwlocSeconds) + " s on this input");
+  }
   const bool xml = kind != kSynthetic;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty()) {
     throw InputError(origin + ": hwloc failed on this " + (xml ? "XML (malformed?)" : "description"));
