@@ -81,11 +81,43 @@ bool is_id_ranges(std::string_view list) {
   return list.find_first_not_of("0123456789-, \t") == std::string_view::npos;
 }
 
+
+/// How many hosts an item expands to (saturating above kMaxHosts), so huge
+/// lists are refused before any string is built.
+std::size_t count_item(std::string_view item) {
+  std::size_t total = 1;
+  for (auto open = item.find('['); open != std::string_view::npos; open = item.find('[', open + 1)) {
+    const auto close = item.find(']', open);
+    if (close == std::string_view::npos) return total;
+    std::size_t group = 0;
+    std::string_view rest = item.substr(open + 1, close - open - 1);
+    std::string_view range;
+    while (detail::next_token(rest, range, ",")) {
+      const auto dash = range.find('-');
+      std::int64_t lo = 0;
+      std::int64_t hi = 0;
+      if (!detail::parse_int(range.substr(0, dash), lo)) return total;  // expand_item reports it
+      hi = lo;
+      if (dash != std::string_view::npos && !detail::parse_int(range.substr(dash + 1), hi)) return total;
+      if (hi >= lo) group += static_cast<std::size_t>(std::min<std::int64_t>(hi - lo + 1, kMaxHosts + 1));
+      group = std::min(group, kMaxHosts + 1);
+    }
+    total = std::min(total * std::max<std::size_t>(group, 1), kMaxHosts + 1);
+  }
+  return total;
+}
+
 }  // namespace
 
 std::vector<std::string> expand_hostlist(std::string_view list, const std::string& origin) {
   std::vector<std::string> hosts;
-  for (const auto item : split_top_level(list, origin)) expand_item(item, "", hosts, origin);
+  const auto items = split_top_level(list, origin);
+  std::size_t total = 0;
+  for (const auto item : items) total = std::min(total + count_item(item), kMaxHosts + 1);
+  if (total > kMaxHosts) {
+    throw InputError(origin + ": the host list expands to more than " + std::to_string(kMaxHosts) + " hosts");
+  }
+  for (const auto item : items) expand_item(item, "", hosts, origin);
   if (hosts.empty()) throw InputError(origin + ": no hosts given");
   return hosts;
 }

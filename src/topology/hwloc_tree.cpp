@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_map>
 
 #include <poll.h>
 #include <signal.h>
@@ -180,10 +181,32 @@ void HwlocTreeTopology::load_isolated(const std::string& source, int kind, const
   const auto xml_size = number();
   ++pos;  // the newline before the XML
   xml_ = reply.substr(std::min(pos, reply.size()), xml_size);
-  for (PE a = 0; a < size(); ++a) {
-    for (PE b = a + 1; b < size() && size() <= 4096; ++b) max_distance_ = std::max(max_distance_, distance(a, b));
+  (void)depth;
+  // The exact largest distance (the tree's diameter over PUs) in
+  // O(PUs x depth): at each object, the two deepest PUs below different
+  // children.
+  struct Best {
+    std::int64_t first = -1;
+    std::uint64_t first_child = 0;
+    std::int64_t second = -1;
+  };
+  std::unordered_map<std::uint64_t, Best> best;
+  for (const auto& chain : ancestors_) {
+    const auto leaf_depth = static_cast<std::int64_t>(chain.size()) - 1;
+    for (std::size_t k = 0; k + 1 < chain.size(); ++k) {
+      auto& b = best[chain[k]];
+      if (b.first < 0 || leaf_depth > b.first) {
+        if (b.first >= 0 && b.first_child != chain[k + 1]) b.second = b.first;
+        b.first = leaf_depth;
+        b.first_child = chain[k + 1];
+      } else if (chain[k + 1] != b.first_child && leaf_depth > b.second) {
+        b.second = leaf_depth;
+      }
+      if (b.second >= 0) {
+        max_distance_ = std::max<Distance>(max_distance_, b.first + b.second - 2 * static_cast<std::int64_t>(k));
+      }
+    }
   }
-  if (size() > 4096) max_distance_ = 2 * static_cast<Distance>(depth);  // bound for very large nodes
 }
 
 Distance HwlocTreeTopology::distance(PE a, PE b) const {
