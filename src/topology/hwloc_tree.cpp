@@ -36,6 +36,9 @@ namespace {
 
 enum Kind { kXmlFile = 0, kSynthetic = 1, kXmlText = 2 };
 
+/// Most PUs a node may have (a malformed cpuset can claim millions).
+constexpr int kMaxPus = 65536;
+
 /// In the child: load with hwloc and describe the tree on `fd` as text:
 /// "OK", then the PU count, then per PU its ancestor count and ids, then the
 /// symmetric arities, then the XML length and the XML; or "ERR <message>".
@@ -53,6 +56,8 @@ void describe(const std::string& source, int kind, int fd) {
     out = kind == kSynthetic ? "ERR synthetic" : "ERR read";
   } else if (hwloc_topology_load(topology.t) != 0) {
     out = "ERR load";
+  } else if (hwloc_get_nbobjs_by_type(topology.t, HWLOC_OBJ_PU) > kMaxPus) {
+    out = "ERR size";
   } else {
     const int pus = hwloc_get_nbobjs_by_type(topology.t, HWLOC_OBJ_PU);
     out = "OK " + std::to_string(pus) + "\n";
@@ -152,6 +157,9 @@ void HwlocTreeTopology::load_isolated(const std::string& source, int kind, const
   const bool xml = kind != kSynthetic;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty()) {
     throw InputError(origin + ": hwloc failed on this " + (xml ? "XML (malformed?)" : "description"));
+  }
+  if (reply.starts_with("ERR size")) {
+    throw InputError(origin + ": the node has more than " + std::to_string(kMaxPus) + " PUs");
   }
   if (reply.starts_with("ERR")) {
     if (kind == kSynthetic) {
