@@ -61,30 +61,23 @@ void BM_OhtmaPlus(benchmark::State& state) { run(state, "ohtma+"); }
 void BM_Scotch(benchmark::State& state) { run(state, "scotch"); }
 void BM_TreeMatch(benchmark::State& state) { run(state, "treematch"); }
 
-BENCHMARK(BM_Ohtma)
-    ->ArgNames({"pattern", "ranks"})
-    ->ArgsProduct({{0, 1}, {256, 512, 1024, 2048, 4096, 8192, 16384}})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
-BENCHMARK(BM_Scotch)
-    ->ArgNames({"pattern", "ranks"})
-    ->ArgsProduct({{0, 1}, {512, 1024, 4096, 16384}})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
-BENCHMARK(BM_TreeMatch)
-    ->ArgNames({"pattern", "ranks"})
-    ->ArgsProduct({{0, 1}, {512, 1024, 4096, 16384}})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
-BENCHMARK(BM_OhtmaPlus)
-    ->ArgNames({"pattern", "ranks"})
-    ->ArgsProduct({{0, 1}, {512, 4096, 16384, 65536}})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
+/// One iteration per input (a mapping run is long), both patterns, these sizes.
+benchmark::internal::Benchmark* per_size(const char* name, void (*run)(benchmark::State&),
+                                         std::vector<std::int64_t> ranks) {
+  return benchmark::RegisterBenchmark(name, run)
+      ->ArgNames({"pattern", "ranks"})
+      ->ArgsProduct({{0, 1}, std::move(ranks)})
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Iterations(1);
+}
+
+[[maybe_unused]] benchmark::internal::Benchmark* const kRegistered[] = {
+    per_size("BM_Ohtma", BM_Ohtma, {256, 512, 1024, 2048, 4096, 8192, 16384}),
+    per_size("BM_Scotch", BM_Scotch, {512, 1024, 4096, 16384}),
+    per_size("BM_TreeMatch", BM_TreeMatch, {512, 1024, 4096, 16384}),
+    per_size("BM_OhtmaPlus", BM_OhtmaPlus, {512, 4096, 16384, 65536}),
+};
 
 }  // namespace
 
