@@ -11,6 +11,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"
+#include "tmap/routing.hpp"
 
 namespace tmap {
 
@@ -54,6 +55,8 @@ struct MappingReport {
   std::string topology;
   std::int64_t num_pes = 0;
   Metrics metrics;
+  /// Link metrics when the topology has a routing model.
+  std::optional<RouteMetrics> routes;
   double time_s = 0.0;
   std::uint64_t seed = 0;
   /// For the launcher formats: a PE's host name and its slot on that host.

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "tmap/mapping.hpp"
@@ -51,6 +52,9 @@ struct Context {
   /// Where strategies send progress and notes (the tools print them on
   /// stderr with -v); empty = silent. The library never prints itself.
   std::function<void(std::string_view)> log;
+  /// Link bandwidths for routing-aware strategies (umpa-mc), as
+  /// RoutingModel::set_bandwidths reads them ("row=2,col=2"); empty = 1.
+  std::string link_bandwidths;
   OhtmaOptions ohtma;
   ScotchOptions scotch;
   TreeMatchOptions treematch;

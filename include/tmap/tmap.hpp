@@ -9,6 +9,7 @@
 #include "tmap/mapper.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"
+#include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/types.hpp"
 #include "tmap/version.hpp"

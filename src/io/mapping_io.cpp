@@ -36,6 +36,16 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
   j["avg_hops"] = r.metrics.avg_hops;
   j["max_com"] = r.metrics.max_com;
   j["total_bytes"] = r.metrics.total_bytes;
+  if (r.routes) {
+    // Deveci et al.'s link metrics (see tmap/routing.hpp).
+    j["th"] = r.routes->th;
+    j["wh"] = r.routes->wh;
+    j["mmc"] = r.routes->mmc;
+    j["mc"] = r.routes->mc;
+    j["amc"] = r.routes->amc;
+    j["ac"] = r.routes->ac;
+    j["used_links"] = r.routes->used_links;
+  }
   j["time_s"] = r.time_s;
   j["seed"] = r.seed;
   j["topology"] = r.topology;

@@ -3,13 +3,16 @@
 // are generated from this table.
 #include <array>
 
+#include "strategies/greedy/greedy.hpp"
 #include "strategies/inorder/inorder.hpp"
 #include "strategies/ohtma/ohtma.hpp"
 #include "strategies/ohtma/ohtma_plus.hpp"
 #include "strategies/random/random.hpp"
+#include "strategies/rcm/rcm.hpp"
 #include "strategies/roundrobin/roundrobin.hpp"
 #include "strategies/scotch/scotch.hpp"
 #include "strategies/treematch/treematch.hpp"
+#include "strategies/umpa/umpa.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/mapper.hpp"
@@ -37,6 +40,16 @@ constexpr std::array kStrategies{
                  make<strategies::OhtmaMapper>},
     StrategyInfo{"ohtma+", "OHTMA with repeated passes, moves onto free slots and a candidate-list search",
                  make<strategies::OhtmaPlusMapper>},
+    StrategyInfo{"greedy", "Hoefler-Snir greedy: most-connected rank next, on the free site closest to its partners",
+                 make<strategies::GreedyMapper>},
+    StrategyInfo{"rcm", "reverse Cuthill-McKee orders of the traffic and of the machine, matched (Hoefler-Snir)",
+                 make<strategies::RcmMapper>},
+    StrategyInfo{"umpa-greedy", "Deveci et al. Algorithm 1: BFS-driven greedy mapping, N_BFS in {0, 1}",
+                 make<strategies::UmpaGreedyMapper>},
+    StrategyInfo{"umpa-wh", "umpa-greedy + Algorithm 2: weighted-hop swap refinement (Delta = 8)",
+                 make<strategies::UmpaWhMapper>},
+    StrategyInfo{"umpa-mc", "umpa-wh + Algorithm 3: max-congestion refinement under the routing model",
+                 make<strategies::UmpaMcMapper>},
 };
 
 }  // namespace

@@ -148,9 +148,21 @@ void HwlocTreeTopology::load_isolated(const std::string& source, int kind, const
     reply.append(chunk, static_cast<std::size_t>(n));
   }
   ::close(fds[0]);
-  if (timed_out) ::kill(child, SIGKILL);
+  // The pipe's end is not the child's: it may still hang after closing it
+  // (seen under libFuzzer, whose inherited crash handler can block), so the
+  // deadline covers its exit too.
   int status = 0;
-  ::waitpid(child, &status, 0);
+  while (!timed_out && ::waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      timed_out = true;
+      break;
+    }
+    ::usleep(1000);
+  }
+  if (timed_out) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+  }
   if (timed_out) {
     throw InputError(origin + ": hwloc took more than " + std::to_string(kHwlocSeconds) + " s on this input");
   }

@@ -32,6 +32,9 @@ class SubTopology final : public Topology {
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override;
 
+  [[nodiscard]] const Topology& base() const noexcept { return *base_; }
+  [[nodiscard]] const std::vector<PE>& terminals() const noexcept { return terminals_; }
+
  private:
   std::unique_ptr<Topology> base_;
   std::vector<PE> terminals_;

@@ -72,6 +72,9 @@ std::vector<BadInput> catalog() {
       {"eval_wrong_length", {{"c.mat", kGood}, {"m.perm", "0\n1\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm"}, "m.perm: maps 2 ranks but c.mat has 3", "tm-eval"},
       {"eval_pe_out_of_range", {{"c.mat", kGood}, {"m.perm", "0\n1\n7\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm"}, "m.perm: rank 2 is on PE 7, outside the topology", "tm-eval"},
       {"eval_breaks_constraints", {{"c.mat", kGood}, {"m.perm", "0\n0\n1\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm", "-o", "1", "-b", "b.txt"}, "m.perm: breaks the constraints", "tm-eval"},
+      {"link_bw_unknown_kind", {{"c.mat", kGood}}, {"-t", "mesh2D 3 1", "-c", "c.mat", "--link-bw", "row=2"}, "link bandwidth 'row=2': expected KIND=VALUE with KIND one of dim0, dim1"},
+      {"link_bw_not_positive", {{"c.mat", kGood}}, {"-t", "tianhe3:1x1,nodes=4", "-c", "c.mat", "--link-bw", "side=-1"}, "link bandwidth 'side=-1': the value must be a positive number"},
+      {"link_loads_without_routing", {{"c.mat", kGood}, {"d.dist", "3\n0 1 1\n1 0 1\n1 1 0\n"}}, {"-t", "d.dist", "-c", "c.mat", "--link-loads", "l.csv"}, "--link-bw/--link-loads: a dist topology has no routing model"},
       {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
   };
 }

@@ -110,6 +110,51 @@ TEST(Cli, EvalAgreesWithMapOnEveryInputFormat) {
   }
 }
 
+// The same swapped mapping routed dimension-ordered (x first; link id =
+// PE * 2 + dimension, from a PE to its +1 neighbour). 14 messages of 5 B:
+// 0-1 (PEs 1,0) both ways on link 0; 1->3 over links 0, 1 and 3->1 over 6, 3;
+// 0<->2 both over links 0, 2; 0->4 over 0, 3 and 4->0 over 6, 1; 2-5 on 5;
+// 3-4 on 6; 4-5 on 8. Link 0 carries 6 messages (30 B), link 6 four, the
+// other five links two: TH 20, MMC 6, MC 30, AMC 20/7, AC 100/7.
+TEST(Cli, EvalReportsLinkMetricsAndWritesLinkLoads) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  box.write("m.perm", "1\n0\n2\n3\n4\n5\n");
+  auto r = box.run("tm-eval", {"-t", "mesh2D 3 2", "-c", "s.mat", "-m", "m.perm", "--link-loads", "loads.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(box.read("loads.csv"),
+            "link,name,kind,bandwidth,messages,bytes,congestion\n"
+            "0,0-1,dim0,1,6,30,30\n"
+            "1,0-3,dim1,1,2,10,10\n"
+            "2,1-2,dim0,1,2,10,10\n"
+            "3,1-4,dim1,1,2,10,10\n"
+            "5,2-5,dim1,1,2,10,10\n"
+            "6,3-4,dim0,1,4,20,20\n"
+            "8,4-5,dim0,1,2,10,10\n");
+  // Twice the bandwidth along x: link 0 drops to 15, the y links stay at 10.
+  r = box.run("tm-eval", {"-t", "mesh2D 3 2", "-c", "s.mat", "-m", "m.perm", "--link-bw", "dim0=2", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["mc"].get<double>(), 15.0);
+  EXPECT_EQ(j["th"], 20);
+  EXPECT_EQ(j["wh"], 100);
+}
+
+TEST(Cli, MapReportsLinkMetricsOnlyWhereARoutingModelExists) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  auto r = box.run("tm-map", {"-t", "tianhe3:1x2,nodes=4", "-c", "s.mat", "-s", "greedy", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"th", "wh", "mmc", "mc", "amc", "ac", "used_links"}) EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["wh"], j["hop_bytes"]);  // Tianhe-3 routes count the hop table
+  box.write("d.dist", "6\n0 1 1 1 1 1\n1 0 1 1 1 1\n1 1 0 1 1 1\n1 1 1 0 1 1\n1 1 1 1 0 1\n1 1 1 1 1 0\n");
+  r = box.run("tm-map", {"-t", "d.dist", "-c", "s.mat", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j.contains("mc"));
+}
+
 TEST(Cli, EvalReadsScotchAndTopoMatchMappings) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));

@@ -103,4 +103,36 @@ std::function<std::string(PE)> InputOptions::host_names(const Topology& t, const
   };
 }
 
+void RoutingOptions::add_to(CLI::App& app) {
+  app.add_option("--link-bw", bandwidths,
+                 "Link bandwidths by kind for the congestion metrics, e.g. 'row=2,col=2' (Tianhe-3 kinds: node, "
+                 "side, row, col; meshes, tori, hypercubes: dim0, dim1, ...; trees: level1, level2, ...); default 1");
+  app.add_option("--link-loads", loads_file,
+                 "Write each used link's load as CSV (link,name,kind,bandwidth,messages,bytes,congestion)");
+}
+
+std::unique_ptr<RoutingModel> RoutingOptions::load(const Topology& topology) const {
+  auto routing = make_routing(topology);
+  if (!routing) {
+    if (!bandwidths.empty() || !loads_file.empty()) {
+      throw InputError("--link-bw/--link-loads: a " + topology.kind() +
+                       " topology has no routing model (meshes, tori, hypercubes, complete graphs, trees, hwloc "
+                       "and Tianhe-3 have one)");
+    }
+    return nullptr;
+  }
+  if (!bandwidths.empty()) routing->set_bandwidths(bandwidths);
+  return routing;
+}
+
+void RoutingOptions::write_loads(const RoutingModel* routing, const std::optional<RouteMetrics>& metrics) const {
+  if (loads_file.empty() || routing == nullptr || !metrics) return;
+  write_file_atomically(loads_file, link_loads_csv(*routing, *metrics));
+}
+
+std::string route_metrics_text(const RouteMetrics& m) {
+  return fmt::format("th {}\nwh {}\nmmc {}\nmc {:.6f}\namc {:.6f}\nac {:.6f}\nused_links {}\n", m.th, m.wh, m.mmc,
+                     m.mc, m.amc, m.ac, m.used_links);
+}
+
 }  // namespace tmap::cli

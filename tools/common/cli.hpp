@@ -55,4 +55,20 @@ struct InputOptions {
   }
 };
 
+/// --link-bw and --link-loads, shared by tm-map and tm-eval.
+struct RoutingOptions {
+  std::string bandwidths;
+  std::string loads_file;
+
+  void add_to(CLI::App& app);
+  /// The topology's routing model with the bandwidths set, or nullptr when
+  /// it has none (an InputError then if --link-bw or --link-loads asked).
+  [[nodiscard]] std::unique_ptr<RoutingModel> load(const Topology& topology) const;
+  /// Writes --link-loads when asked.
+  void write_loads(const RoutingModel* routing, const std::optional<RouteMetrics>& metrics) const;
+};
+
+/// The link metrics as text lines ("th 20\nwh 100\n...").
+[[nodiscard]] std::string route_metrics_text(const RouteMetrics& m);
+
 }  // namespace tmap::cli

@@ -11,11 +11,14 @@ int main(int argc, char** argv) {
   using namespace tmap;
   using namespace tmap::cli;
   CLI::App app{"tm-eval: scores a mapping (perm, json, TopoMatch or Scotch .map) against a topology and a "
-               "communication matrix: hop_bytes, avg_hops, max_com and bytes per distance.",
+               "communication matrix: hop_bytes, avg_hops, max_com, bytes per distance and, where the topology has a "
+               "routing model, Deveci et al.'s TH, WH, MMC, MC, AMC and AC.",
                "tm-eval"};
   app.set_version_flag("--version", std::string("tm-eval ") + tmap::version());
   InputOptions in;
   in.add_to(app);
+  RoutingOptions links;
+  links.add_to(app);
   std::string mapping_file;
   std::string format = "text";
   std::string output;
@@ -27,6 +30,7 @@ int main(int argc, char** argv) {
     if (!in.has_topology() || in.comm.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
     const auto topology = in.load_topology();
     const auto comm = in.load_comm();
+    const auto routing = links.load(*topology);
     const auto mapping = read_mapping(mapping_file);
     if (static_cast<Rank>(mapping.size()) != comm.num_ranks()) {
       throw InputError(mapping_file, "maps " + std::to_string(mapping.size()) + " ranks but " + in.comm + " has " +
@@ -53,6 +57,8 @@ int main(int argc, char** argv) {
     for (const auto& [pe, count] : per_pe) most = std::max(most, count);
 
     const auto m = evaluate(comm, *topology, mapping);
+    std::optional<RouteMetrics> routes;
+    if (routing) routes = evaluate_routes(comm, *routing, mapping);
     if (format == "json") {
       nlohmann::ordered_json j;
       j["n"] = comm.num_ranks();
@@ -63,16 +69,28 @@ int main(int argc, char** argv) {
       j["max_com"] = m.max_com;
       j["total_bytes"] = m.total_bytes;
       j["max_ranks_per_pe"] = most;
+      if (routes) {
+        j["th"] = routes->th;
+        j["wh"] = routes->wh;
+        j["mmc"] = routes->mmc;
+        j["mc"] = routes->mc;
+        j["amc"] = routes->amc;
+        j["ac"] = routes->ac;
+        j["used_links"] = routes->used_links;
+      }
       auto histogram = nlohmann::ordered_json::array();
       for (const auto& [d, bytes] : m.bytes_by_distance) histogram.push_back({{"distance", d}, {"bytes", bytes}});
       j["bytes_by_distance"] = std::move(histogram);
       emit(j.dump(2) + "\n", output);
+      links.write_loads(routing.get(), routes);
       return kExitOk;
     }
     std::string text = fmt::format("hop_bytes {}\navg_hops {:.6f}\nmax_com {}\ntotal_bytes {}\nmax_ranks_per_pe {}\n",
                                    m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, most);
     for (const auto& [d, bytes] : m.bytes_by_distance) text += fmt::format("bytes_at_distance {} {}\n", d, bytes);
+    if (routes) text += route_metrics_text(*routes);
     emit(text, output);
+    links.write_loads(routing.get(), routes);
     return kExitOk;
   });
 }

@@ -27,6 +27,11 @@ void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
              constraints.allowed_pes().size(), constraints.capacity(), r.report.strategy);
   fmt::print(stderr, "tm-map: hop_bytes {}  avg_hops {:.4f}  max_com {}  total_bytes {}  time {:.4f} s\n",
              m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, r.report.time_s);
+  if (r.report.routes) {
+    const auto& x = *r.report.routes;
+    fmt::print(stderr, "tm-map: links: TH {}  WH {}  MMC {}  MC {:.6g}  AMC {:.6g}  AC {:.6g}  ({} links used)\n", x.th,
+               x.wh, x.mmc, x.mc, x.amc, x.ac, x.used_links);
+  }
   std::string histogram;
   for (const auto& [d, bytes] : m.bytes_by_distance) histogram += fmt::format(" {}:{}", d, bytes);
   fmt::print(stderr, "tm-map: bytes by distance (distance:bytes):{}\n", histogram);
@@ -41,6 +46,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tm-map ") + tmap::version());
   InputOptions in;
   in.add_to(app);
+  RoutingOptions links;
+  links.add_to(app);
   std::string strategy(default_strategy());
   std::string format = "perm";
   std::string output;
@@ -93,6 +100,7 @@ int main(int argc, char** argv) {
     const auto allocation = in.load_allocation(*topology);
     const auto constraints = in.load_constraints(*topology, allocation);
     const Problem problem{comm, *topology, constraints};
+    const auto routing = links.load(*topology);
     Context context;
     context.seed = seed;
     context.threads = threads;
@@ -101,6 +109,7 @@ int main(int argc, char** argv) {
     context.ohtma.max_passes = ohtma_passes;
     context.scotch.sparse_factor = sparse_factor;
     context.treematch.tau = tau;
+    context.link_bandwidths = links.bandwidths;
     context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };
     const auto out_format = mapping_format_from_name(format);
     check_problem(problem);
@@ -109,25 +118,27 @@ int main(int argc, char** argv) {
       if (out_format != MappingFormat::Perm && out_format != MappingFormat::Json) {  // perm = the default
         throw InputError("--compare prints a table (default) or JSON (--format json)");
       }
+      if (!links.loads_file.empty()) throw InputError("--link-loads writes one mapping's loads; not with --compare");
       std::vector<RunResult> results;
-      for (const auto& name : parse_strategy_list(compare)) results.push_back(run_strategy(name, problem, context));
+      for (const auto& name : parse_strategy_list(compare)) results.push_back(run_strategy(name, problem, context, routing.get()));
       std::vector<RunResult> references;  // ratios need scotch and inorder even when not listed
       for (const std::string name : {"inorder", "scotch"}) {
         bool listed = false;
         for (const auto& r : results) listed = listed || r.report.strategy == name;
         bool available = false;
         for (const auto& s : strategy_table()) available = available || s.name == name;
-        if (!listed && available) references.push_back(run_strategy(name, problem, context));
+        if (!listed && available) references.push_back(run_strategy(name, problem, context, routing.get()));
       }
       emit(out_format == MappingFormat::Json ? compare_json(results, references) : compare_text(results, references),
            output);
       return kExitOk;
     }
 
-    auto result = run_strategy(strategy, problem, context);
+    auto result = run_strategy(strategy, problem, context, routing.get());
     result.report.host_of = InputOptions::host_names(*topology, allocation);
     result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
     emit(format_mapping(out_format, result.mapping, result.report), output);
+    links.write_loads(routing.get(), result.report.routes);
     if (!quiet) print_summary(result, constraints, comm.num_ranks());
     return kExitOk;
   });

@@ -8,7 +8,8 @@
 
 namespace tmap::cli {
 
-RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context) {
+RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context,
+                       const RoutingModel* routing) {
   const auto start = std::chrono::steady_clock::now();
   RunResult result;
   result.mapping = map_with(strategy, problem, context);
@@ -17,6 +18,7 @@ RunResult run_strategy(const std::string& strategy, const Problem& problem, cons
   result.report.topology = problem.topology.description();
   result.report.num_pes = problem.topology.size();
   result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
+  if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
   result.report.time_s = elapsed.count();
   result.report.seed = context.seed;
   return result;
@@ -74,14 +76,15 @@ std::string compare_text(const std::vector<RunResult>& results, const std::vecto
   const auto* scotch = find_result(results, references, "scotch");
   const auto* inorder = find_result(results, references, "inorder");
   auto show = [](std::optional<double> v) { return v ? fmt::format("{:.3f}", *v) : std::string("-"); };
-  std::string out = fmt::format("  {:<14} {:>20} {:>10} {:>10} {:>16} {:>10}\n", "strategy", "hop_bytes", "vs_scotch",
-                                "vs_inorder", "max_com", "time_s");
+  std::string out = fmt::format("  {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}\n", "strategy", "hop_bytes",
+                                "vs_scotch", "vs_inorder", "max_com", "mc", "time_s");
   const auto order = sorted(results);
   for (const auto* r : order) {
     const bool best = r->report.metrics.hop_bytes == order.front()->report.metrics.hop_bytes;
-    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>10.4f}\n", best ? '*' : ' ', r->report.strategy,
-                       r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
-                       r->report.metrics.max_com, r->report.time_s);
+    const auto mc = r->report.routes ? fmt::format("{:.1f}", r->report.routes->mc) : std::string("-");
+    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10.4f}\n", best ? '*' : ' ',
+                       r->report.strategy, r->report.metrics.hop_bytes, show(ratio(*r, scotch)),
+                       show(ratio(*r, inorder)), r->report.metrics.max_com, mc, r->report.time_s);
   }
   if (scotch == nullptr) out += "(vs_scotch: the scotch strategy is not in this build)\n";
   return out;

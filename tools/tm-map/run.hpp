@@ -14,8 +14,10 @@ struct RunResult {
   MappingReport report;
 };
 
-/// Maps with one strategy and scores the result.
-[[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context);
+/// Maps with one strategy and scores the result (with the link metrics when
+/// `routing` is given).
+[[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context,
+                                     const RoutingModel* routing);
 
 /// Strategy names from "a,b,c" or "all" (every strategy in the table).
 [[nodiscard]] std::vector<std::string> parse_strategy_list(const std::string& list);

@@ -1,0 +1,157 @@
+// make_routing, bandwidths and the link metrics.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "routing/models.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "topology/complete.hpp"
+#include "topology/hypercube.hpp"
+#include "topology/mesh.hpp"
+#include "topology/subset.hpp"
+#include "topology/tianhe3.hpp"
+#include "util/int128.hpp"
+
+namespace tmap {
+
+namespace {
+/// Complete graphs above this many PEs get no model (N^2/2 links).
+constexpr PE kMaxCompleteRouting = 8192;
+}  // namespace
+
+namespace routing {
+
+SubRouting::SubRouting(std::unique_ptr<RoutingModel> base, std::vector<PE> terminals)
+    : RoutingModel(base->link_kinds()), base_(std::move(base)), terminals_(std::move(terminals)) {}
+
+}  // namespace routing
+
+void RoutingModel::set_bandwidths(std::string_view spec) {
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const auto end = std::min(spec.find(',', start), spec.size());
+    const auto item = spec.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    const auto kind = item.substr(0, eq);
+    const auto it = std::find(kinds_.begin(), kinds_.end(), kind);
+    if (eq == std::string_view::npos || it == kinds_.end()) {
+      std::string known;
+      for (const auto& k : kinds_) known += (known.empty() ? "" : ", ") + k;
+      throw InputError(fmt::format("link bandwidth '{}': expected KIND=VALUE with KIND one of {}", item, known));
+    }
+    const std::string value(item.substr(eq + 1));
+    char* stop = nullptr;
+    const double bw = std::strtod(value.c_str(), &stop);
+    if (value.empty() || stop != value.c_str() + value.size() || !std::isfinite(bw) || bw <= 0.0) {
+      throw InputError(fmt::format("link bandwidth '{}': the value must be a positive number", item));
+    }
+    bandwidth_[static_cast<std::size_t>(it - kinds_.begin())] = bw;
+  }
+}
+
+Distance RoutingModel::route_hops(PE a, PE b) const {
+  std::vector<LinkId> links;
+  route(a, b, links);
+  if (links.empty()) return 0;
+  Distance hops = base_hops();
+  for (const auto l : links) hops += link_hops(l);
+  return hops;
+}
+
+std::unique_ptr<RoutingModel> make_routing(const Topology& topology) {
+  if (const auto* mesh = dynamic_cast<const topo::MeshTopology*>(&topology)) {
+    return std::make_unique<routing::MeshRouting>(mesh->dims(), mesh->is_torus());
+  }
+  if (const auto* cube = dynamic_cast<const topo::HypercubeTopology*>(&topology)) {
+    return std::make_unique<routing::HypercubeRouting>(static_cast<int>(cube->max_distance()));
+  }
+  if (const auto* th3 = dynamic_cast<const topo::Tianhe3Topology*>(&topology)) {
+    const auto& s = th3->shape();
+    return std::make_unique<routing::Tianhe3Routing>(s.rows, s.cols, s.nodes, s.cores);
+  }
+  if (const auto* sub = dynamic_cast<const topo::SubTopology*>(&topology)) {
+    auto base = make_routing(sub->base());
+    if (!base) return nullptr;
+    return std::make_unique<routing::SubRouting>(std::move(base), sub->terminals());
+  }
+  if (topology.kind() == "cmplt") {
+    if (topology.size() > kMaxCompleteRouting) return nullptr;
+    return std::make_unique<routing::CompleteRouting>(topology.size());
+  }
+  std::vector<std::int64_t> path;
+  if (topology.size() > 0 && topology.tree_path(0, path)) return std::make_unique<routing::TreeRouting>(topology);
+  return nullptr;
+}
+
+RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing, std::span<const PE> mapping) {
+  if (static_cast<Rank>(mapping.size()) != comm.num_ranks()) {
+    throw InputError(fmt::format("the mapping has {} entries but the communication matrix has {} ranks",
+                                 mapping.size(), comm.num_ranks()));
+  }
+  std::vector<std::int64_t> messages(static_cast<std::size_t>(routing.num_links()), 0);
+  std::vector<detail::Int128> bytes(messages.size(), 0);
+  detail::Int128 wh = 0;
+  detail::Int128 th = 0;
+  std::vector<LinkId> links;
+  for (Rank i = 0; i < comm.num_ranks(); ++i) {
+    const auto cols = comm.targets(i);
+    const auto vols = comm.volumes(i);
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      links.clear();
+      routing.route(mapping[i], mapping[cols[k]], links);
+      if (links.empty()) continue;
+      Distance hops = routing.base_hops();
+      for (const auto l : links) {
+        hops += routing.link_hops(l);
+        ++messages[static_cast<std::size_t>(l)];
+        bytes[static_cast<std::size_t>(l)] += vols[k];
+      }
+      th += hops;
+      wh += static_cast<detail::Int128>(vols[k]) * hops;
+    }
+  }
+  constexpr auto kMax = static_cast<detail::Int128>(std::numeric_limits<std::int64_t>::max());
+  if (wh > kMax) throw InputError("weighted hops of this mapping exceed 2^63-1 and cannot be reported exactly");
+  RouteMetrics m;
+  m.th = static_cast<std::int64_t>(th);
+  m.wh = static_cast<std::int64_t>(wh);
+  double total_messages = 0.0;
+  double total_congestion = 0.0;
+  for (std::size_t l = 0; l < messages.size(); ++l) {
+    if (messages[l] == 0) continue;
+    LinkLoad load;
+    load.link = static_cast<LinkId>(l);
+    load.messages = messages[l];
+    // A link carries at most the total volume, which fits int64 (WH does).
+    load.bytes = static_cast<Volume>(bytes[l]);
+    load.congestion = static_cast<double>(load.bytes) / routing.bandwidth(load.link);
+    m.mmc = std::max(m.mmc, load.messages);
+    m.mc = std::max(m.mc, load.congestion);
+    total_messages += static_cast<double>(load.messages);
+    total_congestion += load.congestion;
+    m.loads.push_back(load);
+  }
+  m.used_links = static_cast<std::int64_t>(m.loads.size());
+  if (m.used_links > 0) {
+    m.amc = total_messages / static_cast<double>(m.used_links);
+    m.ac = total_congestion / static_cast<double>(m.used_links);
+  }
+  return m;
+}
+
+std::string link_loads_csv(const RoutingModel& routing, const RouteMetrics& metrics) {
+  std::string out = "link,name,kind,bandwidth,messages,bytes,congestion\n";
+  for (const auto& load : metrics.loads) {
+    out += fmt::format("{},{},{},{},{},{},{}\n", load.link, routing.link_name(load.link),
+                       routing.link_kinds()[static_cast<std::size_t>(routing.link_kind(load.link))],
+                       routing.bandwidth(load.link), load.messages, load.bytes, load.congestion);
+  }
+  return out;
+}
+
+}  // namespace tmap

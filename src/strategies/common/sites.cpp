@@ -1,0 +1,78 @@
+#include "strategies/common/sites.hpp"
+
+#include <algorithm>
+
+#include "tmap/error.hpp"
+
+namespace tmap::strategies {
+
+namespace {
+/// Largest site-distance matrix kept (entries; 128 MiB of uint32).
+constexpr std::int64_t kDenseSiteBudget = std::int64_t{1} << 25;
+}  // namespace
+
+SiteSpace::SiteSpace(const Topology& topology, const Constraints& constraints, bool per_pe) : topology_(topology) {
+  const auto k = constraints.capacity();
+  const auto intra = topology.node_uniform_distance();
+  // Per node only when it is exact: every pair of ranks on a node is `intra`
+  // apart (one rank per PE), or PEs of a node are all 0 apart.
+  const auto build = [&](bool per_node) {
+    per_node_ = per_node;
+    intra_ = per_node ? *intra : 0;
+    node_key_.clear();
+    begin_.clear();
+    capacity_.clear();
+    slots_.clear();
+    for (const PE pe : constraints.allowed_pes()) {
+      const NodeId key = per_node ? topology.node_of(pe) : pe;
+      if (node_key_.empty() || node_key_.back() != key) {
+        // sites_of() searches the keys: they must increase (a numbering
+        // whose nodes are not contiguous falls back to per-PE sites).
+        if (!node_key_.empty() && key < node_key_.back()) return false;
+        node_key_.push_back(key);
+        begin_.push_back(static_cast<std::int64_t>(slots_.size()));
+        capacity_.push_back(0);
+      }
+      for (std::int64_t c = 0; c < k; ++c) slots_.push_back(pe);
+      capacity_.back() += k;
+    }
+    return true;
+  };
+  const bool per_node = !per_pe && intra && topology.num_nodes() < topology.size() && (k == 1 || *intra == 0);
+  if (!per_node || !build(true)) (void)build(false);
+  begin_.push_back(static_cast<std::int64_t>(slots_.size()));
+  const Site s = num_sites();
+  if (s * s <= kDenseSiteBudget && topology.max_distance() <= Distance{0xFFFFFFFF}) {
+    dense_.resize(static_cast<std::size_t>(s * s));
+    for (Site a = 0; a < s; ++a) {
+      for (Site b = 0; b < s; ++b) {
+        dense_[static_cast<std::size_t>(a * s + b)] =
+            static_cast<std::uint32_t>(a == b ? intra_ : topology.distance(representative(a), representative(b)));
+      }
+    }
+  }
+}
+
+Mapping SiteSpace::to_mapping(std::span<const Site> site_of_rank) const {
+  std::vector<std::int64_t> used(capacity_.size(), 0);
+  Mapping mapping(site_of_rank.size());
+  for (std::size_t r = 0; r < site_of_rank.size(); ++r) {
+    const auto s = static_cast<std::size_t>(site_of_rank[r]);
+    if (used[s] >= capacity_[s]) throw InternalError("site over capacity");
+    mapping[r] = slots_[static_cast<std::size_t>(begin_[s] + used[s]++)];
+  }
+  return mapping;
+}
+
+std::vector<Site> SiteSpace::sites_of(std::span<const PE> mapping) const {
+  std::vector<Site> sites(mapping.size());
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    const NodeId key = per_node_ ? topology_.node_of(mapping[r]) : mapping[r];
+    const auto it = std::lower_bound(node_key_.begin(), node_key_.end(), key);
+    if (it == node_key_.end() || *it != key) throw InternalError("mapping outside the allowed sites");
+    sites[r] = it - node_key_.begin();
+  }
+  return sites;
+}
+
+}  // namespace tmap::strategies

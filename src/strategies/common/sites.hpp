@@ -1,0 +1,58 @@
+// Sites: where the constructive strategies (greedy, rcm, umpa-*) put ranks.
+//
+// A site is a compute node when the topology's distances are decided by
+// nodes and two ranks of one node are always the same distance apart (one
+// rank per PE, or PEs of a node 0 apart as on Tianhe-3); otherwise it is one
+// PE. A site holds (allowed PEs on it) x K ranks. Working per site is exact:
+// the distance of two ranks depends only on their sites. Distances between
+// sites come from a compact matrix when it fits, else from the topology.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tmap/mapping.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::strategies {
+
+using Site = std::int64_t;
+
+class SiteSpace {
+ public:
+  /// `per_pe` forces one site per PE (routing-exact work: a site's ranks
+  /// then all sit on one PE).
+  SiteSpace(const Topology& topology, const Constraints& constraints, bool per_pe = false);
+
+  [[nodiscard]] Site num_sites() const noexcept { return static_cast<Site>(capacity_.size()); }
+  /// Ranks the site holds.
+  [[nodiscard]] std::int64_t capacity(Site s) const noexcept { return capacity_[static_cast<std::size_t>(s)]; }
+  /// A PE of the site (its lowest allowed one), to ask the topology or a
+  /// routing model about the site.
+  [[nodiscard]] PE representative(Site s) const noexcept { return slots_[static_cast<std::size_t>(begin_[s])]; }
+  /// Distance between two ranks on sites s and t (s == t: two ranks sharing
+  /// the site).
+  [[nodiscard]] Distance distance(Site s, Site t) const noexcept {
+    if (s == t) return intra_;
+    if (!dense_.empty()) return dense_[static_cast<std::size_t>(s * num_sites() + t)];
+    return topology_.distance(representative(s), representative(t));
+  }
+  /// Turns site_of_rank into a mapping: each site's slots are handed out to
+  /// its ranks in increasing rank order ("fill a PE, then the next").
+  [[nodiscard]] Mapping to_mapping(std::span<const Site> site_of_rank) const;
+  /// The site of each rank of a mapping (made on the same constraints).
+  [[nodiscard]] std::vector<Site> sites_of(std::span<const PE> mapping) const;
+
+ private:
+  const Topology& topology_;
+  Distance intra_ = 0;
+  std::vector<std::int64_t> capacity_;
+  std::vector<std::int64_t> begin_;  ///< site -> first index into slots_
+  std::vector<PE> slots_;            ///< every slot's PE, site by site
+  std::vector<NodeId> node_key_;     ///< site -> node id (per-node sites) or PE
+  bool per_node_ = false;
+  std::vector<std::uint32_t> dense_;
+};
+
+}  // namespace tmap::strategies

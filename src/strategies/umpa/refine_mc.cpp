@@ -1,0 +1,164 @@
+#include "strategies/umpa/refine_mc.hpp"
+
+#include <algorithm>
+
+#include "strategies/umpa/refine_state.hpp"
+#include "strategies/umpa/umpa.hpp"
+#include "util/int128.hpp"
+
+namespace tmap::strategies::umpa {
+
+namespace {
+
+/// Per-link loads with the maximum volume congestion (a max segment tree,
+/// ties to the lower link id) and the exact sum of congestion per kind.
+class LinkLoads {
+ public:
+  explicit LinkLoads(const RoutingModel& routing)
+      : routing_(routing),
+        bytes_(static_cast<std::size_t>(routing.num_links()), 0),
+        messages_(bytes_.size(), 0),
+        kind_bytes_(routing.link_kinds().size(), 0) {
+    leaves_ = 1;
+    while (leaves_ < static_cast<LinkId>(bytes_.size())) leaves_ *= 2;
+    tree_.assign(static_cast<std::size_t>(2 * leaves_), {-1.0, -1});
+  }
+  void add(LinkId l, Volume bytes, std::int64_t messages) {
+    const auto i = static_cast<std::size_t>(l);
+    if (messages_[i] == 0 && messages > 0) ++used_;
+    bytes_[i] += bytes;
+    messages_[i] += messages;
+    if (messages_[i] == 0) --used_;
+    kind_bytes_[static_cast<std::size_t>(routing_.link_kind(l))] += bytes;
+    auto node = static_cast<std::size_t>(leaves_ + l);
+    tree_[node] = {messages_[i] > 0 ? static_cast<double>(bytes_[i]) / routing_.bandwidth(l) : -1.0, l};
+    for (node /= 2; node >= 1; node /= 2) {
+      const auto& a = tree_[2 * node];
+      const auto& b = tree_[2 * node + 1];
+      tree_[node] = (b.first > a.first) ? b : a;
+    }
+  }
+  [[nodiscard]] double max_congestion() const { return std::max(tree_[1].first, 0.0); }
+  [[nodiscard]] LinkId most_congested() const { return tree_[1].second; }
+  [[nodiscard]] double average_congestion() const {
+    if (used_ == 0) return 0.0;
+    double sum = 0.0;
+    for (std::size_t k = 0; k < kind_bytes_.size(); ++k) {
+      sum += static_cast<double>(kind_bytes_[k]) / routing_.bandwidth_of_kind(static_cast<int>(k));
+    }
+    return sum / static_cast<double>(used_);
+  }
+
+ private:
+  const RoutingModel& routing_;
+  std::vector<Volume> bytes_;
+  std::vector<std::int64_t> messages_;
+  std::vector<detail::Int128> kind_bytes_;
+  std::int64_t used_ = 0;
+  LinkId leaves_ = 1;
+  std::vector<std::pair<double, LinkId>> tree_;
+};
+
+struct Message {
+  Rank from, to;
+  Volume bytes;
+};
+
+}  // namespace
+
+McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const SiteSpace& sites,
+                           const RoutingModel& routing, std::vector<Site>& site_of) {
+  const Rank n = comm.num_ranks();
+  std::vector<Message> messages;
+  std::vector<std::vector<std::int64_t>> of_rank(static_cast<std::size_t>(n));
+  for (Rank i = 0; i < n; ++i) {
+    const auto cols = comm.targets(i);
+    const auto vols = comm.volumes(i);
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      of_rank[static_cast<std::size_t>(i)].push_back(static_cast<std::int64_t>(messages.size()));
+      of_rank[static_cast<std::size_t>(cols[k])].push_back(static_cast<std::int64_t>(messages.size()));
+      messages.push_back({i, cols[k], vols[k]});
+    }
+  }
+  RefineState state(sym, sites, site_of);
+  LinkLoads loads(routing);
+  std::vector<std::vector<LinkId>> routes(messages.size());
+  const auto route_of = [&](const Message& m, std::vector<LinkId>& out) {
+    out.clear();
+    routing.route(sites.representative(state.site_of(m.from)), sites.representative(state.site_of(m.to)), out);
+  };
+  for (std::size_t m = 0; m < messages.size(); ++m) {
+    route_of(messages[m], routes[m]);
+    for (const auto l : routes[m]) loads.add(l, messages[m].bytes, 1);
+  }
+  McResult result;
+  result.mc_before = loads.max_congestion();
+  result.ac_before = loads.average_congestion();
+  std::vector<std::int64_t> stamp(messages.size(), -1);
+  std::vector<std::int64_t> affected;
+  std::vector<std::vector<LinkId>> fresh;
+  // Reroutes the messages of t and c's rank after a change of their sites.
+  const auto reroute = [&](Rank t, Rank u, std::int64_t round) {
+    affected.clear();
+    for (const Rank r : {t, u}) {
+      if (r < 0) continue;
+      for (const auto m : of_rank[static_cast<std::size_t>(r)]) {
+        if (stamp[static_cast<std::size_t>(m)] != round) {
+          stamp[static_cast<std::size_t>(m)] = round;
+          affected.push_back(m);
+        }
+      }
+    }
+    fresh.resize(affected.size());
+    for (std::size_t k = 0; k < affected.size(); ++k) {
+      const auto m = static_cast<std::size_t>(affected[k]);
+      for (const auto l : routes[m]) loads.add(l, -messages[m].bytes, -1);
+      route_of(messages[m], fresh[k]);
+      for (const auto l : fresh[k]) loads.add(l, messages[m].bytes, 1);
+      std::swap(routes[m], fresh[k]);
+    }
+  };
+  std::int64_t round = 0;
+  const std::int64_t max_swaps = 4 * n + 64;
+  while (result.swaps < max_swaps) {
+    const double mc = loads.max_congestion();
+    const double ac = loads.average_congestion();
+    if (mc <= 0.0) break;
+    const LinkId hot = loads.most_congested();
+    // commTasks[hot]: the tasks with a message through the hottest link.
+    std::vector<Rank> tasks;
+    for (std::size_t m = 0; m < messages.size(); ++m) {
+      if (std::find(routes[m].begin(), routes[m].end(), hot) != routes[m].end()) {
+        tasks.push_back(messages[m].from);
+        tasks.push_back(messages[m].to);
+      }
+    }
+    std::sort(tasks.begin(), tasks.end());
+    tasks.erase(std::unique(tasks.begin(), tasks.end()), tasks.end());
+    bool improved = false;
+    for (const Rank t : tasks) {
+      for (const auto& c : state.candidates(t, kDelta)) {
+        const Site from = state.site_of(t);
+        state.apply(t, c);
+        reroute(t, c.rank, round++);
+        const double new_mc = loads.max_congestion();
+        if (new_mc < mc || (new_mc == mc && loads.average_congestion() < ac)) {
+          improved = true;
+          break;
+        }
+        // Undo: a swap is its own inverse; a move goes back to its site.
+        state.apply(t, c.rank < 0 ? Candidate{-1, from} : c);
+        reroute(t, c.rank, round++);
+      }
+      if (improved) break;
+    }
+    if (!improved) break;
+    ++result.swaps;
+  }
+  result.mc_after = loads.max_congestion();
+  result.ac_after = loads.average_congestion();
+  site_of = state.site_of_rank();
+  return result;
+}
+
+}  // namespace tmap::strategies::umpa

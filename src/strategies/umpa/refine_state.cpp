@@ -1,0 +1,110 @@
+#include "strategies/umpa/refine_state.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "tmap/error.hpp"
+
+namespace tmap::strategies::umpa {
+
+RefineState::RefineState(const CommMatrix& sym, const SiteSpace& sites, std::vector<Site> site_of)
+    : sym_(sym),
+      sites_(sites),
+      site_of_(std::move(site_of)),
+      ranks_on_(static_cast<std::size_t>(sites.num_sites())),
+      level_(static_cast<std::size_t>(sites.num_sites())),
+      partner_site_(static_cast<std::size_t>(sites.num_sites()), 0) {
+  for (Rank r = 0; r < static_cast<Rank>(site_of_.size()); ++r) {
+    ranks_on_[static_cast<std::size_t>(site_of_[static_cast<std::size_t>(r)])].push_back(r);
+  }
+}
+
+detail::Int128 RefineState::incurred(Rank t) const {
+  detail::Int128 sum = 0;
+  const auto cols = sym_.targets(t);
+  const auto vols = sym_.volumes(t);
+  for (std::size_t k = 0; k < cols.size(); ++k) {
+    sum += static_cast<detail::Int128>(vols[k]) * sites_.distance(site_of(t), site_of(cols[k]));
+  }
+  return sum;
+}
+
+detail::Int128 RefineState::move_cost(Rank t, Site from, Site to, Rank skip) const {
+  detail::Int128 sum = 0;
+  const auto cols = sym_.targets(t);
+  const auto vols = sym_.volumes(t);
+  for (std::size_t k = 0; k < cols.size(); ++k) {
+    if (cols[k] == skip) continue;
+    const Site s = site_of(cols[k]);
+    sum += static_cast<detail::Int128>(vols[k]) * (sites_.distance(to, s) - sites_.distance(from, s));
+  }
+  return sum;
+}
+
+detail::Int128 RefineState::delta(Rank t, const Candidate& c) const {
+  const Site a = site_of(t);
+  // The t-u pair stays as far apart after a swap: leave it out of both sums.
+  if (c.rank < 0) return move_cost(t, a, c.site, -1);
+  const Site b = site_of(c.rank);
+  return move_cost(t, a, b, c.rank) + move_cost(c.rank, b, a, t);
+}
+
+void RefineState::apply(Rank t, const Candidate& c) {
+  const auto take = [this](Rank r, Site from, Site to) {
+    auto& list = ranks_on_[static_cast<std::size_t>(from)];
+    list.erase(std::find(list.begin(), list.end(), r));
+    ranks_on_[static_cast<std::size_t>(to)].push_back(r);
+    site_of_[static_cast<std::size_t>(r)] = to;
+  };
+  const Site a = site_of(t);
+  if (c.rank < 0) {
+    if (static_cast<std::int64_t>(ranks_on_[static_cast<std::size_t>(c.site)].size()) >= sites_.capacity(c.site)) {
+      throw InternalError("refinement: move onto a full site");
+    }
+    take(t, a, c.site);
+    return;
+  }
+  const Site b = site_of(c.rank);
+  take(t, a, b);
+  take(c.rank, b, a);
+}
+
+std::vector<Candidate> RefineState::candidates(Rank t, std::size_t limit) {
+  const Site own = site_of(t);
+  for (const Rank j : sym_.targets(t)) {
+    const Site s = site_of(j);
+    if (!partner_site_[static_cast<std::size_t>(s)]) {
+      partner_site_[static_cast<std::size_t>(s)] = 1;
+      partner_sites_.push_back(s);
+    }
+  }
+  order_.clear();
+  for (Site s = 0; s < sites_.num_sites(); ++s) {
+    if (s == own) continue;
+    Distance level = std::numeric_limits<Distance>::max();
+    for (const Site p : partner_sites_) level = std::min(level, sites_.distance(s, p));
+    level_[static_cast<std::size_t>(s)] = level;
+    order_.push_back(s);
+  }
+  for (const Site s : partner_sites_) partner_site_[static_cast<std::size_t>(s)] = 0;
+  partner_sites_.clear();
+  // Each site offers at least one candidate, so `limit` sites are enough.
+  const auto take = std::min(order_.size(), limit);
+  const auto by_level = [this](Site a, Site b) {
+    return std::pair(level_[static_cast<std::size_t>(a)], a) < std::pair(level_[static_cast<std::size_t>(b)], b);
+  };
+  std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(take), order_.end(), by_level);
+  std::vector<Candidate> out;
+  for (std::size_t i = 0; i < take && out.size() < limit; ++i) {
+    const Site s = order_[i];
+    auto ranks = ranks_on_[static_cast<std::size_t>(s)];
+    std::sort(ranks.begin(), ranks.end());
+    for (const Rank r : ranks) {
+      if (out.size() < limit) out.push_back({r, s});
+    }
+    if (out.size() < limit && static_cast<std::int64_t>(ranks.size()) < sites_.capacity(s)) out.push_back({-1, s});
+  }
+  return out;
+}
+
+}  // namespace tmap::strategies::umpa

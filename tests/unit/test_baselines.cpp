@@ -1,0 +1,175 @@
+// The paper's baselines (greedy, rcm) and Deveci et al.'s strategies: hand-
+// worked traces, brute-forced optima, refinements that never worsen their
+// own metric, and invariance to the direction of messages.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "strategies/rcm/rcm.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/generators.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/routing.hpp"
+#include "tmap/topology.hpp"
+#include "util/random.hpp"
+
+using tmap::CommMatrix;
+using tmap::Constraints;
+using tmap::Context;
+using tmap::Problem;
+
+namespace {
+
+tmap::Mapping run(const char* strategy, const CommMatrix& comm, const tmap::Topology& topology,
+                  const Constraints& constraints) {
+  return tmap::map_with(strategy, Problem{comm, topology, constraints}, Context{});
+}
+
+/// A path 0-1-...-(n-1) with the ranks renumbered by `perm`.
+CommMatrix shuffled_path(tmap::Rank n, const std::vector<tmap::Rank>& perm, tmap::Volume volume) {
+  std::vector<tmap::CommEntry> entries;
+  for (tmap::Rank i = 0; i + 1 < n; ++i) {
+    entries.push_back({perm[i], perm[i + 1], volume});
+    entries.push_back({perm[i + 1], perm[i], volume});
+  }
+  return CommMatrix::from_entries(n, std::move(entries));
+}
+
+std::int64_t brute_force_optimum(const CommMatrix& comm, const tmap::Topology& topology) {
+  std::vector<tmap::PE> perm(static_cast<std::size_t>(topology.size()));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::int64_t best = -1;
+  do {
+    const tmap::Mapping m(perm.begin(), perm.begin() + comm.num_ranks());
+    const auto cost = tmap::evaluate(comm, topology, m).hop_bytes;
+    if (best < 0 || cost < best) best = cost;
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return best;
+}
+
+}  // namespace
+
+// A path 0-1 (10 B), 1-2 (5 B), 2-3 (1 B) on a 2x2 mesh (a 4-cycle). Rank 1
+// is heaviest (15 B) and starts on PE 0 (every PE is equally central). Rank 0
+// (10 B to rank 1) is cheapest on PE 1 or PE 2 (1 hop): PE 1, the lower.
+// Rank 2 then costs 5 on PE 2 and 10 on PE 3: PE 2; rank 3 takes PE 3. Every
+// edge is 1 hop: hop-bytes 2 x 16 = 32, the optimum.
+TEST(Greedy, HandTracedOnATwoByTwoMesh) {
+  const auto topology = tmap::load_topology("mesh2D 2 2");
+  const auto comm = CommMatrix::from_entries(4, {{0, 1, 10}, {1, 0, 10}, {1, 2, 5}, {2, 1, 5}, {2, 3, 1}, {3, 2, 1}});
+  const auto mapping = run("greedy", comm, *topology, Constraints::all(*topology));
+  EXPECT_EQ(mapping, (tmap::Mapping{1, 0, 2, 3}));
+  EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, 32);
+}
+
+// Four heavy pairs and light traffic between them on a tree of four nodes
+// with two cores: the optimum keeps each pair on a node, as greedy does.
+TEST(Greedy, ReachesTheOptimumOfPairedRanksOnATree) {
+  const auto topology = tmap::load_topology("tleaf 2 4 10 2 1");
+  std::vector<tmap::CommEntry> entries;
+  const tmap::Rank pairs[4][2] = {{0, 5}, {1, 6}, {2, 7}, {3, 4}};
+  for (const auto& p : pairs) {
+    entries.push_back({p[0], p[1], 100});
+    entries.push_back({p[1], p[0], 100});
+  }
+  for (tmap::Rank i = 0; i < 8; ++i) entries.push_back({i, (i + 1) % 8, 1});
+  const auto comm = CommMatrix::from_entries(8, entries);
+  const auto optimum = brute_force_optimum(comm, *topology);
+  for (const char* s : {"greedy", "umpa-greedy", "umpa-wh"}) {
+    EXPECT_EQ(tmap::evaluate(comm, *topology, run(s, comm, *topology, Constraints::all(*topology))).hop_bytes,
+              optimum)
+        << s;
+  }
+}
+
+TEST(Rcm, OrdersAShuffledPathAlongThePath) {
+  const auto perm = tmap::gen::shuffle_permutation(40, 5);
+  const auto sym = shuffled_path(40, perm, 1);
+  const auto order = tmap::strategies::rcm_order(sym);
+  ASSERT_EQ(order.size(), 40U);
+  for (std::size_t k = 0; k + 1 < order.size(); ++k) EXPECT_GT(sym.at(order[k], order[k + 1]), 0) << k;
+}
+
+// A shuffled path onto a line: RCM finds the bandwidth-1 orders of both, so
+// every path edge is one hop (the optimum). (On a ring RCM's order leaves
+// the ring's vertices alternating around it: bandwidth 2 as an order, far
+// from 1 hop as a placement. That is the baseline as published.)
+TEST(Rcm, MapsAShuffledPathOntoALineOptimally) {
+  const auto perm = tmap::gen::shuffle_permutation(12, 9);
+  const auto comm = shuffled_path(12, perm, 7);
+  for (const char* spec : {"mesh2D 12 1", "mesh2D 3 4"}) {
+    const auto topology = tmap::load_topology(spec);
+    const auto mapping = run("rcm", comm, *topology, Constraints::all(*topology));
+    if (std::string(spec) == "mesh2D 3 4") {
+      // A 3x4 grid's RCM order snakes diagonally: not every step is one hop.
+      EXPECT_LT(tmap::evaluate(comm, *topology, mapping).hop_bytes, 2 * 11 * 7 * 3);
+    } else {
+      EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, 2 * 11 * 7) << spec;
+    }
+  }
+}
+
+// Random instances on every routed kind, with allocations and oversubscription:
+// umpa-wh never has more hop-bytes than umpa-greedy (its start), umpa-mc
+// never more maximum congestion than umpa-wh (its start); and MC does drop.
+TEST(Umpa, RefinementsNeverWorsenTheirOwnMetric) {
+  const char* specs[] = {"torus2D 4 4", "mesh3D 3 3 2", "tianhe3:1x3,nodes=4,cores=2", "tianhe3:2x2,nodes=4",
+                         "tleaf 3 2 50 4 5 4 1", "hcub 4"};
+  int mc_dropped = 0;
+  for (std::uint64_t seed = 0; seed < 24; ++seed) {
+    const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);
+    tmap::detail::Random rng(seed, 33);
+    std::vector<tmap::PE> allowed;
+    for (tmap::PE p = 0; p < topology->size(); ++p) {
+      if (rng.below(4) != 0) allowed.push_back(p);
+    }
+    const auto constraints = Constraints::allowed(*topology, allowed, 1 + static_cast<std::int64_t>(seed % 3 == 2));
+    const auto n = static_cast<tmap::Rank>(constraints.num_slots() - static_cast<std::int64_t>(rng.below(3)));
+    const auto comm = tmap::gen::random_sparse(n, 3, 1000, seed);
+    const auto greedy = run("umpa-greedy", comm, *topology, constraints);
+    const auto wh = run("umpa-wh", comm, *topology, constraints);
+    const auto mc = run("umpa-mc", comm, *topology, constraints);
+    EXPECT_LE(tmap::evaluate(comm, *topology, wh).hop_bytes, tmap::evaluate(comm, *topology, greedy).hop_bytes)
+        << topology->description() << " seed " << seed;
+    const auto routing = tmap::make_routing(*topology);
+    const auto mc_wh = tmap::evaluate_routes(comm, *routing, wh).mc;
+    const auto mc_mc = tmap::evaluate_routes(comm, *routing, mc).mc;
+    EXPECT_LE(mc_mc, mc_wh) << topology->description() << " seed " << seed;
+    mc_dropped += mc_mc < mc_wh ? 1 : 0;
+  }
+  EXPECT_GT(mc_dropped, 6);
+}
+
+// The paper's WH is undirected: the strategies read A + A^T, so A and its
+// transpose get the same mapping, and TH and WH do not change either.
+TEST(Umpa, MessageDirectionDoesNotMatter) {
+  const auto topology = tmap::load_topology("tianhe3:2x2,nodes=4,cores=2");
+  const auto comm = tmap::gen::random_sparse(30, 3, 1000, 4);
+  std::vector<tmap::CommEntry> flipped;
+  for (tmap::Rank i = 0; i < comm.num_ranks(); ++i) {
+    for (std::size_t k = 0; k < comm.targets(i).size(); ++k) {
+      flipped.push_back({comm.targets(i)[k], i, comm.volumes(i)[k]});
+    }
+  }
+  const auto transposed = CommMatrix::from_entries(comm.num_ranks(), flipped);
+  const auto constraints = Constraints::all(*topology);
+  const auto routing = tmap::make_routing(*topology);
+  for (const char* s : {"greedy", "rcm", "umpa-greedy", "umpa-wh"}) {
+    const auto a = run(s, comm, *topology, constraints);
+    EXPECT_EQ(a, run(s, transposed, *topology, constraints)) << s;
+    const auto ra = tmap::evaluate_routes(comm, *routing, a);
+    const auto rt = tmap::evaluate_routes(transposed, *routing, a);
+    EXPECT_EQ(ra.th, rt.th);
+    EXPECT_EQ(ra.wh, rt.wh);
+  }
+}
+
+// On a distance-only target umpa-mc has no routes: it returns umpa-wh's mapping.
+TEST(Umpa, CongestionRefinementNeedsARoutingModel) {
+  const auto topology = tmap::load_topology("cmpltw 4 1 1 1 1");
+  const auto comm = tmap::gen::random_sparse(4, 2, 100, 1);
+  const auto constraints = Constraints::all(*topology);
+  EXPECT_EQ(run("umpa-mc", comm, *topology, constraints), run("umpa-wh", comm, *topology, constraints));
+}
