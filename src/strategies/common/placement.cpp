@@ -82,10 +82,26 @@ Site Placement::best_site(Rank r, Rule rule) {
     if (weight_on_[static_cast<std::size_t>(s)] == 0) touched_.push_back(s);
     weight_on_[static_cast<std::size_t>(s)] += vols[k];
   }
+  // Candidates: the partners' sites and their nearest sites when any of
+  // them is open (the BFS from the partners stops at its first open sites),
+  // else every open site.
+  candidates_.clear();
+  for (const Site p : touched_) {
+    if (is_open(p)) candidates_.push_back(p);
+    for (const Site s : sites_.nearest(p)) {
+      if (is_open(s)) candidates_.push_back(s);
+    }
+  }
+  if (candidates_.empty()) {
+    candidates_ = open_;
+  } else {
+    std::sort(candidates_.begin(), candidates_.end());
+    candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
+  }
   Site best = -1;
   Distance best_level = 0;
   detail::Int128 best_cost = 0;
-  for (const Site s : open_) {
+  for (const Site s : candidates_) {
     Distance level = std::numeric_limits<Distance>::max();
     detail::Int128 cost = 0;
     for (const Site p : touched_) {

@@ -53,6 +53,22 @@ SiteSpace::SiteSpace(const Topology& topology, const Constraints& constraints, b
   }
 }
 
+std::span<const Site> SiteSpace::nearest(Site s) const {
+  if (nearest_.empty()) nearest_.resize(static_cast<std::size_t>(num_sites()));
+  auto& list = nearest_[static_cast<std::size_t>(s)];
+  if (list.empty() && num_sites() > 1) {
+    std::vector<std::pair<Distance, Site>> all;
+    all.reserve(static_cast<std::size_t>(num_sites() - 1));
+    for (Site t = 0; t < num_sites(); ++t) {
+      if (t != s) all.emplace_back(distance(s, t), t);
+    }
+    const auto keep = std::min(all.size(), kNearest);
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end());
+    for (std::size_t k = 0; k < keep; ++k) list.push_back(all[k].second);
+  }
+  return list;
+}
+
 Mapping SiteSpace::to_mapping(std::span<const Site> site_of_rank) const {
   std::vector<std::int64_t> used(capacity_.size(), 0);
   Mapping mapping(site_of_rank.size());

@@ -38,6 +38,10 @@ class SiteSpace {
     if (!dense_.empty()) return dense_[static_cast<std::size_t>(s * num_sites() + t)];
     return topology_.distance(representative(s), representative(t));
   }
+  /// The kNearest sites closest to s other than s, by (distance, id),
+  /// computed on first use (O(S) each) and kept.
+  static constexpr std::size_t kNearest = 32;
+  [[nodiscard]] std::span<const Site> nearest(Site s) const;
   /// Turns site_of_rank into a mapping: each site's slots are handed out to
   /// its ranks in increasing rank order ("fill a PE, then the next").
   [[nodiscard]] Mapping to_mapping(std::span<const Site> site_of_rank) const;
@@ -53,6 +57,7 @@ class SiteSpace {
   std::vector<NodeId> node_key_;     ///< site -> node id (per-node sites) or PE
   bool per_node_ = false;
   std::vector<std::uint32_t> dense_;
+  mutable std::vector<std::vector<Site>> nearest_;  ///< cache of nearest()
 };
 
 }  // namespace tmap::strategies

@@ -119,22 +119,55 @@ McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const 
     }
   };
   std::int64_t round = 0;
-  const std::int64_t max_swaps = 4 * n + 64;
-  while (result.swaps < max_swaps) {
+  constexpr std::size_t kMaxTasks = 64;
+  // Accepted swaps: at most n; and the search ends once MC has not dropped
+  // for n / 4 + 16 swaps that only lowered AC (each costs a scan).
+  const std::int64_t max_swaps = n + 16;
+  const std::int64_t max_stall = n / 4 + 16;
+  std::int64_t stall = 0;
+  // commTasks[hot]: the messages through the hottest link, kept up to date
+  // while the hottest link stays the same (only rerouted messages change).
+  LinkId hot = -1;
+  std::vector<char> through_hot(messages.size(), 0);
+  std::vector<std::int64_t> hot_messages;  ///< every message through it (and some that left)
+  std::vector<char> listed(messages.size(), 0);
+  const auto crosses = [&](std::size_t m, LinkId link) {
+    return std::find(routes[m].begin(), routes[m].end(), link) != routes[m].end();
+  };
+  while (result.swaps < max_swaps && stall < max_stall) {
     const double mc = loads.max_congestion();
     const double ac = loads.average_congestion();
     if (mc <= 0.0) break;
-    const LinkId hot = loads.most_congested();
-    // commTasks[hot]: the tasks with a message through the hottest link.
-    std::vector<Rank> tasks;
-    for (std::size_t m = 0; m < messages.size(); ++m) {
-      if (std::find(routes[m].begin(), routes[m].end(), hot) != routes[m].end()) {
-        tasks.push_back(messages[m].from);
-        tasks.push_back(messages[m].to);
+    if (loads.most_congested() != hot) {
+      hot = loads.most_congested();
+      hot_messages.clear();
+      for (std::size_t m = 0; m < messages.size(); ++m) {
+        through_hot[m] = crosses(m, hot) ? 1 : 0;
+        listed[m] = through_hot[m];
+        if (through_hot[m]) hot_messages.push_back(static_cast<std::int64_t>(m));
       }
     }
-    std::sort(tasks.begin(), tasks.end());
-    tasks.erase(std::unique(tasks.begin(), tasks.end()), tasks.end());
+    // The tasks by the bytes they put on the hottest link (most first, then
+    // lower id); the kMaxTasks heaviest are tried.
+    std::vector<std::pair<Volume, Rank>> load_of;
+    for (const auto m : hot_messages) {
+      const auto& msg = messages[static_cast<std::size_t>(m)];
+      if (!through_hot[static_cast<std::size_t>(m)]) continue;
+      load_of.emplace_back(msg.bytes, msg.from);
+      load_of.emplace_back(msg.bytes, msg.to);
+    }
+    std::sort(load_of.begin(), load_of.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::vector<std::pair<Volume, Rank>> per_task;  // (-bytes, rank)
+    for (const auto& [bytes, r] : load_of) {
+      if (!per_task.empty() && per_task.back().second == r) {
+        per_task.back().first -= bytes;
+      } else {
+        per_task.emplace_back(-bytes, r);
+      }
+    }
+    std::sort(per_task.begin(), per_task.end());
+    std::vector<Rank> tasks;
+    for (std::size_t k = 0; k < per_task.size() && k < kMaxTasks; ++k) tasks.push_back(per_task[k].second);
     bool improved = false;
     for (const Rank t : tasks) {
       for (const auto& c : state.candidates(t, kDelta)) {
@@ -144,6 +177,7 @@ McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const 
         const double new_mc = loads.max_congestion();
         if (new_mc < mc || (new_mc == mc && loads.average_congestion() < ac)) {
           improved = true;
+          stall = new_mc < mc ? 0 : stall + 1;
           break;
         }
         // Undo: a swap is its own inverse; a move goes back to its site.
@@ -154,6 +188,16 @@ McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const 
     }
     if (!improved) break;
     ++result.swaps;
+    // The rerouted messages may have joined or left the hottest link.
+    for (const auto m : affected) {
+      const auto i = static_cast<std::size_t>(m);
+      const char now = crosses(i, hot) ? 1 : 0;
+      if (now && !listed[i]) {
+        listed[i] = 1;
+        hot_messages.push_back(m);
+      }
+      through_hot[i] = now;
+    }
   }
   result.mc_after = loads.max_congestion();
   result.ac_after = loads.average_congestion();

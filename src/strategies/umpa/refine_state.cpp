@@ -13,7 +13,8 @@ RefineState::RefineState(const CommMatrix& sym, const SiteSpace& sites, std::vec
       site_of_(std::move(site_of)),
       ranks_on_(static_cast<std::size_t>(sites.num_sites())),
       level_(static_cast<std::size_t>(sites.num_sites())),
-      partner_site_(static_cast<std::size_t>(sites.num_sites()), 0) {
+      partner_site_(static_cast<std::size_t>(sites.num_sites()), 0),
+      seen_(static_cast<std::size_t>(sites.num_sites()), 0) {
   for (Rank r = 0; r < static_cast<Rank>(site_of_.size()); ++r) {
     ranks_on_[static_cast<std::size_t>(site_of_[static_cast<std::size_t>(r)])].push_back(r);
   }
@@ -78,13 +79,29 @@ std::vector<Candidate> RefineState::candidates(Rank t, std::size_t limit) {
       partner_sites_.push_back(s);
     }
   }
+  // The BFS from the partners' sites with its early exit: the sites a BFS
+  // reaches first are among each partner site's nearest ones (and the
+  // partner sites themselves, level 0). Their exact level is the distance
+  // to the closest partner site.
   order_.clear();
-  for (Site s = 0; s < sites_.num_sites(); ++s) {
-    if (s == own) continue;
-    Distance level = std::numeric_limits<Distance>::max();
+  const auto consider = [&](Site s) {
+    if (s == own || seen_[static_cast<std::size_t>(s)]) return;
+    seen_[static_cast<std::size_t>(s)] = 1;
+    order_.push_back(s);
+  };
+  for (const Site p : partner_sites_) {
+    consider(p);
+    for (const Site s : sites_.nearest(p)) consider(s);
+  }
+  if (partner_sites_.empty()) {
+    // No partner: the sites nearest to t's own.
+    for (const Site s : sites_.nearest(own)) consider(s);
+  }
+  for (const Site s : order_) {
+    seen_[static_cast<std::size_t>(s)] = 0;
+    Distance level = partner_sites_.empty() ? sites_.distance(own, s) : std::numeric_limits<Distance>::max();
     for (const Site p : partner_sites_) level = std::min(level, sites_.distance(s, p));
     level_[static_cast<std::size_t>(s)] = level;
-    order_.push_back(s);
   }
   for (const Site s : partner_sites_) partner_site_[static_cast<std::size_t>(s)] = 0;
   partner_sites_.clear();

@@ -35,8 +35,9 @@ class RefineState {
 
   /// The first `limit` candidates for t: sites other than t's by increasing
   /// distance to the nearest site of a partner of t (a multi-source BFS
-  /// level), then by id; on each, its ranks by id, then one free slot if it
-  /// has one.
+  /// level), then by id, among the partner sites and their nearest sites
+  /// (SiteSpace::nearest: the BFS's early exit); on each, its ranks by id,
+  /// then one free slot if it has one.
   [[nodiscard]] std::vector<Candidate> candidates(Rank t, std::size_t limit);
 
  private:
@@ -52,6 +53,7 @@ class RefineState {
   std::vector<Distance> level_;
   std::vector<Site> order_;
   std::vector<char> partner_site_;
+  std::vector<char> seen_;
   std::vector<Site> partner_sites_;
 };
 

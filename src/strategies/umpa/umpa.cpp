@@ -59,7 +59,12 @@ Mapping UmpaMcMapper::map(const Problem& problem, const Context& context) const 
   }
   if (!context.link_bandwidths.empty()) routing->set_bandwidths(context.link_bandwidths);
   const auto sym = problem.comm.symmetrized();
-  const SiteSpace pes(problem.topology, problem.constraints, /*per_pe=*/true);
+  // Routes are exact between sites when a site is one PE, or a node whose
+  // PEs are 0 apart (no network inside it: Tianhe-3); tree nodes have links
+  // inside, so there every PE is its own site.
+  const auto intra = problem.topology.node_uniform_distance();
+  const bool per_pe = !(intra && *intra == 0);
+  const SiteSpace pes(problem.topology, problem.constraints, per_pe);
   auto site_of = pes.sites_of(mapping);
   const auto r = umpa::refine_congestion(problem.comm, sym, pes, *routing, site_of);
   context.note(2, fmt::format("umpa-mc: {} swaps, MC {} -> {}, AC {:.4g} -> {:.4g}", r.swaps, r.mc_before,
