@@ -13,8 +13,10 @@ namespace tmap::gen {
 /// x + X*(y + Y*z) (row-major, x fastest). Every rank sends `volume` bytes to
 /// each neighbour. `points`: 5 or 9 in 2D, 7 or 27 in 3D (the rank itself
 /// included, as the stencils are named). `periodic` wraps the grid (a torus).
+/// `axis_volumes` (one per dimension) overrides `volume` for the face
+/// neighbours along each axis: asymmetric halos (x = a row's neighbours).
 [[nodiscard]] CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume volume,
-                                 bool periodic = false);
+                                 bool periodic = false, const std::vector<Volume>& axis_volumes = {});
 
 /// A random symmetric sparse pattern: each rank picks `degree` distinct
 /// partners uniformly; each chosen pair exchanges a volume drawn uniformly

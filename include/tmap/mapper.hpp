@@ -40,6 +40,19 @@ struct TreeMatchOptions {
   std::int64_t tau = 30000;
 };
 
+/// grid2d's knobs (Malik et al.'s 2D arrangement).
+struct Grid2dOptions {
+  /// A bandwidth table (text of a --grid2d-bw file, format in the README)
+  /// and the name to quote in its errors; empty = 1 / hops between PEs.
+  std::string bandwidths;
+  std::string bandwidths_origin;
+  /// The domain in bytes (height x width): the strategy then chooses the
+  /// r x c shape too, halos H / r and W / c, ranks numbered row-major in it.
+  /// 0 = the matrix's stencil fixes shape and halos.
+  double domain_height = 0.0;
+  double domain_width = 0.0;
+};
+
 /// Options every strategy reads. Copyable; the CLI fills it, the library
 /// reads it. Defaults give deterministic results.
 struct Context {
@@ -58,6 +71,7 @@ struct Context {
   OhtmaOptions ohtma;
   ScotchOptions scotch;
   TreeMatchOptions treematch;
+  Grid2dOptions grid2d;
 
   /// Sends a message to `log` when verbosity >= level.
   void note(int level, std::string_view message) const {

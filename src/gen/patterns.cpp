@@ -9,12 +9,19 @@
 
 namespace tmap::gen {
 
-CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume volume, bool periodic) {
+CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume volume, bool periodic,
+                   const std::vector<Volume>& axis_volumes) {
   const auto nd = dims.size();
   if (nd != 2 && nd != 3) throw InputError("stencil: give 2 or 3 dimensions");
   const bool ok = nd == 2 ? (points == 5 || points == 9) : (points == 7 || points == 27);
   if (!ok) throw InputError("stencil: " + std::to_string(nd) + "D stencils have " + (nd == 2 ? "5 or 9" : "7 or 27") + " points");
   if (volume < 0) throw InputError("stencil: the volume must be non-negative");
+  if (!axis_volumes.empty() && axis_volumes.size() != nd) {
+    throw InputError("stencil: give one axis volume per dimension (" + std::to_string(nd) + ")");
+  }
+  for (const auto v : axis_volumes) {
+    if (v < 0) throw InputError("stencil: axis volumes must be non-negative");
+  }
   Rank n = 1;
   for (const auto d : dims) {
     if (d < 1 || d > (std::int64_t{1} << 20)) throw InputError("stencil: every dimension must be between 1 and 2^20");
@@ -54,7 +61,11 @@ CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume vol
           }
           if (!inside) continue;
           const Rank other = c[0] + X * (c[1] + Y * c[2]);
-          if (other != self) entries.push_back({self, other, volume});
+          // Face neighbours along axis k carry axis_volumes[k] when given.
+          Volume v = volume;
+          const int nonzero = (o[0] != 0) + (o[1] != 0) + (o[2] != 0);
+          if (!axis_volumes.empty() && nonzero == 1) v = axis_volumes[o[0] != 0 ? 0 : (o[1] != 0 ? 1 : 2)];
+          if (other != self && v > 0) entries.push_back({self, other, v});
         }
       }
     }

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "strategies/greedy/greedy.hpp"
+#include "strategies/grid2d/grid2d.hpp"
 #include "strategies/inorder/inorder.hpp"
 #include "strategies/ohtma/ohtma.hpp"
 #include "strategies/ohtma/ohtma_plus.hpp"
@@ -50,6 +51,9 @@ constexpr std::array kStrategies{
                  make<strategies::UmpaWhMapper>},
     StrategyInfo{"umpa-mc", "umpa-wh + Algorithm 3: max-congestion refinement under the routing model",
                  make<strategies::UmpaMcMapper>},
+    StrategyInfo{"grid2d", "Malik et al.: 2D stencils with asymmetric halos, group blocks and columns permuted "
+                           "(--grid2d-bw, --grid2d-domain)",
+                 make<strategies::Grid2dMapper>},
 };
 
 }  // namespace

@@ -75,6 +75,9 @@ std::vector<BadInput> catalog() {
       {"link_bw_unknown_kind", {{"c.mat", kGood}}, {"-t", "mesh2D 3 1", "-c", "c.mat", "--link-bw", "row=2"}, "link bandwidth 'row=2': expected KIND=VALUE with KIND one of dim0, dim1"},
       {"link_bw_not_positive", {{"c.mat", kGood}}, {"-t", "tianhe3:1x1,nodes=4", "-c", "c.mat", "--link-bw", "side=-1"}, "link bandwidth 'side=-1': the value must be a positive number"},
       {"link_loads_without_routing", {{"c.mat", kGood}, {"d.dist", "3\n0 1 1\n1 0 1\n1 1 0\n"}}, {"-t", "d.dist", "-c", "c.mat", "--link-loads", "l.csv"}, "--link-bw/--link-loads: a dist topology has no routing model"},
+      {"grid2d_bw_bad_value", {{"c.mat", "0 1\n1 0\n"}, {"bw.txt", "intra 1 1\ninter 0.5 x\n"}}, {"-t", "cmplt 2", "-c", "c.mat", "-s", "grid2d", "--grid2d-bw", "bw.txt"}, "bw.txt:2: bandwidth 'x' must be a positive number"},
+      {"grid2d_bw_missing_pair", {{"c.mat", "0 1\n1 0\n"}, {"bw.txt", "intra 1 1\n"}}, {"-t", "cmplt 2", "-c", "c.mat", "-s", "grid2d", "--grid2d-bw", "bw.txt"}, "bw.txt: no bandwidth for groups 0 and 1 (add 'inter H V' or '0 1 H V')"},
+      {"grid2d_bad_domain", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "-s", "grid2d", "--grid2d-domain", "12"}, "--grid2d-domain '12': expected HEIGHTxWIDTH in bytes"},
       {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
   };
 }

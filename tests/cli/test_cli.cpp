@@ -155,6 +155,45 @@ TEST(Cli, MapReportsLinkMetricsOnlyWhereARoutingModelExists) {
   EXPECT_FALSE(j.contains("mc"));
 }
 
+// grid2d in the comparison report on a 2D stencil with asymmetric halos.
+TEST(Cli, Grid2dJoinsTheComparisonOnAsymmetricHalos) {
+  Sandbox box;
+  auto r = box.run("tm-gen", {"stencil2d", "--dims", "8x6", "--axis-volumes", "4000,1000", "--output", "s.mat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = box.run("tm-map", {"-t", "tianhe3:2x2,nodes=4,cores=3", "-c", "s.mat", "--compare", "all", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::int64_t grid = -1;
+  std::int64_t inorder = -1;
+  const auto json = nlohmann::json::parse(r.out);
+  for (const auto& result : json["results"]) {
+    if (result["strategy"] == "grid2d") grid = result["hop_bytes"].get<std::int64_t>();
+    if (result["strategy"] == "inorder") inorder = result["hop_bytes"].get<std::int64_t>();
+  }
+  ASSERT_GE(grid, 0);
+  EXPECT_LE(grid, inorder);
+  EXPECT_NE(r.err.find("grid2d: 6 x 8 arrangement"), std::string::npos) << r.err;
+}
+
+// The paper's four clusters (3, 4, 2 and 3 nodes; -b picks them from a tree
+// of 4 x 4) with Table 1's bandwidths as a --grid2d-bw table and MPDATA's
+// domain: grid2d chooses one column of 12 (the slow horizontal halos vanish).
+TEST(Cli, Grid2dChoosesTheShapeFromABandwidthTable) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  box.write("b.txt", "0 1 2  4 5 6 7  8 9  12 13 14\n");
+  box.write("bw.txt",
+            "# Malik et al., Table 1 (GB/s): horizontal vertical\n"
+            "0 0 0.03963 0.48068\n0 1 0.00007 0.00056\n0 2 0.03889 0.49341\n0 3 0.00007 0.00056\n"
+            "1 1 0.03876 0.48858\n1 2 0.00007 0.00056\n1 3 0.03732 0.45943\n"
+            "2 2 0.03834 0.48916\n2 3 0.00007 0.00056\n3 3 0.03920 0.46808\n");
+  auto r = box.run("tm-gen", {"stencil2d", "--dims", "4x3", "--output", "s12.mat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = box.run("tm-map", {"-t", "tleaf 2 4 10 4 1", "-b", "b.txt", "-c", "s12.mat", "-s", "grid2d", "--grid2d-bw",
+                         "bw.txt", "--grid2d-domain", "262144x262144"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("grid2d: 12 x 1 arrangement"), std::string::npos) << r.err;
+}
+
 TEST(Cli, EvalReadsScotchAndTopoMatchMappings) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));

@@ -57,6 +57,10 @@ int main(int argc, char** argv) {
   app.add_option("--volume", volume, "Bytes per neighbour (stencils) or largest volume (random); default 1000")
       ->check(CLI::PositiveNumber);
   app.add_flag("--periodic", periodic, "Wrap the stencil around (torus)");
+  std::vector<std::int64_t> axis_volumes;
+  app.add_option("--axis-volumes", axis_volumes,
+                 "Bytes per face neighbour along each axis (x,y[,z]): asymmetric halos, e.g. 4000,1000")
+      ->delimiter(',');
   app.add_option("--ranks", ranks, "Ranks of the random pattern")->check(CLI::PositiveNumber);
   app.add_option("--degree", degree, "Partners each rank picks in the random pattern (default 4)")
       ->check(CLI::NonNegativeNumber);
@@ -76,7 +80,8 @@ int main(int argc, char** argv) {
       const auto grid = parse_dims(dims);
       const auto want = pattern == "stencil2d" ? 2U : 3U;
       if (grid.size() != want) throw InputError(pattern + ": --dims needs " + std::to_string(want) + " sizes");
-      comm = gen::stencil(grid, points != 0 ? points : (want == 2 ? 5 : 7), volume, periodic);
+      comm = gen::stencil(grid, points != 0 ? points : (want == 2 ? 5 : 7), volume, periodic,
+                          std::vector<Volume>(axis_volumes.begin(), axis_volumes.end()));
     }
     if (shuffle) comm = gen::shuffle_ranks(comm, *shuffle);
     CommFormat out_format = CommFormat::Dense;

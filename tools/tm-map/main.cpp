@@ -78,6 +78,12 @@ int main(int argc, char** argv) {
   std::int64_t tau = TreeMatchOptions{}.tau;
   app.add_option("--tau", tau, "treematch: group by full enumeration below this many candidate groups (30000)")
       ->check(CLI::NonNegativeNumber);
+  std::string grid2d_bw;
+  app.add_option("--grid2d-bw", grid2d_bw,
+                 "grid2d: bandwidth table (lines 'intra H V', 'inter H V', 'G1 G2 H V'; default 1 / hops)");
+  std::string grid2d_domain;
+  app.add_option("--grid2d-domain", grid2d_domain,
+                 "grid2d: the domain in bytes (HEIGHTxWIDTH): choose the r x c shape too, ranks row-major in it");
   app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable)");
   app.add_flag("-q,--quiet", quiet, "No summary on stderr");
   app.add_flag("--example", example,
@@ -110,6 +116,23 @@ int main(int argc, char** argv) {
     context.scotch.sparse_factor = sparse_factor;
     context.treematch.tau = tau;
     context.link_bandwidths = links.bandwidths;
+    if (!grid2d_bw.empty()) {
+      context.grid2d.bandwidths = read_file(grid2d_bw);
+      context.grid2d.bandwidths_origin = grid2d_bw;
+    }
+    if (!grid2d_domain.empty()) {
+      const auto x = grid2d_domain.find('x');
+      char* end_h = nullptr;
+      char* end_w = nullptr;
+      const double h = std::strtod(grid2d_domain.c_str(), &end_h);
+      const double w = x == std::string::npos ? 0.0 : std::strtod(grid2d_domain.c_str() + x + 1, &end_w);
+      if (x == std::string::npos || end_h != grid2d_domain.c_str() + x ||
+          end_w != grid2d_domain.c_str() + grid2d_domain.size() || !(h > 0) || !(w > 0) || h > 1e300 || w > 1e300) {
+        throw InputError("--grid2d-domain '" + grid2d_domain + "': expected HEIGHTxWIDTH in bytes, e.g. 262144x262144");
+      }
+      context.grid2d.domain_height = h;
+      context.grid2d.domain_width = w;
+    }
     context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };
     const auto out_format = mapping_format_from_name(format);
     check_problem(problem);
