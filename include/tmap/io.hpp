@@ -10,6 +10,7 @@
 
 #include "tmap/comm_matrix.hpp"
 #include "tmap/mapping.hpp"
+#include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/routing.hpp"
 
@@ -57,6 +58,8 @@ struct MappingReport {
   Metrics metrics;
   /// Link metrics when the topology has a routing model.
   std::optional<RouteMetrics> routes;
+  /// The refinement after the strategy, when one ran (--refine).
+  std::optional<RefineStats> refine;
   double time_s = 0.0;
   std::uint64_t seed = 0;
   /// For the launcher formats: a PE's host name and its slot on that host.

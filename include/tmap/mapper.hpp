@@ -40,6 +40,29 @@ struct TreeMatchOptions {
   std::int64_t tau = 30000;
 };
 
+/// Refinement after a strategy (any strategy): none, a swap descent to a
+/// local optimum, or robust tabu search.
+enum class RefineKind { None, Swap, Tabu };
+
+struct RefineOptions {
+  RefineKind kind = RefineKind::None;
+  /// Tabu moves; negative = 200 x positions (see the README's measurements).
+  std::int64_t iterations = -1;
+  /// Wall-clock cap of the tabu search in seconds (0 = none). A cap makes
+  /// results depend on the machine's speed; the iteration budget does not.
+  double time_limit_s = 0.0;
+};
+
+/// What a refinement did.
+struct RefineStats {
+  std::int64_t before = 0;  ///< hop-bytes of the construction
+  std::int64_t after = 0;   ///< hop-bytes after refinement (<= before)
+  double seconds = 0.0;
+  std::int64_t iterations = 0;
+  std::int64_t swaps = 0;
+  std::string method;       ///< what ran ("swap (dense)", "tabu", "swap (candidates)", ...)
+};
+
 /// grid2d's knobs (Malik et al.'s 2D arrangement).
 struct Grid2dOptions {
   /// A bandwidth table (text of a --grid2d-bw file, format in the README)
@@ -72,6 +95,7 @@ struct Context {
   ScotchOptions scotch;
   TreeMatchOptions treematch;
   Grid2dOptions grid2d;
+  RefineOptions refine;
 
   /// Sends a message to `log` when verbosity >= level.
   void note(int level, std::string_view message) const {
@@ -112,7 +136,14 @@ struct StrategyInfo {
 /// slots, constraints made for another topology).
 void check_problem(const Problem& problem);
 
-/// check_problem, run the named strategy, validate the result.
+/// Improves a valid mapping in place by context.refine (never worse, same
+/// constraints). Deterministic for a given seed and iteration budget.
+RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Context& context);
+
+/// Parses "none", "swap" or "tabu"; InputError otherwise.
+[[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
+
+/// check_problem, run the named strategy, refine by context.refine, validate.
 [[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem,
                                const Context& context);
 

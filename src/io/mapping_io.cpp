@@ -46,6 +46,11 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
     j["ac"] = r.routes->ac;
     j["used_links"] = r.routes->used_links;
   }
+  if (r.refine) {
+    j["construction_hop_bytes"] = r.refine->before;
+    j["refine"] = r.refine->method;
+    j["refine_time_s"] = r.refine->seconds;
+  }
   j["time_s"] = r.time_s;
   j["seed"] = r.seed;
   j["topology"] = r.topology;

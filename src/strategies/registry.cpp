@@ -3,6 +3,7 @@
 // are generated from this table.
 #include <array>
 
+#include "strategies/best/best.hpp"
 #include "strategies/greedy/greedy.hpp"
 #include "strategies/grid2d/grid2d.hpp"
 #include "strategies/inorder/inorder.hpp"
@@ -54,6 +55,8 @@ constexpr std::array kStrategies{
     StrategyInfo{"grid2d", "Malik et al.: 2D stencils with asymmetric halos, group blocks and columns permuted "
                            "(--grid2d-bw, --grid2d-domain)",
                  make<strategies::Grid2dMapper>},
+    StrategyInfo{"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
+                 make<strategies::BestMapper>},
 };
 
 }  // namespace
@@ -90,6 +93,13 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Contex
   check_problem(problem);
   auto mapping = info.make()->map(problem, context);
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+  // best refines its candidates itself.
+  if (context.refine.kind != RefineKind::None && strategy != "best") {
+    const auto stats = refine_mapping(problem, mapping, context);
+    context.note(2, std::string(strategy) + ": refined by " + stats.method + " " + std::to_string(stats.before) +
+                        " -> " + std::to_string(stats.after));
+    validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+  }
   return mapping;
 }
 

@@ -78,6 +78,8 @@ std::vector<BadInput> catalog() {
       {"grid2d_bw_bad_value", {{"c.mat", "0 1\n1 0\n"}, {"bw.txt", "intra 1 1\ninter 0.5 x\n"}}, {"-t", "cmplt 2", "-c", "c.mat", "-s", "grid2d", "--grid2d-bw", "bw.txt"}, "bw.txt:2: bandwidth 'x' must be a positive number"},
       {"grid2d_bw_missing_pair", {{"c.mat", "0 1\n1 0\n"}, {"bw.txt", "intra 1 1\n"}}, {"-t", "cmplt 2", "-c", "c.mat", "-s", "grid2d", "--grid2d-bw", "bw.txt"}, "bw.txt: no bandwidth for groups 0 and 1 (add 'inter H V' or '0 1 H V')"},
       {"grid2d_bad_domain", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "-s", "grid2d", "--grid2d-domain", "12"}, "--grid2d-domain '12': expected HEIGHTxWIDTH in bytes"},
+      {"unknown_refinement", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--refine", "anneal"}, "--refine"},
+      {"unknown_refinement_in_compare", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--compare", "scotch:anneal"}, "unknown refinement 'anneal' (known: none, swap, tabu)"},
       {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
   };
 }

@@ -2,6 +2,7 @@
 // written by hand, not captured from the tools: see the derivations below.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
@@ -192,6 +193,31 @@ TEST(Cli, Grid2dChoosesTheShapeFromABandwidthTable) {
                          "bw.txt", "--grid2d-domain", "262144x262144"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("grid2d: 12 x 1 arrangement"), std::string::npos) << r.err;
+}
+
+// --refine reports the construction and the refinement; --compare shows a
+// strategy with and without it (NAME:REFINE).
+TEST(Cli, RefineIsReportedAndComparable) {
+  Sandbox box;
+  auto r = box.run("tm-gen", {"random", "--ranks", "24", "--degree", "3", "--seed", "3", "--output", "r.mat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = box.run("tm-map", {"-t", "tleaf 3 2 100 3 10 4 1", "-c", "r.mat", "-s", "inorder", "--refine", "tabu",
+                         "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["refine"], "tabu");
+  EXPECT_LT(j["hop_bytes"].get<std::int64_t>(), j["construction_hop_bytes"].get<std::int64_t>());
+  EXPECT_TRUE(j.contains("refine_time_s"));
+  r = box.run("tm-map", {"-t", "tleaf 3 2 100 3 10 4 1", "-c", "r.mat", "--compare", "inorder,inorder:swap,inorder:tabu",
+                         "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = nlohmann::json::parse(r.out);
+  std::map<std::string, std::int64_t> cost;
+  for (const auto& result : c["results"]) cost[result["strategy"].get<std::string>()] = result["hop_bytes"];
+  ASSERT_EQ(cost.size(), 3U);
+  EXPECT_LT(cost["inorder:swap"], cost["inorder"]);
+  EXPECT_LE(cost["inorder:tabu"], cost["inorder:swap"]);
+  EXPECT_EQ(cost["inorder:tabu"], j["hop_bytes"].get<std::int64_t>());  // same seed, same budget
 }
 
 TEST(Cli, EvalReadsScotchAndTopoMatchMappings) {

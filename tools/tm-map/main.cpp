@@ -32,6 +32,10 @@ void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
     fmt::print(stderr, "tm-map: links: TH {}  WH {}  MMC {}  MC {:.6g}  AMC {:.6g}  AC {:.6g}  ({} links used)\n", x.th,
                x.wh, x.mmc, x.mc, x.amc, x.ac, x.used_links);
   }
+  if (r.report.refine) {
+    fmt::print(stderr, "tm-map: refined by {}: hop_bytes {} -> {} in {:.4f} s ({} swaps)\n", r.report.refine->method,
+               r.report.refine->before, r.report.refine->after, r.report.refine->seconds, r.report.refine->swaps);
+  }
   std::string histogram;
   for (const auto& [d, bytes] : m.bytes_by_distance) histogram += fmt::format(" {}:{}", d, bytes);
   fmt::print(stderr, "tm-map: bytes by distance (distance:bytes):{}\n", histogram);
@@ -63,7 +67,9 @@ int main(int argc, char** argv) {
                  "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count)")
       ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile"}));
   app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout");
-  app.add_option("--compare", compare, "Run these strategies (a,b,c or all) and print a comparison table");
+  app.add_option("--compare", compare,
+                 "Run these strategies (a,b,c or all; NAME:REFINE, e.g. scotch:tabu, picks a refinement for one) "
+                 "and print a comparison table");
   app.add_option("--seed", seed, "Seed of every random choice (default 0)");
   app.add_option("-p,--threads", threads, "Threads (results do not depend on it)")->check(CLI::PositiveNumber);
   std::int64_t ohtma_loop = -1;
@@ -77,6 +83,17 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   std::int64_t tau = TreeMatchOptions{}.tau;
   app.add_option("--tau", tau, "treematch: group by full enumeration below this many candidate groups (30000)")
+      ->check(CLI::NonNegativeNumber);
+  std::string refine = "none";
+  app.add_option("--refine", refine,
+                 "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum) or "
+                 "tabu (robust tabu search; --refine-iters)")
+      ->check(CLI::IsMember({"none", "swap", "tabu"}));
+  std::int64_t refine_iters = -1;
+  app.add_option("--refine-iters", refine_iters, "Tabu moves (default 200 x slots)")->check(CLI::NonNegativeNumber);
+  double time_limit = 0.0;
+  app.add_option("--time-limit", time_limit,
+                 "Stop the tabu search after this many seconds (results then depend on the machine's speed)")
       ->check(CLI::NonNegativeNumber);
   std::string grid2d_bw;
   app.add_option("--grid2d-bw", grid2d_bw,
@@ -116,6 +133,9 @@ int main(int argc, char** argv) {
     context.scotch.sparse_factor = sparse_factor;
     context.treematch.tau = tau;
     context.link_bandwidths = links.bandwidths;
+    context.refine.kind = refine_kind_from_name(refine);
+    context.refine.iterations = refine_iters;
+    context.refine.time_limit_s = time_limit;
     if (!grid2d_bw.empty()) {
       context.grid2d.bandwidths = read_file(grid2d_bw);
       context.grid2d.bandwidths_origin = grid2d_bw;

@@ -8,13 +8,28 @@
 
 namespace tmap::cli {
 
-RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context,
+RunResult run_strategy(const std::string& name, const Problem& problem, const Context& context,
                        const RoutingModel* routing) {
+  // "NAME:REFINE" (e.g. scotch:tabu) overrides --refine for this run.
+  std::string strategy = name;
+  Context run = context;
+  if (const auto colon = name.find(':'); colon != std::string::npos) {
+    strategy = name.substr(0, colon);
+    run.refine.kind = refine_kind_from_name(name.substr(colon + 1));
+  }
   const auto start = std::chrono::steady_clock::now();
   RunResult result;
-  result.mapping = map_with(strategy, problem, context);
+  // The construction first (best refines its candidates itself), then the
+  // refinement, so the report can give both.
+  Context construct = run;
+  if (strategy != "best") construct.refine.kind = RefineKind::None;
+  result.mapping = map_with(strategy, problem, construct);
+  if (strategy != "best" && run.refine.kind != RefineKind::None) {
+    result.report.refine = refine_mapping(problem, result.mapping, run);
+    validate_mapping(result.mapping, problem.comm.num_ranks(), problem.constraints);
+  }
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  result.report.strategy = strategy;
+  result.report.strategy = name;
   result.report.topology = problem.topology.description();
   result.report.num_pes = problem.topology.size();
   result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
@@ -35,7 +50,10 @@ std::vector<std::string> parse_strategy_list(const std::string& list) {
     const auto comma = rest.find(',');
     const auto name = rest.substr(0, comma);
     if (!name.empty()) {
-      (void)find_strategy(name);  // unknown names fail before anything runs
+      // Unknown names and refinements fail before anything runs.
+      const auto colon = name.find(':');
+      (void)find_strategy(name.substr(0, colon));
+      if (colon != std::string_view::npos) (void)refine_kind_from_name(name.substr(colon + 1));
       if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
     }
     rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);

@@ -1,0 +1,54 @@
+// Swap searches over every pair of positions, for problems small enough to
+// keep the full move table (N <= kMaxDensePositions, N = slots): a descent to
+// a 2-opt local optimum and Taillard's robust tabu search (RoTS, 1991).
+//
+// Items are the ranks plus one silent item per free slot (so a swap with a
+// silent item is a move onto a free slot). Cost = sum_{i<j} W_ij d(p_i, p_j)
+// = hop-bytes, W = A + A^T. The move table holds the exact change of every
+// swap, delta(r, s) = sum_{k != r,s} (W_rk - W_sk)(d(p_s, p_k) - d(p_r, p_k)),
+// kept up to date after a swap of (r, s) in O(1) per unaffected pair:
+//   delta'(u, v) = delta(u, v) + (W_ru - W_rv + W_sv - W_su)
+//                  x (d(p_v, p_s) - d(p_u, p_s) + d(p_u, p_r) - d(p_v, p_r))
+// (old positions p_r, p_s), and in O(N) for pairs that contain r or s.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tmap/comm_matrix.hpp"
+
+namespace tmap::refine {
+
+inline constexpr std::int64_t kMaxDensePositions = 1024;
+
+struct DenseProblem {
+  std::int64_t n = 0;               ///< positions = items
+  std::vector<std::int64_t> w;      ///< n x n symmetric traffic (silent items: 0)
+  std::vector<std::int64_t> d;      ///< n x n distances between positions
+  std::vector<std::int64_t> pe;     ///< position -> its PE (swaps within one PE change nothing)
+  std::vector<char> silent;         ///< item is a free slot
+};
+
+struct SearchStats {
+  std::int64_t iterations = 0;
+  std::int64_t swaps = 0;
+  std::int64_t start_cost = 0;
+  std::int64_t best_cost = 0;
+};
+
+/// True when every move value fits in int64 for this problem (else the
+/// caller falls back to the sparse search, which sums in 128 bits).
+[[nodiscard]] bool dense_fits(const DenseProblem& problem);
+
+/// Best-improvement swaps until none lowers the cost. pos[item] = position.
+SearchStats dense_descent(const DenseProblem& problem, std::vector<std::int64_t>& pos);
+
+/// RoTS for `iterations` moves (or until `seconds` pass when > 0): the best
+/// non-tabu swap each time, tabu = both items return to places they left
+/// within the tenure (redrawn in [0.9 N, 1.1 N] every 2.2 N moves), aspiration
+/// by a new best and by places not visited for 5 N^2 moves. Returns with pos =
+/// the best solution seen. Same seed and iterations = same result.
+SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& pos, std::int64_t iterations,
+                        double seconds, std::uint64_t seed);
+
+}  // namespace tmap::refine

@@ -1,0 +1,140 @@
+// refine_mapping: the dense swap and tabu searches when the slots fit the
+// move table, else the candidate-list search that ohtma+ uses (VieM's
+// communication neighbourhood), which scales to hundreds of thousands of ranks.
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "core/distance_oracle.hpp"
+#include "refine/dense_search.hpp"
+#include "strategies/ohtma/local_search.hpp"
+#include "strategies/ohtma/slots.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap {
+
+namespace {
+
+/// Passes of the candidate search (each one ends early when it gains
+/// < 0.1 %); far more than it ever takes.
+constexpr std::int64_t kCandidatePasses = 1000;
+
+/// sigma[rank] = slot for a mapping: ranks of one PE take its slots in rank order.
+std::vector<std::int64_t> slots_of(const Mapping& mapping, const Constraints& constraints) {
+  const auto pes = constraints.allowed_pes();
+  std::vector<std::int64_t> used(pes.size(), 0);
+  std::vector<std::int64_t> sigma(mapping.size());
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    const auto it = std::lower_bound(pes.begin(), pes.end(), mapping[r]);
+    const auto index = static_cast<std::size_t>(it - pes.begin());
+    sigma[r] = static_cast<std::int64_t>(index) * constraints.capacity() + used[index]++;
+  }
+  return sigma;
+}
+
+refine::DenseProblem dense_problem(const CommMatrix& sym, const Topology& topology, const Constraints& constraints) {
+  const auto pes = constraints.allowed_pes();
+  const auto k = constraints.capacity();
+  refine::DenseProblem p;
+  p.n = constraints.num_slots();
+  const auto n = static_cast<std::size_t>(p.n);
+  p.w.assign(n * n, 0);
+  for (Rank i = 0; i < sym.num_ranks(); ++i) {
+    const auto cols = sym.targets(i);
+    const auto vols = sym.volumes(i);
+    for (std::size_t e = 0; e < cols.size(); ++e) p.w[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(cols[e])] = vols[e];
+  }
+  p.d.assign(n * n, 0);
+  p.pe.resize(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    p.pe[a] = static_cast<std::int64_t>(a) / k;
+    for (std::size_t b = 0; b < n; ++b) {
+      p.d[a * n + b] = topology.distance(pes[a / static_cast<std::size_t>(k)], pes[b / static_cast<std::size_t>(k)]);
+    }
+  }
+  p.silent.assign(n, 0);
+  for (std::size_t item = static_cast<std::size_t>(sym.num_ranks()); item < n; ++item) p.silent[item] = 1;
+  return p;
+}
+
+}  // namespace
+
+RefineKind refine_kind_from_name(std::string_view name) {
+  if (name == "none") return RefineKind::None;
+  if (name == "swap") return RefineKind::Swap;
+  if (name == "tabu") return RefineKind::Tabu;
+  throw InputError("unknown refinement '" + std::string(name) + "' (known: none, swap, tabu)");
+}
+
+RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Context& context) {
+  const auto start = std::chrono::steady_clock::now();
+  RefineStats stats;
+  stats.before = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+  stats.after = stats.before;
+  const auto& options = context.refine;
+  if (options.kind == RefineKind::None || problem.comm.num_ranks() < 2) {
+    stats.method = "none";
+    return stats;
+  }
+  const auto sym = problem.comm.symmetrized();
+  const auto& constraints = problem.constraints;
+  const auto slots = ohtma::SlotSpace::of(constraints);
+  auto sigma = slots_of(mapping, constraints);
+  const auto n_slots = constraints.num_slots();
+  bool done = false;
+  if (n_slots <= refine::kMaxDensePositions) {
+    const auto dense = dense_problem(sym, problem.topology, constraints);
+    if (refine::dense_fits(dense)) {
+      // Items: ranks, then one silent item per free slot.
+      std::vector<std::int64_t> pos = sigma;
+      std::vector<char> taken(static_cast<std::size_t>(n_slots), 0);
+      for (const auto s : sigma) taken[static_cast<std::size_t>(s)] = 1;
+      for (std::int64_t s = 0; s < n_slots; ++s) {
+        if (!taken[static_cast<std::size_t>(s)]) pos.push_back(s);
+      }
+      refine::SearchStats r;
+      if (options.kind == RefineKind::Swap) {
+        r = refine::dense_descent(dense, pos);
+        stats.method = "swap";
+      } else {
+        const auto iterations = options.iterations >= 0 ? options.iterations : 200 * n_slots;
+        r = refine::robust_tabu(dense, pos, iterations, options.time_limit_s, context.seed);
+        stats.method = "tabu";
+      }
+      stats.iterations = r.iterations;
+      stats.swaps = r.swaps;
+      pos.resize(sigma.size());
+      sigma = pos;
+      done = true;
+    }
+  }
+  if (!done) {
+    // Restricted neighbourhoods: partners' nodes and partners' partners.
+    if (options.kind == RefineKind::Tabu) {
+      context.note(1, fmt::format("refine: {} slots exceed the tabu search's move table ({}); swap search instead",
+                                  n_slots, refine::kMaxDensePositions));
+    }
+    detail::with_distances(problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
+      const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
+      const auto r = ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma, kCandidatePasses);
+      stats.iterations = r.passes;
+      stats.swaps = r.swaps + r.moves;
+    });
+    stats.method = "swap (candidate lists)";
+  }
+  auto refined = slots.to_mapping(sigma, constraints.allowed_pes());
+  const auto after = evaluate(problem.comm, problem.topology, refined).hop_bytes;
+  if (after <= stats.before) {
+    mapping = std::move(refined);
+    stats.after = after;
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace tmap

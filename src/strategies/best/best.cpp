@@ -1,0 +1,94 @@
+#include "strategies/best/best.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/metrics.hpp"
+
+namespace tmap::strategies {
+
+namespace {
+
+/// ohtma's n x n gain table: left out above this many ranks.
+constexpr Rank kMaxOhtmaRanks = 4096;
+
+struct Candidate {
+  std::string name;
+  Mapping mapping;
+  std::int64_t built = 0;    ///< hop-bytes of the construction
+  std::int64_t refined = 0;  ///< after the swap search (and tabu, for finalists)
+  double seconds = 0.0;
+};
+
+}  // namespace
+
+Mapping BestMapper::map(const Problem& problem, const Context& context) const {
+  const auto start = std::chrono::steady_clock::now();
+  Context construct = context;
+  construct.refine.kind = RefineKind::None;
+  Context swap = context;
+  swap.refine.kind = RefineKind::Swap;
+  std::vector<Candidate> candidates;
+  for (const char* name : kPortfolio) {
+    if (std::string_view(name) == "ohtma" && problem.comm.num_ranks() > kMaxOhtmaRanks) continue;
+    const auto t0 = std::chrono::steady_clock::now();
+    Candidate c;
+    c.name = name;
+    try {
+      c.mapping = map_with(name, problem, construct);
+    } catch (const InputError& e) {  // e.g. a construction's table does not fit
+      context.note(1, fmt::format("best: {} skipped: {}", name, e.what()));
+      continue;
+    }
+    const auto stats = refine_mapping(problem, c.mapping, swap);
+    c.built = stats.before;
+    c.refined = stats.after;
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    candidates.push_back(std::move(c));
+  }
+  if (candidates.empty()) throw InputError("best: no construction could map this input");
+  // Tabu for the best few distinct refined candidates, the budget shared.
+  std::vector<std::size_t> order(candidates.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return candidates[a].refined < candidates[b].refined; });
+  if (context.refine.kind == RefineKind::Tabu) {
+    std::vector<std::size_t> finalists;
+    for (const auto k : order) {
+      const bool duplicate = std::any_of(finalists.begin(), finalists.end(), [&](std::size_t f) {
+        return candidates[f].mapping == candidates[k].mapping;
+      });
+      if (!duplicate && static_cast<int>(finalists.size()) < kTabuFinalists) finalists.push_back(k);
+    }
+    const auto slots = problem.constraints.num_slots();
+    const auto budget = context.refine.iterations >= 0 ? context.refine.iterations : 500 * slots;
+    for (std::size_t f = 0; f < finalists.size(); ++f) {
+      auto& c = candidates[finalists[f]];
+      Context tabu = context;
+      tabu.seed = context.seed + f;
+      tabu.refine.iterations = budget / static_cast<std::int64_t>(finalists.size());
+      tabu.refine.time_limit_s = context.refine.time_limit_s / static_cast<double>(finalists.size());
+      const auto t0 = std::chrono::steady_clock::now();
+      c.refined = refine_mapping(problem, c.mapping, tabu).after;
+      c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+  }
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < candidates.size(); ++k) {
+    if (candidates[k].refined < candidates[best].refined) best = k;
+  }
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    const auto& c = candidates[k];
+    context.note(1, fmt::format("best: {:<11} built {:>14}  refined {:>14}  {:.3f} s{}", c.name, c.built, c.refined,
+                                c.seconds, k == best ? "  <- chosen" : ""));
+  }
+  context.note(2, fmt::format("best: {:.3f} s in all",
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+  return std::move(candidates[best].mapping);
+}
+
+}  // namespace tmap::strategies

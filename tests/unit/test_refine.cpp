@@ -1,0 +1,159 @@
+// Refinement after any strategy (--refine swap|tabu) and the best portfolio:
+// exact move values (checked against the evaluator), local optimality,
+// brute-forced optima, constraints, determinism, never worse.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "refine/dense_search.hpp"
+#include "strategies/best/best.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/generators.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
+
+using tmap::CommMatrix;
+using tmap::Constraints;
+using tmap::Context;
+using tmap::Problem;
+using tmap::RefineKind;
+
+namespace {
+
+/// A dense problem straight from the definitions (positions = PEs, K = 1,
+/// `n_ranks` real items, the rest silent).
+tmap::refine::DenseProblem dense(const CommMatrix& sym, const tmap::Topology& t, std::int64_t positions) {
+  tmap::refine::DenseProblem p;
+  p.n = positions;
+  p.w.assign(static_cast<std::size_t>(positions * positions), 0);
+  p.d.assign(p.w.size(), 0);
+  for (tmap::Rank i = 0; i < sym.num_ranks(); ++i) {
+    for (tmap::Rank j = 0; j < sym.num_ranks(); ++j) p.w[static_cast<std::size_t>(i * positions + j)] = sym.at(i, j);
+  }
+  for (std::int64_t a = 0; a < positions; ++a) {
+    for (std::int64_t b = 0; b < positions; ++b) p.d[static_cast<std::size_t>(a * positions + b)] = t.distance(a, b);
+    p.pe.push_back(a);
+    p.silent.push_back(a >= sym.num_ranks() ? 1 : 0);
+  }
+  return p;
+}
+
+std::int64_t hop_bytes(const CommMatrix& comm, const tmap::Topology& t, const std::vector<std::int64_t>& pos) {
+  return tmap::evaluate(comm, t, tmap::Mapping(pos.begin(), pos.begin() + comm.num_ranks())).hop_bytes;
+}
+
+std::int64_t brute_force(const CommMatrix& comm, const tmap::Topology& t) {
+  std::vector<tmap::PE> perm(static_cast<std::size_t>(t.size()));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::int64_t best = -1;
+  do {
+    const auto c = tmap::evaluate(comm, t, tmap::Mapping(perm.begin(), perm.begin() + comm.num_ranks())).hop_bytes;
+    if (best < 0 || c < best) best = c;
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return best;
+}
+
+}  // namespace
+
+// The descent's incremental move table must agree with the evaluator: its
+// end is a true 2-opt local optimum (no swap of two items, silent or not,
+// lowers hop-bytes) and its reported cost is the evaluator's.
+TEST(Refine, DescentEndsAtAVerifiedLocalOptimum) {
+  for (std::uint64_t seed = 0; seed < 12; ++seed) {
+    const auto topology = tmap::load_topology(seed % 2 ? "tleaf 3 2 100 3 10 2 1" : "torus2D 4 3");
+    const auto comm = tmap::gen::random_sparse(9, 3, 1000, seed);  // 3 free places of 12
+    const auto sym = comm.symmetrized();
+    const auto p = dense(sym, *topology, topology->size());
+    std::vector<std::int64_t> pos(static_cast<std::size_t>(p.n));
+    std::iota(pos.begin(), pos.end(), 0);
+    std::reverse(pos.begin(), pos.end());
+    const auto stats = tmap::refine::dense_descent(p, pos);
+    const auto cost = hop_bytes(comm, *topology, pos);
+    EXPECT_EQ(stats.best_cost, cost) << seed;  // sum_{i<j} (A+A^T)_ij d = hop-bytes
+    for (std::size_t a = 0; a < pos.size(); ++a) {
+      for (std::size_t b = a + 1; b < pos.size(); ++b) {
+        auto trial = pos;
+        std::swap(trial[a], trial[b]);
+        EXPECT_GE(hop_bytes(comm, *topology, trial), cost) << seed << " " << a << " " << b;
+      }
+    }
+  }
+}
+
+// Robust tabu search returns its best solution, whose cost the evaluator
+// confirms, and on 8 ranks x 8 PEs it finds the brute-forced optimum.
+TEST(Refine, TabuReachesBruteForcedOptima) {
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    const auto topology = tmap::load_topology(seed % 2 ? "mesh2D 4 2" : "tleaf 2 2 10 4 1");
+    const auto comm = tmap::gen::random_sparse(8, 3, 1000, 40 + seed);
+    const auto p = dense(comm.symmetrized(), *topology, 8);
+    std::vector<std::int64_t> pos(8);
+    std::iota(pos.begin(), pos.end(), 0);
+    const auto stats = tmap::refine::robust_tabu(p, pos, 2000, 0.0, seed);
+    EXPECT_EQ(stats.best_cost, hop_bytes(comm, *topology, pos));
+    EXPECT_EQ(hop_bytes(comm, *topology, pos), brute_force(comm, *topology)) << seed;
+  }
+}
+
+// Every strategy, refined by swap and by tabu, under an allocation with
+// oversubscription: valid, never worse than the construction, deterministic.
+TEST(Refine, AfterEveryStrategyUnderConstraintsNeverWorse) {
+  const auto topology = tmap::load_topology("tianhe3:1x2,nodes=4,cores=4");
+  const auto constraints = Constraints::allowed(*topology, {0, 1, 2, 5, 6, 9, 12, 13, 17, 20, 22, 27, 30}, 2);
+  const auto comm = tmap::gen::random_sparse(20, 3, 1000, 9);
+  const Problem problem{comm, *topology, constraints};
+  for (const auto& s : tmap::strategy_table()) {
+    if (std::string(s.name) == "best") continue;
+    Context plain;
+    const auto built = tmap::evaluate(comm, *topology, tmap::map_with(s.name, problem, plain)).hop_bytes;
+    for (const auto kind : {RefineKind::Swap, RefineKind::Tabu}) {
+      Context context;
+      context.refine.kind = kind;
+      const auto mapping = tmap::map_with(s.name, problem, context);
+      ASSERT_NO_THROW(tmap::validate_mapping(mapping, 20, constraints)) << s.name;
+      EXPECT_LE(tmap::evaluate(comm, *topology, mapping).hop_bytes, built) << s.name;
+      EXPECT_EQ(mapping, tmap::map_with(s.name, problem, context)) << s.name;
+    }
+  }
+}
+
+// Above the move table's size the candidate-list search refines (no table).
+TEST(Refine, LargeInputsUseCandidateLists) {
+  const auto topology = tmap::load_topology("tianhe3:2x2,nodes=32,cores=16");  // 2048 slots
+  const auto comm = tmap::gen::random_sparse(2000, 3, 1000, 2);
+  const auto constraints = Constraints::all(*topology);
+  const Problem problem{comm, *topology, constraints};
+  auto mapping = tmap::map_with("inorder", problem, Context{});
+  Context context;
+  context.refine.kind = RefineKind::Tabu;
+  const auto stats = tmap::refine_mapping(problem, mapping, context);
+  EXPECT_EQ(stats.method, "swap (candidate lists)");
+  EXPECT_LT(stats.after, stats.before);
+  EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, stats.after);
+  tmap::validate_mapping(mapping, 2000, constraints);
+}
+
+// best: never worse than any construction of its portfolio refined by swap,
+// deterministic, and on small instances at the brute-forced optimum.
+TEST(Best, NoWorseThanEachConstructionAndDeterministic) {
+  const auto topology = tmap::load_topology("tleaf 3 2 100 2 10 2 1");
+  const auto comm = tmap::gen::random_sparse(8, 3, 1000, 5);
+  const auto constraints = Constraints::all(*topology);
+  const Problem problem{comm, *topology, constraints};
+  Context context;
+  context.refine.kind = RefineKind::Tabu;
+  const auto best = tmap::map_with("best", problem, context);
+  const auto cost = tmap::evaluate(comm, *topology, best).hop_bytes;
+  Context swap;
+  swap.refine.kind = RefineKind::Swap;
+  for (const char* name : tmap::strategies::kPortfolio) {
+    EXPECT_LE(cost, tmap::evaluate(comm, *topology, tmap::map_with(name, problem, swap)).hop_bytes) << name;
+  }
+  EXPECT_EQ(best, tmap::map_with("best", problem, context));
+  Context two = context;
+  two.threads = 2;
+  EXPECT_EQ(best, tmap::map_with("best", problem, two));
+  EXPECT_EQ(cost, brute_force(comm, *topology));
+}
