@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
@@ -22,6 +24,15 @@ namespace tmap::gen {
 /// partners uniformly; each chosen pair exchanges a volume drawn uniformly
 /// from [1, max_volume] in both directions.
 [[nodiscard]] CommMatrix random_sparse(Rank n, std::int64_t degree, Volume max_volume, std::uint64_t seed);
+
+/// Application-like patterns, bytes per iteration (models in the README):
+/// "cg" (power of two), "bt" and "sp" (square counts), "lu", "mg" (powers of
+/// two), "ft" (all-to-all), "sweep3d", "snap". `npb_class` S, W, A, B, C, D
+/// or E sets the NPB problem size (the transport codes scale weakly and
+/// ignore it). InputError on a count the code does not run with.
+[[nodiscard]] CommMatrix app_pattern(std::string_view name, Rank ranks, char npb_class = 'D');
+/// The names app_pattern knows.
+[[nodiscard]] const std::vector<std::string>& app_patterns();
 
 /// Renumbers ranks by a random permutation pi from `seed`: B[pi(i)][pi(j)] =
 /// A[i][j]. Same traffic, different numbering (to test order invariance).

@@ -80,6 +80,10 @@ std::vector<BadInput> catalog() {
       {"grid2d_bad_domain", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "-s", "grid2d", "--grid2d-domain", "12"}, "--grid2d-domain '12': expected HEIGHTxWIDTH in bytes"},
       {"unknown_refinement", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--refine", "anneal"}, "--refine"},
       {"unknown_refinement_in_compare", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--compare", "scotch:anneal"}, "unknown refinement 'anneal' (known: none, swap, tabu)"},
+      {"compare_file_wrong_length", {{"c.mat", kGood}, {"m.perm", "0\n1\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "--compare", "inorder", "--compare-file", "x=m.perm"}, "m.perm: maps 2 ranks but the matrix has 3"},
+      {"compare_file_no_name", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--compare", "inorder", "--compare-file", "m.perm"}, "--compare-file 'm.perm': expected NAME=FILE"},
+      {"compare_file_without_compare", {{"c.mat", kGood}, {"m.perm", "0\n1\n2\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "--compare-file", "x=m.perm"}, "--compare-file needs --compare"},
+      {"gen_app_bad_ranks", {}, {"bt", "--ranks", "512"}, "bt: the number of ranks must be a square", "tm-gen"},
       {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
   };
 }

@@ -220,6 +220,28 @@ TEST(Cli, RefineIsReportedAndComparable) {
   EXPECT_EQ(cost["inorder:tabu"], j["hop_bytes"].get<std::int64_t>());  // same seed, same budget
 }
 
+// An external mapping (a Scotch .map, as scotch_gmap writes) joins the
+// comparison, scored by the same evaluator: the swapped mapping of
+// eval_swap01 costs 100 on the 3x2 mesh, in-order 70.
+TEST(Cli, CompareFileScoresExternalMappings) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  box.write("m.map", "6\n1\t0\n0\t1\n2\t2\n3\t3\n4\t4\n5\t5\n");
+  auto r = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--compare", "inorder", "--compare-file", "gmap=m.map",
+                              "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 2U);
+  EXPECT_EQ(j["results"][0]["strategy"], "inorder");
+  EXPECT_EQ(j["results"][0]["hop_bytes"], 70);
+  EXPECT_EQ(j["results"][1]["strategy"], "gmap");
+  EXPECT_EQ(j["results"][1]["hop_bytes"], 100);
+  EXPECT_EQ(j["results"][1]["external"], true);
+  EXPECT_NEAR(j["results"][1]["vs_inorder"].get<double>(), 100.0 / 70.0, 1e-12);
+  r = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--compare", "inorder", "--compare-file", "gmap=m.map"});
+  EXPECT_NE(r.out.find("external"), std::string::npos) << r.out;
+}
+
 TEST(Cli, EvalReadsScotchAndTopoMatchMappings) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));

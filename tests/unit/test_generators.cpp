@@ -58,3 +58,42 @@ TEST(Generators, ShuffleKeepsTrafficAndComposedMappingKeepsHopBytes) {
   }
   EXPECT_EQ(tmap::evaluate(shuffled, *t, moved).hop_bytes, tmap::evaluate(comm, *t, identity).hop_bytes);
 }
+
+// The application patterns: partners as the codes have them.
+TEST(AppPatterns, PartnersFollowEachCodesProcessGrid) {
+  // BT/SP on 16 ranks (4 x 4 multi-partition): 6 distinct partners each,
+  // the three successors and three predecessors of NPB's make_set.
+  for (const char* name : {"bt", "sp"}) {
+    const auto m = tmap::gen::app_pattern(name, 16, 'A');
+    for (tmap::Rank r = 0; r < 16; ++r) EXPECT_EQ(m.targets(r).size(), 6U) << name << " " << r;
+    EXPECT_TRUE(m.is_symmetric());
+    EXPECT_GT(m.at(0, 1), 0);   // successor(1) of (0, 0) is (1, 0)
+    EXPECT_GT(m.at(0, 4), 0);   // successor(2) is (0, 1)
+    EXPECT_GT(m.at(0, 13), 0);  // successor(3) is (1, -1 mod 4) = rank 3 * 4 + 1
+  }
+  // CG on 32 ranks: 4 x 8 grid; 3 row exchanges + 1 transpose partner.
+  const auto cg = tmap::gen::app_pattern("cg", 32, 'B');
+  for (tmap::Rank r = 0; r < 32; ++r) EXPECT_LE(cg.targets(r).size(), 4U);
+  EXPECT_GT(cg.at(0, 1), 0);
+  EXPECT_GT(cg.at(0, 4), 0);
+  // LU and the sweeps: a 2D grid, at most 4 neighbours, corners 2.
+  for (const char* name : {"lu", "sweep3d", "snap"}) {
+    const auto m = tmap::gen::app_pattern(name, 64, 'C');
+    EXPECT_EQ(m.targets(0).size(), 2U) << name;
+    for (tmap::Rank r = 0; r < 64; ++r) EXPECT_LE(m.targets(r).size(), 4U) << name;
+  }
+  // FT: all-to-all; MG: a periodic 3D grid of 4 x 4 x 4 (6 partners).
+  EXPECT_EQ(tmap::gen::app_pattern("ft", 8, 'S').num_entries(), 8 * 7);
+  const auto mg = tmap::gen::app_pattern("mg", 64, 'S');
+  for (tmap::Rank r = 0; r < 64; ++r) EXPECT_EQ(mg.targets(r).size(), 6U);
+  // Larger classes send more.
+  EXPECT_GT(tmap::gen::app_pattern("cg", 16, 'D').total_volume(), tmap::gen::app_pattern("cg", 16, 'A').total_volume());
+}
+
+TEST(AppPatterns, RanksTheCodesCannotRunWithAreInputErrors) {
+  EXPECT_THROW((void)tmap::gen::app_pattern("bt", 512), tmap::InputError);
+  EXPECT_THROW((void)tmap::gen::app_pattern("cg", 48), tmap::InputError);
+  EXPECT_THROW((void)tmap::gen::app_pattern("lu", 12), tmap::InputError);
+  EXPECT_THROW((void)tmap::gen::app_pattern("cg", 64, 'Q'), tmap::InputError);
+  EXPECT_THROW((void)tmap::gen::app_pattern("nas", 64), tmap::InputError);
+}

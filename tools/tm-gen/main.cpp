@@ -34,8 +34,9 @@ int main(int argc, char** argv) {
   using namespace tmap;
   using namespace tmap::cli;
   CLI::App app{"tm-gen: writes a communication pattern. Patterns: stencil2d, stencil3d (every rank sends --volume "
-               "bytes to each neighbour; rank = x + X*(y + Y*z)) and random (--ranks, --degree partners each, "
-               "volumes uniform in [1, --volume], symmetric).",
+               "bytes to each neighbour; rank = x + X*(y + Y*z)), random (--ranks, --degree partners each, "
+               "volumes uniform in [1, --volume], symmetric) and the application-like cg, bt, sp, lu, mg, ft, "
+               "sweep3d, snap (--ranks, --class; bytes per iteration, models in the README).",
                "tm-gen"};
   app.set_version_flag("--version", std::string("tm-gen ") + tmap::version());
   std::string pattern;
@@ -49,9 +50,12 @@ int main(int argc, char** argv) {
   std::optional<std::uint64_t> shuffle;
   std::string format;
   std::string output;
-  app.add_option("pattern", pattern, "stencil2d, stencil3d or random")
+  app.add_option("pattern", pattern, "stencil2d, stencil3d, random, cg, bt, sp, lu, mg, ft, sweep3d or snap")
       ->required()
-      ->check(CLI::IsMember({"stencil2d", "stencil3d", "random"}));
+      ->check(CLI::IsMember({"stencil2d", "stencil3d", "random", "cg", "bt", "sp", "lu", "mg", "ft", "sweep3d", "snap"}));
+  std::string npb_class = "D";
+  app.add_option("--class", npb_class, "NPB problem class of cg, bt, sp, lu, mg, ft: S, W, A, B, C, D (default) or E")
+      ->check(CLI::IsMember({"S", "W", "A", "B", "C", "D", "E"}));
   app.add_option("--dims", dims, "Grid of a stencil: XxY or XxYxZ");
   app.add_option("--points", points, "Stencil points: 5 or 9 (2D, default 5), 7 or 27 (3D, default 7)");
   app.add_option("--volume", volume, "Bytes per neighbour (stencils) or largest volume (random); default 1000")
@@ -61,7 +65,7 @@ int main(int argc, char** argv) {
   app.add_option("--axis-volumes", axis_volumes,
                  "Bytes per face neighbour along each axis (x,y[,z]): asymmetric halos, e.g. 4000,1000")
       ->delimiter(',');
-  app.add_option("--ranks", ranks, "Ranks of the random pattern")->check(CLI::PositiveNumber);
+  app.add_option("--ranks", ranks, "Ranks of the random and application patterns")->check(CLI::PositiveNumber);
   app.add_option("--degree", degree, "Partners each rank picks in the random pattern (default 4)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", seed, "Seed of the random pattern (default 0)");
@@ -75,6 +79,9 @@ int main(int argc, char** argv) {
     if (pattern == "random") {
       if (ranks == 0) throw InputError("random: --ranks is needed");
       comm = gen::random_sparse(ranks, degree, volume, seed);
+    } else if (pattern != "stencil2d" && pattern != "stencil3d") {
+      if (ranks == 0) throw InputError(pattern + ": --ranks is needed");
+      comm = gen::app_pattern(pattern, ranks, npb_class[0]);
     } else {
       if (dims.empty()) throw InputError(pattern + ": --dims is needed (e.g. --dims 16x16)");
       const auto grid = parse_dims(dims);

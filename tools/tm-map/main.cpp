@@ -70,6 +70,10 @@ int main(int argc, char** argv) {
   app.add_option("--compare", compare,
                  "Run these strategies (a,b,c or all; NAME:REFINE, e.g. scotch:tabu, picks a refinement for one) "
                  "and print a comparison table");
+  std::vector<std::string> compare_files;
+  app.add_option("--compare-file", compare_files,
+                 "Add an external mapping to --compare as NAME=FILE (perm, json, TopoMatch or Scotch .map, e.g. "
+                 "from scotch_gmap), scored by the same evaluator; repeatable");
   app.add_option("--seed", seed, "Seed of every random choice (default 0)");
   app.add_option("-p,--threads", threads, "Threads (results do not depend on it)")->check(CLI::PositiveNumber);
   std::int64_t ohtma_loop = -1;
@@ -157,13 +161,25 @@ int main(int argc, char** argv) {
     const auto out_format = mapping_format_from_name(format);
     check_problem(problem);
 
+    if (compare.empty() && !compare_files.empty()) throw InputError("--compare-file needs --compare");
     if (!compare.empty()) {
       if (out_format != MappingFormat::Perm && out_format != MappingFormat::Json) {  // perm = the default
         throw InputError("--compare prints a table (default) or JSON (--format json)");
       }
       if (!links.loads_file.empty()) throw InputError("--link-loads writes one mapping's loads; not with --compare");
       std::vector<RunResult> results;
-      for (const auto& name : parse_strategy_list(compare)) results.push_back(run_strategy(name, problem, context, routing.get()));
+      // External mappings first: a bad file fails before any strategy runs.
+      for (const auto& spec : compare_files) {
+        results.push_back(external_result(spec, problem, routing.get()));
+      }
+      const auto names = parse_strategy_list(compare);
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        results.push_back(run_strategy(names[k], problem, context, routing.get()));
+        if (!quiet) {
+          fmt::print(stderr, "tm-map: [{}/{}] {} done in {:.3f} s\n", k + 1, names.size(), names[k],
+                     results.back().report.time_s);
+        }
+      }
       std::vector<RunResult> references;  // ratios need scotch and inorder even when not listed
       for (const std::string name : {"inorder", "scotch"}) {
         bool listed = false;

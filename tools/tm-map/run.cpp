@@ -39,6 +39,42 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Co
   return result;
 }
 
+RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing) {
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+    throw InputError("--compare-file '" + spec + "': expected NAME=FILE");
+  }
+  const auto name = spec.substr(0, eq);
+  const auto file = spec.substr(eq + 1);
+  for (const auto& s : strategy_table()) {
+    if (s.name == name) throw InputError("--compare-file: '" + name + "' is a strategy's name; pick another");
+  }
+  RunResult result;
+  result.mapping = read_mapping(file);
+  if (static_cast<Rank>(result.mapping.size()) != problem.comm.num_ranks()) {
+    throw InputError(file, "maps " + std::to_string(result.mapping.size()) + " ranks but the matrix has " +
+                               std::to_string(problem.comm.num_ranks()));
+  }
+  for (std::size_t r = 0; r < result.mapping.size(); ++r) {
+    if (result.mapping[r] >= problem.topology.size()) {
+      throw InputError(file, "rank " + std::to_string(r) + " is on PE " + std::to_string(result.mapping[r]) +
+                                 ", outside the topology (PEs 0.." + std::to_string(problem.topology.size() - 1) + ")");
+    }
+  }
+  try {
+    validate_mapping(result.mapping, problem.comm.num_ranks(), problem.constraints);
+  } catch (const InternalError& e) {
+    throw InputError(file, std::string("breaks the constraints: ") + e.what());
+  }
+  result.external = true;
+  result.report.strategy = name;
+  result.report.topology = problem.topology.description();
+  result.report.num_pes = problem.topology.size();
+  result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
+  if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
+  return result;
+}
+
 std::vector<std::string> parse_strategy_list(const std::string& list) {
   std::vector<std::string> names;
   if (list == "all") {
@@ -100,9 +136,10 @@ std::string compare_text(const std::vector<RunResult>& results, const std::vecto
   for (const auto* r : order) {
     const bool best = r->report.metrics.hop_bytes == order.front()->report.metrics.hop_bytes;
     const auto mc = r->report.routes ? fmt::format("{:.1f}", r->report.routes->mc) : std::string("-");
-    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10.4f}\n", best ? '*' : ' ',
+    const auto time = r->external ? std::string("external") : fmt::format("{:.4f}", r->report.time_s);
+    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}\n", best ? '*' : ' ',
                        r->report.strategy, r->report.metrics.hop_bytes, show(ratio(*r, scotch)),
-                       show(ratio(*r, inorder)), r->report.metrics.max_com, mc, r->report.time_s);
+                       show(ratio(*r, inorder)), r->report.metrics.max_com, mc, time);
   }
   if (scotch == nullptr) out += "(vs_scotch: the scotch strategy is not in this build)\n";
   return out;
@@ -119,6 +156,10 @@ std::string compare_json(const std::vector<RunResult>& results, const std::vecto
     const auto vs_inorder = ratio(*r, inorder);
     object["vs_scotch"] = vs_scotch ? nlohmann::ordered_json(*vs_scotch) : nlohmann::ordered_json(nullptr);
     object["vs_inorder"] = vs_inorder ? nlohmann::ordered_json(*vs_inorder) : nlohmann::ordered_json(nullptr);
+    if (r->external) {
+      object["time_s"] = nullptr;
+      object["external"] = true;
+    }
     array.push_back(std::move(object));
   }
   j["best"] = array.empty() ? nlohmann::ordered_json(nullptr) : array.front()["strategy"];

@@ -12,12 +12,18 @@ namespace tmap::cli {
 struct RunResult {
   Mapping mapping;
   MappingReport report;
+  /// From --compare-file: no time of ours to report.
+  bool external = false;
 };
 
 /// Maps with one strategy and scores the result (with the link metrics when
 /// `routing` is given).
 [[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context,
                                      const RoutingModel* routing);
+
+/// An external mapping for --compare-file NAME=FILE: read, checked against
+/// the problem (length, PEs, constraints: InputError naming the file), scored.
+[[nodiscard]] RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing);
 
 /// Strategy names from "a,b,c" or "all" (every strategy in the table).
 [[nodiscard]] std::vector<std::string> parse_strategy_list(const std::string& list);
