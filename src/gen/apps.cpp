@@ -68,6 +68,16 @@ void need(bool ok, const std::string& message) {
   if (!ok) throw InputError(message);
 }
 
+/// A recursive-doubling all-reduce of `bytes` per step (partners 2^k apart;
+/// a count that is not a power of two folds its extra ranks in first).
+void allreduce(Builder& b, Rank p, Volume bytes) {
+  const auto pow2 = static_cast<Rank>(std::bit_floor(static_cast<std::uint64_t>(p)));
+  for (Rank r = pow2; r < p; ++r) b.exchange(r, r - pow2, bytes);
+  for (Rank r = 0; r < pow2; ++r) {
+    for (Rank step = 1; step < pow2; step <<= 1) b.send(r, r ^ step, bytes);
+  }
+}
+
 CommMatrix cg(Rank p, const ClassSizes& c) {
   need(power_of_two(p), "cg: the number of ranks must be a power of two (NPB's CG)");
   // nprows x npcols, npcols = nprows or 2 nprows; rank = row * npcols + col.
@@ -132,6 +142,7 @@ CommMatrix lu(Rank p, const ClassSizes& c) {
     if (x + 1 < px) b.exchange(r, r + 1, along_x);
     if (y + 1 < py) b.exchange(r, r + px, along_y);
   }
+  allreduce(b, p, 5 * 8);  // the residual norms (l2norm)
   return b.build();
 }
 
@@ -171,7 +182,8 @@ CommMatrix ft(Rank p, const ClassSizes& c) {
 /// Sweep3D and SNAP: KBA wavefront sweeps on a px x py process grid
 /// (non-periodic), weak scaling: each rank keeps its block. Per iteration
 /// every octant pipelines its angles through the block's faces.
-CommMatrix sweep(Rank p, std::int64_t block, std::int64_t planes, std::int64_t angles, std::int64_t groups) {
+CommMatrix sweep(Rank p, std::int64_t block, std::int64_t planes, std::int64_t angles, std::int64_t groups,
+                 Volume reduction) {
   const auto [px, py] = grid2(p);
   // 8 octants, half of them crossing a given face in each direction.
   const Volume bytes = 4 * block * planes * angles * groups * 8;
@@ -182,6 +194,7 @@ CommMatrix sweep(Rank p, std::int64_t block, std::int64_t planes, std::int64_t a
     if (x + 1 < px) b.exchange(r, r + 1, bytes);
     if (y + 1 < py) b.exchange(r, r + px, bytes);
   }
+  allreduce(b, p, reduction);
   return b.build();
 }
 
@@ -204,10 +217,13 @@ CommMatrix app_pattern(std::string_view name, Rank ranks, char npb_class) {
     need(ranks <= 16384, "ft: all-to-all above 16384 ranks has more than 2^28 entries");
     return ft(ranks, c);
   }
-  // Sweep3D: 16 x 16 columns of 400 cells per rank, 6 angles per octant.
-  if (name == "sweep3d") return sweep(ranks, 16, 400, 6, 1);
-  // SNAP: 16 x 16 cells per rank face, 48 angles per octant, 30 groups.
-  if (name == "snap") return sweep(ranks, 16, 16, 48, 30);
+  // Sweep3D: 16 x 16 columns of 400 cells per rank, 6 angles per octant; one
+  // small reduction (the flux error) per iteration.
+  if (name == "sweep3d") return sweep(ranks, 16, 400, 6, 1, 8);
+  // SNAP: 16 x 16 cells per rank face, 48 angles per octant, 30 groups; its
+  // inner/outer convergence tests reduce a value per group each inner
+  // iteration (5 assumed), which spreads traffic over ranks 2^k apart.
+  if (name == "snap") return sweep(ranks, 16, 16, 48, 30, 30 * 8 * 5 * 1000);
   throw InputError("unknown pattern '" + std::string(name) + "'");
 }
 

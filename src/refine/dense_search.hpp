@@ -12,6 +12,7 @@
 // (old positions p_r, p_s), and in O(N) for pairs that contain r or s.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,15 @@
 namespace tmap::refine {
 
 inline constexpr std::int64_t kMaxDensePositions = 1024;
+/// The descent (unbounded number of O(N^2) steps) uses the table up to here;
+/// above, the candidate-list search is faster.
+inline constexpr std::int64_t kMaxDenseDescent = 256;
+/// Default tabu moves for N positions: 200 N, at most ~1e9 table updates
+/// (each move costs N^2), so that any size ends in a few seconds.
+[[nodiscard]] inline std::int64_t default_tabu_iterations(std::int64_t n) {
+  const std::int64_t by_work = 1'000'000'000 / std::max<std::int64_t>(1, n * n);
+  return std::max<std::int64_t>(1, std::min(200 * n, by_work));
+}
 
 struct DenseProblem {
   std::int64_t n = 0;               ///< positions = items

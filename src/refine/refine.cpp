@@ -87,7 +87,9 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
   auto sigma = slots_of(mapping, constraints);
   const auto n_slots = constraints.num_slots();
   bool done = false;
-  if (n_slots <= refine::kMaxDensePositions) {
+  const auto dense_limit =
+      options.kind == RefineKind::Swap ? refine::kMaxDenseDescent : refine::kMaxDensePositions;
+  if (n_slots <= dense_limit) {
     const auto dense = dense_problem(sym, problem.topology, constraints);
     if (refine::dense_fits(dense)) {
       // Items: ranks, then one silent item per free slot.
@@ -102,7 +104,8 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
         r = refine::dense_descent(dense, pos);
         stats.method = "swap";
       } else {
-        const auto iterations = options.iterations >= 0 ? options.iterations : 200 * n_slots;
+        const auto iterations =
+            options.iterations >= 0 ? options.iterations : refine::default_tabu_iterations(n_slots);
         r = refine::robust_tabu(dense, pos, iterations, options.time_limit_s, context.seed);
         stats.method = "tabu";
       }

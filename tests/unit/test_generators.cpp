@@ -76,11 +76,13 @@ TEST(AppPatterns, PartnersFollowEachCodesProcessGrid) {
   for (tmap::Rank r = 0; r < 32; ++r) EXPECT_LE(cg.targets(r).size(), 4U);
   EXPECT_GT(cg.at(0, 1), 0);
   EXPECT_GT(cg.at(0, 4), 0);
-  // LU and the sweeps: a 2D grid, at most 4 neighbours, corners 2.
+  // LU and the sweeps: a 2D grid (8 x 8: rank 0's neighbours 1 and 8) plus a
+  // recursive-doubling all-reduce (partners 1, 2, 4, ..., 32).
   for (const char* name : {"lu", "sweep3d", "snap"}) {
     const auto m = tmap::gen::app_pattern(name, 64, 'C');
-    EXPECT_EQ(m.targets(0).size(), 2U) << name;
-    for (tmap::Rank r = 0; r < 64; ++r) EXPECT_LE(m.targets(r).size(), 4U) << name;
+    std::vector<tmap::Rank> partners(m.targets(0).begin(), m.targets(0).end());
+    EXPECT_EQ(partners, (std::vector<tmap::Rank>{1, 2, 4, 8, 16, 32})) << name;
+    EXPECT_GT(m.at(0, 1), m.at(0, 2)) << name;  // the sweeps outweigh the reduction
   }
   // FT: all-to-all; MG: a periodic 3D grid of 4 x 4 x 4 (6 partners).
   EXPECT_EQ(tmap::gen::app_pattern("ft", 8, 'S').num_entries(), 8 * 7);

@@ -65,7 +65,10 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
       if (!duplicate && static_cast<int>(finalists.size()) < kTabuFinalists) finalists.push_back(k);
     }
     const auto slots = problem.constraints.num_slots();
-    const auto budget = context.refine.iterations >= 0 ? context.refine.iterations : 500 * slots;
+    // 500 moves per slot, at most ~3e9 table updates in all.
+    const auto budget = context.refine.iterations >= 0
+                            ? context.refine.iterations
+                            : std::min<std::int64_t>(500 * slots, 3'000'000'000 / std::max<std::int64_t>(1, slots * slots));
     for (std::size_t f = 0; f < finalists.size(); ++f) {
       auto& c = candidates[finalists[f]];
       Context tabu = context;
