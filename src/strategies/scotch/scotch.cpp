@@ -177,8 +177,15 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
     throw InternalError("scotch: SCOTCH_graphBuild failed");
   }
 
-  Arch arch;
-  build_arch(arch, topology, terminals, context);
+  // The whole allocation, and with fewer ranks than slots also a compact
+  // block of it (Scotch would spread the ranks over every terminal).
+  std::vector<Terminals> targets{terminals};
+  std::int64_t slots = 0;
+  for (const auto c : terminals.capacity) slots += c;
+  if (n < slots && terminals.size() > 1) {
+    auto block = scotchmap::compact_block(topology, terminals, n);
+    if (block.size() < terminals.size()) targets.push_back(std::move(block));
+  }
 
   // Two settings, the better kept (by our exact hop-bytes): zero imbalance
   // gives true 1:1 fills (and the known optima), a 5 % imbalance often cuts
@@ -189,14 +196,18 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
   };
   Mapping best;
   std::int64_t best_cost = 0;
-  for (const Setting setting : {Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0},
-                                Setting{SCOTCH_STRATBALANCE, 0.05}}) {
-    auto candidate = map_once(graph, arch, terminals, sym, topology, constraints, context, setting.flags,
-                              setting.imbalance);
-    const auto cost = evaluate(problem.comm, topology, candidate).hop_bytes;
-    if (best.empty() || cost < best_cost) {
-      best = std::move(candidate);
-      best_cost = cost;
+  for (const auto& target : targets) {
+    Arch arch;
+    build_arch(arch, topology, target, context);
+    for (const Setting setting : {Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0},
+                                  Setting{SCOTCH_STRATBALANCE, 0.05}}) {
+      auto candidate = map_once(graph, arch, target, sym, topology, constraints, context, setting.flags,
+                                setting.imbalance);
+      const auto cost = evaluate(problem.comm, topology, candidate).hop_bytes;
+      if (best.empty() || cost < best_cost) {
+        best = std::move(candidate);
+        best_cost = cost;
+      }
     }
   }
   return best;

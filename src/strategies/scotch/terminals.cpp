@@ -118,6 +118,25 @@ std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals,
   }
 }
 
+Terminals compact_block(const Topology& topology, const Terminals& terminals, std::int64_t n) {
+  const auto order = bisection_order(topology, terminals);
+  std::vector<std::int64_t> chosen;
+  std::int64_t room = 0;
+  for (const auto t : order) {
+    if (room >= n) break;
+    chosen.push_back(t);
+    room += terminals.capacity[static_cast<std::size_t>(t)];
+  }
+  std::sort(chosen.begin(), chosen.end());
+  Terminals block;
+  for (const auto t : chosen) {
+    block.pes.push_back(terminals.pes[static_cast<std::size_t>(t)]);
+    block.capacity.push_back(terminals.capacity[static_cast<std::size_t>(t)]);
+    block.representative.push_back(terminals.representative[static_cast<std::size_t>(t)]);
+  }
+  return block;
+}
+
 Mapping expand(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of, std::int64_t capacity) {
   std::vector<std::int64_t> used(static_cast<std::size_t>(terminals.size()), 0);
   Mapping mapping(terminal_of.size());

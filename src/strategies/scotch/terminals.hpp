@@ -39,6 +39,13 @@ Terminals make_terminals(const Topology& topology, const Constraints& constraint
 /// sides, nodes).
 std::vector<std::int64_t> bisection_order(const Topology& topology, const Terminals& terminals);
 
+/// The terminals of a compact block for n ranks: the first terminals in
+/// bisection order whose capacities reach n, kept in their original order.
+/// Scotch spreads fewer ranks than slots over the whole target (its static
+/// mapping balances load over every terminal); mapping onto this block
+/// keeps them together.
+Terminals compact_block(const Topology& topology, const Terminals& terminals, std::int64_t n);
+
 /// Empties terminals holding more than their capacity by least-loss moves:
 /// repeatedly, of all (rank on an overfull terminal, terminal with room)
 /// pairs, apply the move that raises the cost of that rank's traffic (sym,
