@@ -3,6 +3,7 @@
 #include <string>
 
 #include "tmap/tmap.hpp"
+#include "strategies/grid2d/grid2d.hpp"
 #include "topology/distance_matrix.hpp"
 #include "topology/hwloc_tree.hpp"
 
@@ -71,6 +72,25 @@ void dist(const std::uint8_t* data, std::size_t size) {
   expect_input_errors_only([&] { (void)topo::parse_dist(text_of(data, size), "fuzz.dist"); });
 }
 
+void tables(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const auto text = text_of(data + 1, size - 1);
+  expect_input_errors_only([&] {
+    if (data[0] % 2 == 0) {
+      // --link-bw on the Tianhe-3 and mesh models.
+      for (const char* spec : {"tianhe3:1x2,nodes=4", "mesh2D 3 2"}) {
+        const auto t = load_topology(spec);
+        auto routing = make_routing(*t);
+        routing->set_bandwidths(text);
+      }
+    } else {
+      // --grid2d-bw tables.
+      const auto table = strategies::grid2d::BandwidthTable::parse(text, "fuzz.bw");
+      (void)table.get(0, 1, "fuzz.bw");
+    }
+  });
+}
+
 Target find(std::string_view name) {
   if (name == "tgt") return tgt;
   if (name == "comm") return comm;
@@ -78,6 +98,7 @@ Target find(std::string_view name) {
   if (name == "hostlist") return hostlist;
   if (name == "mapping") return mapping;
   if (name == "hwloc") return hwloc;
+  if (name == "tables") return tables;
   if (name == "dist") return dist;
   return nullptr;
 }

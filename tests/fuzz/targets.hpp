@@ -20,6 +20,7 @@ void hostlist(const std::uint8_t* data, std::size_t size);
 void mapping(const std::uint8_t* data, std::size_t size);
 void hwloc(const std::uint8_t* data, std::size_t size);
 void dist(const std::uint8_t* data, std::size_t size);
+void tables(const std::uint8_t* data, std::size_t size);  ///< first byte: --link-bw or --grid2d-bw
 
 /// Target by corpus folder name, or nullptr.
 Target find(std::string_view name);

@@ -66,6 +66,52 @@ std::optional<Stencil> recognise_stencil(const CommMatrix& comm) {
   return std::nullopt;
 }
 
+BandwidthTable BandwidthTable::parse(const std::string& text, const std::string& origin) {
+  BandwidthTable table;
+  detail::LineReader lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    line = detail::strip_comment(line, '#');
+    std::vector<std::string> words;
+    std::string_view token;
+    while (detail::next_token(line, token)) words.emplace_back(token);
+    if (words.empty()) continue;
+    const auto number = [&](const std::string& word) {
+      char* end = nullptr;
+      const double v = std::strtod(word.c_str(), &end);
+      if (word.empty() || end != word.c_str() + word.size() || !(v > 0.0) || v > 1e300) {
+        throw InputError(origin, lines.line_number(), "bandwidth '" + word + "' must be a positive number");
+      }
+      return v;
+    };
+    if ((words[0] == "intra" || words[0] == "inter") && words.size() == 3) {
+      (words[0] == "intra" ? table.intra : table.inter) = Bandwidth{number(words[1]), number(words[2])};
+    } else if (words.size() == 4) {
+      std::int64_t g1 = 0;
+      std::int64_t g2 = 0;
+      if (!detail::parse_int(words[0], g1) || !detail::parse_int(words[1], g2) || g1 < 0 || g2 < 0) {
+        throw InputError(origin, lines.line_number(), "expected 'intra H V', 'inter H V' or 'G1 G2 H V'");
+      }
+      const Bandwidth b{number(words[2]), number(words[3])};
+      table.pairs[{g1, g2}] = b;
+      table.pairs[{g2, g1}] = b;
+    } else {
+      throw InputError(origin, lines.line_number(), "expected 'intra H V', 'inter H V' or 'G1 G2 H V'");
+    }
+  }
+  return table;
+}
+
+Bandwidth BandwidthTable::get(std::int64_t g1, std::int64_t g2, const std::string& origin) const {
+  if (const auto it = pairs.find({g1, g2}); it != pairs.end()) return it->second;
+  const auto& level = g1 == g2 ? intra : inter;
+  if (!level) {
+    throw InputError(origin, fmt::format("no bandwidth for groups {} and {} (add '{}' or '{} {} H V')", g1, g2,
+                                         g1 == g2 ? "intra H V" : "inter H V", g1, g2));
+  }
+  return *level;
+}
+
 }  // namespace grid2d
 
 namespace {
@@ -80,63 +126,6 @@ std::int64_t group_of(const Topology& topology, PE pe) {
   if (topology.tree_path(pe, path) && !path.empty()) return path.front();
   return topology.node_of(pe);
 }
-
-struct Bandwidth {
-  double horizontal = 0.0;
-  double vertical = 0.0;
-};
-
-/// The --grid2d-bw table: "intra H V", "inter H V" and "G1 G2 H V" lines.
-struct BandwidthTable {
-  std::optional<Bandwidth> intra, inter;
-  std::map<std::pair<std::int64_t, std::int64_t>, Bandwidth> pairs;
-
-  static BandwidthTable parse(const std::string& text, const std::string& origin) {
-    BandwidthTable table;
-    detail::LineReader lines(text);
-    std::string_view line;
-    while (lines.next(line)) {
-      line = detail::strip_comment(line, '#');
-      std::vector<std::string> words;
-      std::string_view token;
-      while (detail::next_token(line, token)) words.emplace_back(token);
-      if (words.empty()) continue;
-      const auto number = [&](const std::string& word) {
-        char* end = nullptr;
-        const double v = std::strtod(word.c_str(), &end);
-        if (word.empty() || end != word.c_str() + word.size() || !(v > 0.0) || v > 1e300) {
-          throw InputError(origin, lines.line_number(), "bandwidth '" + word + "' must be a positive number");
-        }
-        return v;
-      };
-      if ((words[0] == "intra" || words[0] == "inter") && words.size() == 3) {
-        (words[0] == "intra" ? table.intra : table.inter) = Bandwidth{number(words[1]), number(words[2])};
-      } else if (words.size() == 4) {
-        std::int64_t g1 = 0;
-        std::int64_t g2 = 0;
-        if (!detail::parse_int(words[0], g1) || !detail::parse_int(words[1], g2) || g1 < 0 || g2 < 0) {
-          throw InputError(origin, lines.line_number(), "expected 'intra H V', 'inter H V' or 'G1 G2 H V'");
-        }
-        const Bandwidth b{number(words[2]), number(words[3])};
-        table.pairs[{g1, g2}] = b;
-        table.pairs[{g2, g1}] = b;
-      } else {
-        throw InputError(origin, lines.line_number(), "expected 'intra H V', 'inter H V' or 'G1 G2 H V'");
-      }
-    }
-    return table;
-  }
-
-  [[nodiscard]] Bandwidth get(std::int64_t g1, std::int64_t g2, const std::string& origin) const {
-    if (const auto it = pairs.find({g1, g2}); it != pairs.end()) return it->second;
-    const auto& level = g1 == g2 ? intra : inter;
-    if (!level) {
-      throw InputError(origin, fmt::format("no bandwidth for groups {} and {} (add '{}' or '{} {} H V')", g1, g2,
-                                           g1 == g2 ? "intra H V" : "inter H V", g1, g2));
-    }
-    return *level;
-  }
-};
 
 }  // namespace
 
@@ -157,12 +146,14 @@ Mapping Grid2dMapper::map(const Problem& problem, const Context& context) const 
   if (options.bandwidths.empty()) {
     // 1 / bandwidth = hops: the cost becomes a hop-weighted halo volume.
     const auto hops = [&](std::int64_t a, std::int64_t b) {
-      return static_cast<double>(problem.topology.distance(slots[static_cast<std::size_t>(a)], slots[static_cast<std::size_t>(b)]));
+      return static_cast<double>(
+          problem.topology.distance(slots[static_cast<std::size_t>(a)], slots[static_cast<std::size_t>(b)]));
     };
     model.inverse_bw_h = hops;
     model.inverse_bw_v = hops;
   } else {
-    auto table = std::make_shared<BandwidthTable>(BandwidthTable::parse(options.bandwidths, options.bandwidths_origin));
+    auto table = std::make_shared<grid2d::BandwidthTable>(
+        grid2d::BandwidthTable::parse(options.bandwidths, options.bandwidths_origin));
     // Every group pair that can occur must be in the table: check now.
     for (const auto g1 : model.group) {
       for (const auto g2 : model.group) (void)table->get(g1, g2, options.bandwidths_origin);

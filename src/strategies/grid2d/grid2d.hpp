@@ -11,6 +11,7 @@
 // --compare all).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,23 @@ struct Stencil {
 /// the same volume and all vertical ones too. Shapes are tried by increasing
 /// column count; nullopt when none fits.
 [[nodiscard]] std::optional<Stencil> recognise_stencil(const CommMatrix& comm);
+
+struct Bandwidth {
+  double horizontal = 0.0;
+  double vertical = 0.0;
+};
+
+/// The --grid2d-bw table: "intra H V", "inter H V" and "G1 G2 H V" lines
+/// (positive numbers, any unit, '#' comments).
+struct BandwidthTable {
+  std::optional<Bandwidth> intra, inter;
+  std::map<std::pair<std::int64_t, std::int64_t>, Bandwidth> pairs;
+
+  /// InputError naming origin and line on a bad line.
+  static BandwidthTable parse(const std::string& text, const std::string& origin);
+  /// The bandwidths between two groups; InputError when the table has none.
+  [[nodiscard]] Bandwidth get(std::int64_t g1, std::int64_t g2, const std::string& origin) const;
+};
 
 }  // namespace grid2d
 
