@@ -118,17 +118,21 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
   }
   if (!done) {
     // Restricted neighbourhoods: partners' nodes and partners' partners.
-    if (options.kind == RefineKind::Tabu) {
-      context.note(1, fmt::format("refine: {} slots exceed the tabu search's move table ({}); swap search instead",
-                                  n_slots, refine::kMaxDensePositions));
-    }
+    const bool tabu = options.kind == RefineKind::Tabu;
     detail::with_distances(problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
       const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
-      const auto r = ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma, kCandidatePasses);
-      stats.iterations = r.passes;
-      stats.swaps = r.swaps + r.moves;
+      if (tabu) {
+        const auto iterations = options.iterations >= 0 ? options.iterations : 12 * problem.comm.num_ranks();
+        const auto r = ohtma::candidate_tabu(sym, slots, distances, node_of_pe, sigma, iterations, context.seed);
+        stats.iterations = iterations;
+        stats.swaps = r.swaps + r.moves;
+      } else {
+        const auto r = ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma, kCandidatePasses);
+        stats.iterations = r.passes;
+        stats.swaps = r.swaps + r.moves;
+      }
     });
-    stats.method = "swap (candidate lists)";
+    stats.method = tabu ? "tabu (candidate lists)" : "swap (candidate lists)";
   }
   auto refined = slots.to_mapping(sigma, constraints.allowed_pes());
   const auto after = evaluate(problem.comm, problem.topology, refined).hop_bytes;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/distance_oracle.hpp"
+#include "util/random.hpp"
 
 namespace tmap::ohtma {
 
@@ -71,6 +72,74 @@ class CandidateSearch {
     return cost(a, pa, b) - cost(a, pt, b) + cost(b, pt, a) - cost(b, pa, a);
   }
 
+ public:
+  /// Tabu search over the same candidates (the best admissible move each
+  /// step, even a worsening one); returns with sigma = the best seen.
+  SearchResult run_tabu(std::int64_t iterations, std::uint64_t seed) {
+    SearchResult result = run(1000);  // start from the local optimum
+    Int128 cost = 0;
+    for (Rank a = 0; a < s_.num_ranks(); ++a) cost += this->cost(a, pe_of_rank(a), -1);
+    cost /= 2;
+    Int128 best_cost = cost;
+    auto best_sigma = sigma_;
+    const Rank n = s_.num_ranks();
+    // Tabu memory: the PE a rank left last, and until when it may not return.
+    std::vector<std::int64_t> left_pe(static_cast<std::size_t>(n), -1);
+    std::vector<std::int64_t> until(static_cast<std::size_t>(n), -1);
+    detail::Random rng(seed, 91);
+    Rank a = 0;
+    for (std::int64_t it = 0; it < iterations && n > 1; ++it) {
+      a = (a + 1) % n;
+      if (s_.targets(a).empty()) continue;
+      const auto tabu = [&](Rank r, std::int64_t pe) {
+        return r >= 0 && left_pe[static_cast<std::size_t>(r)] == pe && until[static_cast<std::size_t>(r)] > it;
+      };
+      std::int64_t best_slot = -1;
+      Int128 best_gain = 0;
+      const auto look = [&](std::int64_t t) {
+        if (t == sigma_[a] || slots_.pe_of(t) == pe_of_rank(a)) return;
+        const Int128 g = gain(a, t);
+        const bool forbidden = tabu(a, slots_.pe_of(t)) || tabu(occupant_[t], pe_of_rank(a));
+        if (forbidden && cost - g >= best_cost) return;  // aspiration: a new best
+        if (best_slot < 0 || g > best_gain || (g == best_gain && t < best_slot)) {
+          best_slot = t;
+          best_gain = g;
+        }
+      };
+      for (const Rank l : s_.targets(a)) {
+        for (const std::int64_t u : pes_of_node_[node_of_pe_[pe_of_rank(l)]]) {
+          for (std::int64_t c = 0; c < slots_.capacity; ++c) look(u * slots_.capacity + c);
+        }
+        for (const Rank m : s_.targets(l)) {
+          if (m != a) look(sigma_[m]);
+        }
+      }
+      if (best_slot < 0) continue;
+      const Rank b = occupant_[best_slot];
+      const std::int64_t from = sigma_[a];
+      const auto tenure = 7 + static_cast<std::int64_t>(rng.below(8));
+      left_pe[static_cast<std::size_t>(a)] = slots_.pe_of(from);
+      until[static_cast<std::size_t>(a)] = it + tenure;
+      if (b >= 0) {
+        left_pe[static_cast<std::size_t>(b)] = slots_.pe_of(best_slot);
+        until[static_cast<std::size_t>(b)] = it + tenure;
+      }
+      occupant_[best_slot] = a;
+      occupant_[from] = b;
+      sigma_[a] = best_slot;
+      if (b >= 0) sigma_[b] = from;
+      b >= 0 ? ++result.swaps : ++result.moves;
+      cost -= best_gain;
+      if (cost < best_cost) {
+        best_cost = cost;
+        best_sigma = sigma_;
+      }
+    }
+    sigma_ = best_sigma;
+    return result;
+  }
+
+ private:
   void consider(Rank a, std::int64_t t, std::int64_t& best_slot, Int128& best_gain) const {
     if (t == sigma_[a]) return;
     const Int128 g = gain(a, t);
@@ -121,6 +190,13 @@ class CandidateSearch {
 }  // namespace
 
 template <typename Distances>
+SearchResult candidate_tabu(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
+                            std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
+                            std::int64_t iterations, std::uint64_t seed) {
+  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run_tabu(iterations, seed);
+}
+
+template <typename Distances>
 SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                               std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
                               std::int64_t max_passes) {
@@ -147,7 +223,10 @@ std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const 
 #define TMAP_INSTANTIATE(Oracle)                                                                                 \
   template SearchResult candidate_search<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,              \
                                                  std::span<const std::int64_t>, std::vector<std::int64_t>&,      \
-                                                 std::int64_t);
+                                                 std::int64_t);                                                  \
+  template SearchResult candidate_tabu<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,                \
+                                               std::span<const std::int64_t>, std::vector<std::int64_t>&,        \
+                                               std::int64_t, std::uint64_t);
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE
 

@@ -36,6 +36,17 @@ SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, con
                               std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
                               std::int64_t max_passes);
 
+/// Tabu search on the same candidate lists, for inputs too large for the
+/// dense move table: first candidate_search to a local optimum, then
+/// `iterations` steps over the ranks in turn, each applying the best
+/// admissible candidate of the rank even when it worsens hop-bytes; a rank
+/// may not return to the PE it last left for 7-14 steps (random, from
+/// `seed`) unless that gives a new best. sigma ends at the best seen.
+template <typename Distances>
+SearchResult candidate_tabu(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
+                            std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
+                            std::int64_t iterations, std::uint64_t seed);
+
 /// Local node numbers of the allowed PEs (increasing with the topology's
 /// node ids).
 std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const PE> pes);
