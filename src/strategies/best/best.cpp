@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "refine/dense_search.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
@@ -65,15 +66,20 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
       if (!duplicate && static_cast<int>(finalists.size()) < kTabuFinalists) finalists.push_back(k);
     }
     const auto slots = problem.constraints.num_slots();
-    // 500 moves per slot, at most ~3e9 table updates in all.
-    const auto budget = context.refine.iterations >= 0
-                            ? context.refine.iterations
-                            : std::min<std::int64_t>(500 * slots, 3'000'000'000 / std::max<std::int64_t>(1, slots * slots));
+    // The dense search: 500 moves per slot, at most ~3e9 table updates in
+    // all. Above its size each finalist gets the candidate-list tabu's own
+    // default (12 steps per rank).
+    const bool dense = slots <= refine::kMaxDensePositions;
+    const auto budget =
+        context.refine.iterations >= 0
+            ? context.refine.iterations
+            : (dense ? std::min<std::int64_t>(500 * slots, 3'000'000'000 / std::max<std::int64_t>(1, slots * slots))
+                     : -1);
     for (std::size_t f = 0; f < finalists.size(); ++f) {
       auto& c = candidates[finalists[f]];
       Context tabu = context;
       tabu.seed = context.seed + f;
-      tabu.refine.iterations = budget / static_cast<std::int64_t>(finalists.size());
+      tabu.refine.iterations = budget < 0 ? -1 : budget / static_cast<std::int64_t>(finalists.size());
       tabu.refine.time_limit_s = context.refine.time_limit_s / static_cast<double>(finalists.size());
       const auto t0 = std::chrono::steady_clock::now();
       c.refined = refine_mapping(problem, c.mapping, tabu).after;
