@@ -80,6 +80,9 @@ void tmap_options_set_seed(tmap_options* options, uint64_t seed);
 void tmap_options_set_threads(tmap_options* options, int threads);
 /* OHTMA's pair-exchange iterations; negative = n/2 (the paper's choice). */
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);
+/* Refinement after the strategy: "none", "swap" or "tabu" (tm-map --refine);
+ * iterations < 0 = the default budget. TMAP_ERROR_INPUT for another kind. */
+tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int64_t iterations, char** error);
 void tmap_options_free(tmap_options* options);
 
 /* Number of strategies and their names ("scotch", "ohtma", ...). */

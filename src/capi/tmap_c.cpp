@@ -177,6 +177,14 @@ void tmap_options_set_threads(tmap_options* options, int threads) {
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop) {
   if (options != nullptr) options->context.ohtma.loop = loop;
 }
+tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int64_t iterations, char** error) {
+  if (options == nullptr) return missing(error, "options");
+  if (kind == nullptr) return missing(error, "kind");
+  return guarded(error, [&] {
+    options->context.refine.kind = tmap::refine_kind_from_name(kind);
+    options->context.refine.iterations = iterations;
+  });
+}
 void tmap_options_free(tmap_options* options) { delete options; }
 
 int tmap_strategy_count(void) { return static_cast<int>(tmap::strategy_table().size()); }

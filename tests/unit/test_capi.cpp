@@ -36,6 +36,19 @@ TEST(CApi, MapsLikeTheCppApi) {
   EXPECT_EQ(tmap_result_hop_bytes(result), tmap::evaluate(cpp, *topology_cpp, expected).hop_bytes);
   EXPECT_GE(tmap_result_time(result), 0.0);
   tmap_result_free(result);
+  // With tabu refinement: the C++ API's mapping again, and no worse.
+  ASSERT_EQ(tmap_options_set_refine(options, "tabu", 500, &error), TMAP_OK);
+  ASSERT_EQ(tmap_map(topology, comm, nullptr, "ohtma", options, &result, &error), TMAP_OK);
+  context.refine.kind = tmap::RefineKind::Tabu;
+  context.refine.iterations = 500;
+  const auto refined = tmap::map_with("ohtma", tmap::Problem{cpp, *topology_cpp, constraints}, context);
+  EXPECT_EQ(std::vector<int64_t>(tmap_result_mapping(result), tmap_result_mapping(result) + 30), refined);
+  EXPECT_LE(tmap_result_hop_bytes(result), tmap::evaluate(cpp, *topology_cpp, expected).hop_bytes);
+  EXPECT_EQ(tmap_options_set_refine(options, "anneal", -1, &error), TMAP_ERROR_INPUT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("unknown refinement 'anneal'"), std::string::npos);
+  tmap_string_free(error);
+  tmap_result_free(result);
   tmap_options_free(options);
   tmap_comm_free(comm);
   tmap_topology_free(topology);
