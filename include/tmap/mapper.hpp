@@ -46,7 +46,7 @@ enum class RefineKind { None, Swap, Tabu };
 
 struct RefineOptions {
   RefineKind kind = RefineKind::None;
-  /// Tabu moves; negative = 200 x slots, at most 1e9 / slots^2 (a move
+  /// Tabu moves; negative = 200 x slots, at most 3e8 / slots^2 (a move
   /// costs slots^2 table updates).
   std::int64_t iterations = -1;
   /// Wall-clock cap of the tabu search in seconds (0 = none). A cap makes
