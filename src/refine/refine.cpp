@@ -119,7 +119,9 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
   if (!done) {
     // Restricted neighbourhoods: partners' nodes and partners' partners.
     const bool tabu = options.kind == RefineKind::Tabu;
-    detail::with_distances(problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
+    // A distance table over every allowed PE costs more than a small job's
+    // search: then the topology answers directly (O(1) or O(levels)).
+    const auto search = [&](const auto& distances) {
       const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
       if (tabu) {
         const auto iterations = options.iterations >= 0 ? options.iterations : 12 * problem.comm.num_ranks();
@@ -131,7 +133,13 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
         stats.iterations = r.passes;
         stats.swaps = r.swaps + r.moves;
       }
-    });
+    };
+    const auto pes = constraints.allowed_pes();
+    if (problem.comm.num_ranks() * 64 < static_cast<std::int64_t>(pes.size())) {
+      search(detail::TopologyDistances(problem.topology, pes));
+    } else {
+      detail::with_distances(problem.topology, pes, context.threads, search);
+    }
     stats.method = tabu ? "tabu (candidate lists)" : "swap (candidate lists)";
   }
   auto refined = slots.to_mapping(sigma, constraints.allowed_pes());

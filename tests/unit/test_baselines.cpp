@@ -173,3 +173,13 @@ TEST(Umpa, CongestionRefinementNeedsARoutingModel) {
   const auto constraints = Constraints::all(*topology);
   EXPECT_EQ(run("umpa-mc", comm, *topology, constraints), run("umpa-wh", comm, *topology, constraints));
 }
+
+// A small job on a whole large machine (6144 nodes): rcm orders only the
+// first nodes holding 4x the ranks, so it stays in that corner and quick.
+TEST(Rcm, SmallJobOnALargeMachineStaysInACompactCorner) {
+  const auto topology = tmap::load_topology("tianhe3:8x8");
+  const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 8}, 5, 100), 3);
+  const auto mapping = run("rcm", comm, *topology, Constraints::all(*topology));
+  for (const auto pe : mapping) EXPECT_LT(pe, 4 * 64);
+  tmap::validate_mapping(mapping, 64, Constraints::all(*topology));
+}

@@ -86,12 +86,11 @@ std::vector<std::int64_t> reverse_cuthill_mckee(
   return order;
 }
 
-/// RCM order of the sites on the threshold graph (see rcm.hpp).
-std::vector<Site> site_order(const SiteSpace& sites) {
-  const Site s = sites.num_sites();
-  std::vector<Site> natural(static_cast<std::size_t>(s));
-  std::iota(natural.begin(), natural.end(), Site{0});
-  if (s <= 2 || s > kMaxRcmSites) return natural;
+/// RCM order of the sites of `pool` on the threshold graph (see rcm.hpp).
+std::vector<Site> site_order(const SiteSpace& sites, const std::vector<Site>& pool) {
+  const auto s = static_cast<Site>(pool.size());
+  if (s <= 2 || s > kMaxRcmSites) return pool;
+  const auto d = [&](Site a, Site b) { return sites.distance(pool[static_cast<std::size_t>(a)], pool[static_cast<std::size_t>(b)]); };
   // Smallest threshold that connects the sites: the bottleneck of a minimum
   // spanning tree (Prim, O(S^2)).
   std::vector<Distance> best(static_cast<std::size_t>(s), std::numeric_limits<Distance>::max());
@@ -106,20 +105,22 @@ std::vector<Site> site_order(const SiteSpace& sites) {
     in[static_cast<std::size_t>(u)] = 1;
     threshold = std::max(threshold, best[static_cast<std::size_t>(u)]);
     for (Site v = 0; v < s; ++v) {
-      if (!in[static_cast<std::size_t>(v)]) best[static_cast<std::size_t>(v)] = std::min(best[static_cast<std::size_t>(v)], sites.distance(u, v));
+      if (!in[static_cast<std::size_t>(v)]) best[static_cast<std::size_t>(v)] = std::min(best[static_cast<std::size_t>(v)], d(u, v));
     }
   }
   std::vector<std::int64_t> degree(static_cast<std::size_t>(s), 0);
   for (Site u = 0; u < s; ++u) {
     for (Site v = 0; v < s; ++v) {
-      if (u != v && sites.distance(u, v) <= threshold) ++degree[static_cast<std::size_t>(u)];
+      if (u != v && d(u, v) <= threshold) ++degree[static_cast<std::size_t>(u)];
     }
   }
-  return reverse_cuthill_mckee(s, degree, [&](std::int64_t u, std::vector<std::int64_t>& out) {
+  auto order = reverse_cuthill_mckee(s, degree, [&](std::int64_t u, std::vector<std::int64_t>& out) {
     for (Site v = 0; v < s; ++v) {
-      if (u != v && sites.distance(u, v) <= threshold) out.push_back(v);
+      if (u != v && d(u, v) <= threshold) out.push_back(v);
     }
   });
+  for (auto& v : order) v = pool[static_cast<std::size_t>(v)];
+  return order;
 }
 
 }  // namespace
@@ -137,11 +138,20 @@ std::vector<Rank> rcm_order(const CommMatrix& sym) {
 Mapping RcmMapper::map(const Problem& problem, const Context& context) const {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
-  if (sites.num_sites() > kMaxRcmSites) {
+  if (sites.num_sites() > kMaxRcmSites && sites.num_sites() <= kCompactRcmSites) {
     context.note(1, "rcm: more than " + std::to_string(kMaxRcmSites) + " sites; they keep the topology's order");
   }
   const auto ranks = rcm_order(sym);
-  const auto order = site_order(sites);
+  // A job much smaller than a large allocation orders only the first sites
+  // (in the topology's numbering) holding four times its ranks.
+  std::vector<Site> pool;
+  std::int64_t room = 0;
+  for (Site s = 0; s < sites.num_sites(); ++s) {
+    if (sites.num_sites() > kCompactRcmSites && room >= 4 * sym.num_ranks()) break;
+    pool.push_back(s);
+    room += sites.capacity(s);
+  }
+  const auto order = site_order(sites, pool);
   std::vector<Site> site_of(static_cast<std::size_t>(sym.num_ranks()));
   std::size_t at = 0;
   for (const Site s : order) {

@@ -6,9 +6,10 @@
 //
 // The machine graph joins two sites when they are at most t apart, t being
 // the smallest distance at which that graph is connected (on meshes and tori
-// exactly the links; on Tianhe-3 the nodes of one row or column). Beyond
-// kMaxRcmSites sites, whose O(S^2) graph is too costly, the sites keep the
-// topology's numbering.
+// exactly the links; on Tianhe-3 the nodes of one row or column). On more
+// than kCompactRcmSites sites only the first ones holding 4x the ranks are
+// ordered; beyond kMaxRcmSites of those, whose O(S^2) graph is too costly,
+// the sites keep the topology's numbering.
 #pragma once
 
 #include <vector>
@@ -19,6 +20,9 @@
 namespace tmap::strategies {
 
 inline constexpr std::int64_t kMaxRcmSites = 16384;
+/// Above this many sites, a job orders only the first sites holding 4x its
+/// ranks (the machine's numbering keeps them together).
+inline constexpr std::int64_t kCompactRcmSites = 1024;
 
 /// The reverse Cuthill-McKee order of an undirected graph given by `sym`
 /// (symmetric): each component from a pseudo-peripheral vertex (George and

@@ -179,12 +179,18 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
 
   // The whole allocation, and with fewer ranks than slots also a compact
   // block of it (Scotch would spread the ranks over every terminal).
+  // A job needing an eighth of the allocation or less only gets the block:
+  // the whole target would spread it out, and its deco text costs seconds
+  // on a full machine.
   std::vector<Terminals> targets{terminals};
   std::int64_t slots = 0;
   for (const auto c : terminals.capacity) slots += c;
   if (n < slots && terminals.size() > 1) {
     auto block = scotchmap::compact_block(topology, terminals, n);
-    if (block.size() < terminals.size()) targets.push_back(std::move(block));
+    if (block.size() < terminals.size()) {
+      if (n * 8 <= slots) targets.clear();
+      targets.push_back(std::move(block));
+    }
   }
 
   // Two settings, the better kept (by our exact hop-bytes): zero imbalance
