@@ -3,6 +3,8 @@
 // own metric, and invariance to the direction of messages.
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -121,10 +123,7 @@ TEST(Umpa, RefinementsNeverWorsenTheirOwnMetric) {
   for (std::uint64_t seed = 0; seed < 24; ++seed) {
     const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);
     tmap::detail::Random rng(seed, 33);
-    std::vector<tmap::PE> allowed;
-    for (tmap::PE p = 0; p < topology->size(); ++p) {
-      if (rng.below(4) != 0) allowed.push_back(p);
-    }
+    const auto allowed = tmap::test::random_allowed_pes(*topology, rng, 4);
     const auto constraints = Constraints::allowed(*topology, allowed, 1 + static_cast<std::int64_t>(seed % 3 == 2));
     const auto n = static_cast<tmap::Rank>(constraints.num_slots() - static_cast<std::int64_t>(rng.below(3)));
     const auto comm = tmap::gen::random_sparse(n, 3, 1000, seed);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include <set>
 
 #include "tmap/comm_matrix.hpp"
@@ -103,10 +105,7 @@ TEST(Strategies, PropertyRandomAllocationsAllStrategiesIndependentScore) {
   for (std::uint64_t seed = 0; seed < 10; ++seed) {
     const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);
     tmap::detail::Random rng(seed, 21);
-    std::vector<tmap::PE> allowed;
-    for (tmap::PE p = 0; p < topology->size(); ++p) {
-      if (rng.below(3) != 0) allowed.push_back(p);
-    }
+    const auto allowed = tmap::test::random_allowed_pes(*topology, rng, 3);
     const std::int64_t k = seed % 2 == 0 ? 1 : 2;
     const auto constraints = Constraints::allowed(*topology, allowed, k);
     const tmap::Rank n = 2 + static_cast<tmap::Rank>(rng.below(static_cast<std::uint64_t>(constraints.num_slots() - 1)));

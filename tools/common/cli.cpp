@@ -103,6 +103,26 @@ std::function<std::string(PE)> InputOptions::host_names(const Topology& t, const
   };
 }
 
+void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ranks, const std::string& matrix,
+                        const Topology& topology, const Constraints* constraints) {
+  if (static_cast<Rank>(mapping.size()) != ranks) {
+    throw InputError(file, "maps " + std::to_string(mapping.size()) + " ranks but " + matrix + " has " +
+                               std::to_string(ranks));
+  }
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    if (mapping[r] >= topology.size()) {
+      throw InputError(file, "rank " + std::to_string(r) + " is on PE " + std::to_string(mapping[r]) +
+                                 ", outside the topology (PEs 0.." + std::to_string(topology.size() - 1) + ")");
+    }
+  }
+  if (constraints == nullptr) return;
+  try {
+    validate_mapping(mapping, ranks, *constraints);
+  } catch (const InternalError& e) {
+    throw InputError(file, std::string("breaks the constraints: ") + e.what());
+  }
+}
+
 void RoutingOptions::add_to(CLI::App& app) {
   app.add_option("--link-bw", bandwidths,
                  "Link bandwidths by kind for the congestion metrics, e.g. 'row=2,col=2' (Tianhe-3 kinds: node, "

@@ -55,6 +55,13 @@ struct InputOptions {
   }
 };
 
+/// Checks a mapping read from `file` against the problem it claims to solve:
+/// one PE per rank, PEs inside the topology, and (when given) the allowed
+/// PEs and capacities. InputError naming the file otherwise.
+/// `matrix` names the communication matrix in the message.
+void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ranks, const std::string& matrix,
+                        const Topology& topology, const Constraints* constraints);
+
 /// --link-bw and --link-loads, shared by tm-map and tm-eval.
 struct RoutingOptions {
   std::string bandwidths;

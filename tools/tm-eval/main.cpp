@@ -32,25 +32,11 @@ int main(int argc, char** argv) {
     const auto comm = in.load_comm();
     const auto routing = links.load(*topology);
     const auto mapping = read_mapping(mapping_file);
-    if (static_cast<Rank>(mapping.size()) != comm.num_ranks()) {
-      throw InputError(mapping_file, "maps " + std::to_string(mapping.size()) + " ranks but " + in.comm + " has " +
-                                         std::to_string(comm.num_ranks()));
-    }
-    for (std::size_t r = 0; r < mapping.size(); ++r) {
-      if (mapping[r] >= topology->size()) {
-        throw InputError(mapping_file, "rank " + std::to_string(r) + " is on PE " + std::to_string(mapping[r]) +
-                                           ", outside the topology (PEs 0.." + std::to_string(topology->size() - 1) + ")");
-      }
-    }
     // With -b/--alloc/-o the mapping must also respect the allocation.
-    if (in.has_constraints() || in.oversub > 1) {
-      const auto constraints = in.load_constraints(*topology, in.load_allocation(*topology));
-      try {
-        validate_mapping(mapping, comm.num_ranks(), constraints);
-      } catch (const InternalError& e) {
-        throw InputError(mapping_file, std::string("breaks the constraints: ") + e.what());
-      }
-    }
+    std::optional<Constraints> constraints;
+    if (in.has_constraints() || in.oversub > 1) constraints = in.load_constraints(*topology, in.load_allocation(*topology));
+    check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm, *topology,
+                       constraints ? &*constraints : nullptr);
     std::map<PE, std::int64_t> per_pe;
     for (const PE p : mapping) ++per_pe[p];
     std::int64_t most = 0;

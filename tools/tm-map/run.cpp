@@ -51,21 +51,8 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   }
   RunResult result;
   result.mapping = read_mapping(file);
-  if (static_cast<Rank>(result.mapping.size()) != problem.comm.num_ranks()) {
-    throw InputError(file, "maps " + std::to_string(result.mapping.size()) + " ranks but the matrix has " +
-                               std::to_string(problem.comm.num_ranks()));
-  }
-  for (std::size_t r = 0; r < result.mapping.size(); ++r) {
-    if (result.mapping[r] >= problem.topology.size()) {
-      throw InputError(file, "rank " + std::to_string(r) + " is on PE " + std::to_string(result.mapping[r]) +
-                                 ", outside the topology (PEs 0.." + std::to_string(problem.topology.size() - 1) + ")");
-    }
-  }
-  try {
-    validate_mapping(result.mapping, problem.comm.num_ranks(), problem.constraints);
-  } catch (const InternalError& e) {
-    throw InputError(file, std::string("breaks the constraints: ") + e.what());
-  }
+  check_mapping_file(result.mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology,
+                     &problem.constraints);
   result.external = true;
   result.report.strategy = name;
   result.report.topology = problem.topology.description();
