@@ -138,9 +138,6 @@ std::vector<Rank> rcm_order(const CommMatrix& sym) {
 Mapping RcmMapper::map(const Problem& problem, const Context& context) const {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
-  if (sites.num_sites() > kMaxRcmSites && sites.num_sites() <= kCompactRcmSites) {
-    context.note(1, "rcm: more than " + std::to_string(kMaxRcmSites) + " sites; they keep the topology's order");
-  }
   const auto ranks = rcm_order(sym);
   // A job much smaller than a large allocation orders only the first sites
   // (in the topology's numbering) holding four times its ranks.
@@ -150,6 +147,9 @@ Mapping RcmMapper::map(const Problem& problem, const Context& context) const {
     if (sites.num_sites() > kCompactRcmSites && room >= 4 * sym.num_ranks()) break;
     pool.push_back(s);
     room += sites.capacity(s);
+  }
+  if (static_cast<std::int64_t>(pool.size()) > kMaxRcmSites) {
+    context.note(1, "rcm: more than " + std::to_string(kMaxRcmSites) + " sites to order; they keep the topology's order");
   }
   const auto order = site_order(sites, pool);
   std::vector<Site> site_of(static_cast<std::size_t>(sym.num_ranks()));
