@@ -89,10 +89,14 @@ struct MappingReport {
 /// topology happen in Constraints::on_nodes.
 [[nodiscard]] std::vector<NodeId> parse_node_ranges(std::string_view list, const std::string& origin = "--alloc");
 
-/// Reads a whole file; InputError naming it when it cannot be read.
+/// Reads a whole file (a leading UTF-8 byte-order mark dropped); InputError
+/// naming it when it cannot be read, or when it is a stream (pipe, device)
+/// longer than 256 MiB.
 [[nodiscard]] std::string read_file(const std::string& path);
-/// Writes a file whole or not at all (temporary file in the same folder, then
-/// rename). InputError when it cannot be written.
+/// Writes a file whole or not at all: a regular file through a temporary
+/// file in its folder and rename (mode kept; a symlink's target is written,
+/// the link stays); FIFOs and devices in place. InputError naming the path
+/// when it cannot be written, including every write, sync and close error.
 void write_file_atomically(const std::string& path, std::string_view content);
 
 }  // namespace tmap

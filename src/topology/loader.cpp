@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "tmap/error.hpp"
-#include "tmap/io.hpp"
+#include "util/file.hpp"
 #include "tmap/topology.hpp"
 #include "topology/complete.hpp"
 #include "topology/distance_matrix.hpp"
@@ -244,9 +244,9 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
     const auto ext = std::filesystem::path(path).extension().string();
-    if (ext == ".dist") return topo::parse_dist(read_file(path), path);
+    if (ext == ".dist") return topo::parse_dist(detail::read_text_file(path), path);
     if (ext == ".xml") return load_hwloc_xml(path);
-    return parse_tgt(read_file(path), path);
+    return parse_tgt(detail::read_text_file(path), path);
   }
 
   std::string_view rest = spec;

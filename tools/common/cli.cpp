@@ -1,7 +1,10 @@
 #include "cli.hpp"
 
+#include "util/file.hpp"
+
 #include <fmt/core.h>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -9,6 +12,9 @@
 namespace tmap::cli {
 
 int run(const char* name, CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
+  // A file-size limit (ulimit -f) must fail a write with EFBIG, which we
+  // report and clean up after, not kill the process mid-file.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     try {
       app.parse(argc, argv);
@@ -36,8 +42,7 @@ void emit(const std::string& content, const std::string& path) {
     write_file_atomically(path, content);
     return;
   }
-  std::fwrite(content.data(), 1, content.size(), stdout);
-  std::fflush(stdout);
+  detail::write_standard_output(content);
 }
 
 void InputOptions::add_to(CLI::App& app) {
