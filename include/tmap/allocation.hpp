@@ -20,8 +20,12 @@ struct Allocation {
   /// Where it came from, for messages ("--alloc", "SLURM_JOB_NODELIST", ...).
   std::string origin = "--alloc";
 
-  /// InputError naming the offending entry for a node outside the topology
-  /// or listed twice.
+  /// Turns the node ids as users wrote them (host numbers, Topology::
+  /// node_label) into the topology's node indices, in place. InputError
+  /// naming the offending entry for a node the topology does not have or
+  /// one listed twice.
+  void resolve(const Topology& topology);
+  /// The same checks without changing anything.
   void check(const Topology& topology) const;
 };
 

@@ -65,6 +65,8 @@ struct MappingReport {
   /// For the launcher formats: a PE's host name and its slot on that host.
   std::function<std::string(PE)> host_of;
   std::function<std::int64_t(PE)> slot_of;
+  /// For the Scotch format: the terminal a PE belongs to (unset: the PE).
+  std::function<std::int64_t(PE)> scotch_terminal_of;
 };
 
 /// Renders a mapping; every format ends with a newline.
@@ -76,7 +78,12 @@ struct MappingReport {
 /// Reads a mapping written as perm, json, TopoMatch or Scotch .map (detected
 /// from the content).
 [[nodiscard]] Mapping read_mapping(const std::string& path);
-[[nodiscard]] Mapping parse_mapping(std::string_view text, const std::string& origin);
+/// The same for a topology: a Scotch .map on a target whose Scotch
+/// terminals are nodes (deco, cmpltw, Tianhe-3) names nodes by label, and
+/// each node's ranks get its PEs in rank order.
+[[nodiscard]] Mapping read_mapping(const std::string& path, const Topology& topology);
+/// `was_scotch`, when given, tells whether the text was a Scotch .map.
+[[nodiscard]] Mapping parse_mapping(std::string_view text, const std::string& origin, bool* was_scotch = nullptr);
 
 /// Reads a TopoMatch-style constraint file: PE ids separated by white space
 /// (or commas), `#` starts a comment. Every id must lie in [0, num_pes) and

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,11 +40,29 @@ class Topology {
     return std::nullopt;
   }
 
-  /// Host name of a node for launcher files when no allocation spelled it
-  /// ("node<id>"; Tianhe-3: "cn<id>", the contract's naming).
-  [[nodiscard]] virtual std::string host_name(NodeId node) const { return "node" + std::to_string(node); }
+  /// The number users know a node by (--alloc, host names): its index,
+  /// except where the machine numbers its nodes itself (a deco target's
+  /// terminal labels, a sub target's nodes in the whole machine).
+  [[nodiscard]] virtual NodeId node_label(NodeId node) const { return node; }
+  /// The node a label names; nullopt when no node has it.
+  [[nodiscard]] virtual std::optional<NodeId> node_with_label(NodeId label) const {
+    if (label < 0 || label >= num_nodes()) return std::nullopt;
+    return label;
+  }
+  /// Host name of a node for launcher files when no allocation spelled it:
+  /// "cn<label>" (contract section 2) for every kind; an hwloc machine uses
+  /// the host name it records.
+  [[nodiscard]] virtual std::string host_name(NodeId node) const { return "cn" + std::to_string(node_label(node)); }
   /// Index of a PE among its node's PEs (the core for a rankfile's slot=).
   [[nodiscard]] virtual std::int64_t slot_in_node(PE /*pe*/) const { return 0; }
+  /// True when the Scotch target this topology writes (to_tgt) has one
+  /// terminal per node, labelled node_label: a Scotch .map then names nodes,
+  /// not PEs (deco, cmpltw, Tianhe-3).
+  [[nodiscard]] virtual bool scotch_terminals_are_nodes() const { return false; }
+  /// With scotch_terminals_are_nodes: the Scotch target of some nodes only
+  /// (increasing indices), keeping the whole machine's distances; empty
+  /// when this kind cannot write one.
+  [[nodiscard]] virtual std::string node_subset_tgt(std::span<const NodeId> /*nodes*/) const { return {}; }
 
   /// For tree-shaped machines: the branch taken at each level from the root
   /// down to the PE (distances grow with the level of the lowest common

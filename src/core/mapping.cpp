@@ -8,7 +8,23 @@
 
 namespace tmap {
 
+namespace {
+
+void check_oversubscription(std::int64_t oversubscription) {
+  if (oversubscription < 1 || oversubscription > kMaxRanks) {
+    throw InputError("-o: ranks per PE must be between 1 and " + std::to_string(kMaxRanks) + ", found " +
+                     std::to_string(oversubscription));
+  }
+}
+
+}  // namespace
+
 Constraints Constraints::all(const Topology& topology, std::int64_t oversubscription) {
+  check_oversubscription(oversubscription);
+  if (topology.size() > kMaxPEs) {
+    throw InputError("the topology has " + std::to_string(topology.size()) + " PEs; tmap maps onto at most " +
+                     std::to_string(kMaxPEs));
+  }
   std::vector<PE> pes(static_cast<std::size_t>(topology.size()));
   for (PE p = 0; p < topology.size(); ++p) pes[p] = p;
   return allowed(topology, std::move(pes), oversubscription);
@@ -16,9 +32,7 @@ Constraints Constraints::all(const Topology& topology, std::int64_t oversubscrip
 
 Constraints Constraints::allowed(const Topology& topology, std::vector<PE> pes,
                                  std::int64_t oversubscription) {
-  if (oversubscription < 1) {
-    throw InputError("oversubscription must be at least 1, found " + std::to_string(oversubscription));
-  }
+  check_oversubscription(oversubscription);
   for (const PE p : pes) {
     if (p < 0 || p >= topology.size()) {
       throw InputError("PE " + std::to_string(p) + " is outside the topology (PEs 0.." +

@@ -184,21 +184,32 @@ Allocation allocation_from_env(const std::string& host_pattern) {
   throw InputError("--alloc-from-env: neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set");
 }
 
-void Allocation::check(const Topology& topology) const {
+void Allocation::resolve(const Topology& topology) {
   std::map<NodeId, std::size_t> first;
+  const auto range = [&topology] {
+    const auto lo = topology.node_label(0);
+    const auto hi = topology.node_label(topology.num_nodes() - 1);
+    return hi - lo + 1 == topology.num_nodes() ? "nodes " + std::to_string(lo) + ".." + std::to_string(hi)
+                                               : std::to_string(topology.num_nodes()) + " nodes numbered " +
+                                                     std::to_string(lo) + ".." + std::to_string(hi) + " with gaps";
+  };
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const auto what = hosts.empty() ? "node " + std::to_string(nodes[k])
                                     : "host " + hosts[k] + " (node " + std::to_string(nodes[k]) + ")";
-    if (nodes[k] < 0 || nodes[k] >= topology.num_nodes()) {
-      throw InputError(origin + ": " + what + " is outside the topology (nodes 0.." +
-                       std::to_string(topology.num_nodes() - 1) + ")");
-    }
-    const auto [it, fresh] = first.emplace(nodes[k], k);
+    const auto index = topology.node_with_label(nodes[k]);
+    if (!index) throw InputError(origin + ": " + what + " is outside the topology (" + range() + ")");
+    const auto [it, fresh] = first.emplace(*index, k);
     if (!fresh) {
       throw InputError(origin + ": " + what + " is listed twice" +
                        (hosts.empty() ? "" : " (also as " + hosts[it->second] + ")"));
     }
+    nodes[k] = *index;
   }
+}
+
+void Allocation::check(const Topology& topology) const {
+  Allocation copy = *this;
+  copy.resolve(topology);
 }
 
 }  // namespace tmap

@@ -1,5 +1,6 @@
 // Format names, detection by extension, and the writers of tm-gen.
 #include <array>
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -47,7 +48,9 @@ CommFormat comm_format_from_path(const std::string& path) {
                              "' (known: " + format_list() + "; or give --comm-format)");
 }
 
-CommMatrix parse_comm(std::string_view text, CommFormat format, const std::string& origin) {
+namespace {
+
+CommMatrix parse_any(std::string_view text, CommFormat format, const std::string& origin) {
   switch (format) {
     case CommFormat::Dense: return detail::parse_dense(text, origin, " \t\r\v\f");
     case CommFormat::Csv: return detail::parse_dense(text, origin, ", \t\r\v\f");
@@ -57,6 +60,35 @@ CommMatrix parse_comm(std::string_view text, CommFormat format, const std::strin
     case CommFormat::MetisGraph: return detail::parse_metis_graph(text, origin);
   }
   throw InternalError("unhandled communication format");
+}
+
+/// Strategies work on A + A^T: refuse, naming the file, a pair whose two
+/// directions together exceed 2^63-1 bytes (each alone was checked).
+void check_pair_totals(const CommMatrix& m, const std::string& origin) {
+  for (Rank i = 0; i < m.num_ranks(); ++i) {
+    const auto cols = m.targets(i);
+    const auto vols = m.volumes(i);
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      const Rank j = cols[k];
+      if (j <= i) continue;
+      const auto back = m.targets(j);
+      const auto at = std::lower_bound(back.begin(), back.end(), i);
+      if (at == back.end() || *at != i) continue;
+      Volume sum = 0;
+      if (__builtin_add_overflow(vols[k], m.volumes(j)[static_cast<std::size_t>(at - back.begin())], &sum)) {
+        throw InputError(origin, "ranks " + std::to_string(i) + " and " + std::to_string(j) +
+                                     " exchange more than 2^63-1 bytes in total (both directions)");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+CommMatrix parse_comm(std::string_view text, CommFormat format, const std::string& origin) {
+  auto m = parse_any(text, format, origin);
+  check_pair_totals(m, origin);
+  return m;
 }
 
 CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format) {

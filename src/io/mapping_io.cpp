@@ -8,6 +8,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
+#include "tmap/topology.hpp"
 #include "util/names.hpp"
 #include "util/text.hpp"
 
@@ -127,8 +128,11 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
       fmt::format_to(it, "{} {}\n", kTopoMatchPrefix, fmt::join(mapping, ","));
       break;
     case MappingFormat::Scotch:
+      // Scotch's terminals: nodes for targets of weighted terminals.
       fmt::format_to(it, "{}\n", mapping.size());
-      for (std::size_t r = 0; r < mapping.size(); ++r) fmt::format_to(it, "{}\t{}\n", r, mapping[r]);
+      for (std::size_t r = 0; r < mapping.size(); ++r) {
+        fmt::format_to(it, "{}\t{}\n", r, report.scotch_terminal_of ? report.scotch_terminal_of(mapping[r]) : mapping[r]);
+      }
       break;
     case MappingFormat::Rankfile:
     case MappingFormat::Hostfile:
@@ -155,7 +159,8 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
   return fmt::to_string(out);
 }
 
-Mapping parse_mapping(std::string_view text, const std::string& origin) {
+Mapping parse_mapping(std::string_view text, const std::string& origin, bool* was_scotch) {
+  if (was_scotch != nullptr) *was_scotch = false;
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) bad(origin, 0, "no mapping found (the file is empty)");
   if (text[first] == '{') return parse_json_mapping(text, origin);
@@ -179,6 +184,7 @@ Mapping parse_mapping(std::string_view text, const std::string& origin) {
   }
   constexpr auto kAny = std::numeric_limits<std::int64_t>::max();
   const bool scotch = rows.size() >= 2 && rows[0].tokens.size() == 1 && rows[1].tokens.size() == 2;
+  if (was_scotch != nullptr) *was_scotch = scotch;
   Mapping m;
   if (!scotch) {
     for (const auto& row : rows) {
@@ -216,6 +222,34 @@ Mapping parse_mapping(std::string_view text, const std::string& origin) {
 }
 
 Mapping read_mapping(const std::string& path) { return parse_mapping(read_file(path), path); }
+
+Mapping read_mapping(const std::string& path, const Topology& topology) {
+  bool scotch = false;
+  auto mapping = parse_mapping(read_file(path), path, &scotch);
+  if (!scotch || !topology.scotch_terminals_are_nodes()) return mapping;
+  // A Scotch .map names terminals = nodes (by label), as scotch_gmap writes
+  // for a deco target of weighted terminals: give each node's ranks its
+  // slots in rank order.
+  std::vector<std::vector<PE>> pes_of(static_cast<std::size_t>(topology.num_nodes()));
+  for (PE p = 0; p < topology.size(); ++p) pes_of[static_cast<std::size_t>(topology.node_of(p))].push_back(p);
+  std::vector<std::size_t> used(pes_of.size(), 0);
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    const auto node = topology.node_with_label(mapping[r]);
+    if (!node) {
+      throw InputError(path, "rank " + std::to_string(r) + " is on terminal " + std::to_string(mapping[r]) +
+                                 ", which the target does not have");
+    }
+    const auto& pes = pes_of[static_cast<std::size_t>(*node)];
+    auto& k = used[static_cast<std::size_t>(*node)];
+    if (k == pes.size()) {
+      throw InputError(path, "terminal " + std::to_string(mapping[r]) + " (" + topology.host_name(*node) +
+                                 ") gets more than its " + std::to_string(pes.size()) + " rank(s), from rank " +
+                                 std::to_string(r) + " on");
+    }
+    mapping[r] = pes[k++];
+  }
+  return mapping;
+}
 
 std::vector<PE> read_pe_list(const std::string& path, PE num_pes) { return parse_pe_list(read_file(path), path, num_pes); }
 

@@ -1,7 +1,9 @@
 // The strategy table: name -> factory. Adding a strategy = one folder under
 // src/strategies plus one row here; tm-map's --strategy choices and help text
 // are generated from this table.
+#include <algorithm>
 #include <array>
+#include <thread>
 
 #include "strategies/best/best.hpp"
 #include "strategies/greedy/greedy.hpp"
@@ -16,6 +18,7 @@
 #include "strategies/treematch/treematch.hpp"
 #include "strategies/umpa/umpa.hpp"
 #include "tmap/comm_matrix.hpp"
+
 #include "tmap/error.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/topology.hpp"
@@ -88,9 +91,14 @@ void check_problem(const Problem& problem) {
   }
 }
 
-Mapping map_with(std::string_view strategy, const Problem& problem, const Context& context) {
+Mapping map_with(std::string_view strategy, const Problem& problem, const Context& given) {
   const auto& info = find_strategy(strategy);
   check_problem(problem);
+  // More threads than the machine has only cost (libgomp and libscotch fail
+  // to start thousands of them); results do not depend on the count.
+  Context context = given;
+  const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  context.threads = std::clamp(given.threads, 1, hardware);
   auto mapping = info.make()->map(problem, context);
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
   // best refines its candidates itself.

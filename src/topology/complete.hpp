@@ -1,27 +1,36 @@
-// Scotch "cmplt N" and "cmpltw N w0 .. wN-1": every PE one hop from every
-// other. cmpltw's weights (processing capacities) are kept for saving; how
-// many ranks a PE holds is -o K.
+// Scotch "cmplt N" and "cmpltw N w0 .. wN-1": every terminal one hop from
+// every other. A cmpltw terminal of weight w is a node of w PEs (contract
+// section 4), 0 apart from one another.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "tmap/topology.hpp"
+#include "topology/terminal_slots.hpp"
 
 namespace tmap::topo {
 
 class CompleteTopology final : public Topology {
  public:
-  explicit CompleteTopology(PE size, std::vector<std::int64_t> weights = {});
-  [[nodiscard]] PE size() const override { return size_; }
-  [[nodiscard]] Distance distance(PE a, PE b) const override { return a == b ? 0 : 1; }
-  [[nodiscard]] Distance max_distance() const override { return size_ > 1 ? 1 : 0; }
+  /// cmplt `terminals`, or cmpltw with one weight per terminal.
+  explicit CompleteTopology(PE terminals, std::vector<std::int64_t> weights = {});
+  [[nodiscard]] PE size() const override { return weights_.empty() ? terminals_ : slots_->size(); }
+  [[nodiscard]] Distance distance(PE a, PE b) const override { return node_of(a) == node_of(b) ? 0 : 1; }
+  [[nodiscard]] Distance max_distance() const override { return terminals_ > 1 ? 1 : 0; }
+  [[nodiscard]] NodeId num_nodes() const override { return terminals_; }
+  [[nodiscard]] NodeId node_of(PE pe) const override { return weights_.empty() ? pe : slots_->terminal_of(pe); }
+  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return Distance{0}; }
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return weights_.empty() ? 0 : slots_->slot_of(pe); }
+  [[nodiscard]] bool scotch_terminals_are_nodes() const override { return true; }
   [[nodiscard]] std::string kind() const override { return weights_.empty() ? "cmplt" : "cmpltw"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
 
  private:
-  PE size_;
+  PE terminals_;
   std::vector<std::int64_t> weights_;
+  std::optional<TerminalSlots> slots_;
 };
 
 }  // namespace tmap::topo

@@ -24,4 +24,10 @@ std::vector<std::int64_t> bisection_domains(std::int64_t count);
 std::string format_deco0(const std::vector<std::int64_t>& order, const std::vector<std::int64_t>& weights,
                          const std::function<Distance(std::int64_t, std::int64_t)>& distance);
 
+/// The same with labels of one's own: the k-th listed terminal has label
+/// labels[k] (distinct, >= 0; e.g. node ids, which scotch_gmap then writes
+/// in its .map), weight weights[k] and distance(i, j) between list indices.
+std::string format_deco0_labelled(const std::vector<std::int64_t>& labels, const std::vector<std::int64_t>& weights,
+                                  const std::function<Distance(std::int64_t, std::int64_t)>& distance);
+
 }  // namespace tmap::topo

@@ -9,36 +9,42 @@
 
 namespace tmap::topo {
 
-DistanceMatrixTopology::DistanceMatrixTopology(std::vector<std::int64_t> weights, std::vector<std::uint32_t> distances,
-                                               std::string kind)
-    : terminals_(static_cast<std::int64_t>(weights.size())), d_(std::move(distances)), kind_(std::move(kind)) {
+DistanceMatrixTopology::DistanceMatrixTopology(std::vector<std::int64_t> labels, const std::vector<std::int64_t>& weights,
+                                               std::vector<std::uint32_t> distances, std::string kind)
+    : terminals_(static_cast<std::int64_t>(labels.size())),
+      labels_(std::move(labels)),
+      slots_(weights, kind),
+      d_(std::move(distances)),
+      kind_(std::move(kind)) {
   if (terminals_ < 1) throw InputError(kind_ + ": at least one terminal is needed");
-  if (static_cast<std::int64_t>(d_.size()) != terminals_ * terminals_) {
-    throw InternalError("distance matrix of the wrong size");
+  if (static_cast<std::int64_t>(d_.size()) != terminals_ * terminals_ || slots_.terminals() != terminals_ ||
+      !std::is_sorted(labels_.begin(), labels_.end())) {
+    throw InternalError("distance matrix of the wrong shape");
   }
-  for (const auto w : weights) {
-    if (w < 1) throw InputError(kind_ + ": terminal weights must be at least 1");
-  }
-  weights_ = std::move(weights);
   for (const auto v : d_) max_distance_ = std::max<Distance>(max_distance_, v);
 }
 
+std::optional<NodeId> DistanceMatrixTopology::node_with_label(NodeId label) const {
+  const auto at = std::lower_bound(labels_.begin(), labels_.end(), label);
+  if (at == labels_.end() || *at != label) return std::nullopt;
+  return static_cast<NodeId>(at - labels_.begin());
+}
+
 std::string DistanceMatrixTopology::description() const {
-  return kind_ + " of " + std::to_string(terminals_) + " terminals";
+  std::string text = kind_ + " of " + std::to_string(terminals_) + " terminals";
+  if (size() != terminals_) text += " (" + std::to_string(size()) + " PEs)";
+  return text;
 }
 
 std::string DistanceMatrixTopology::to_tgt() const {
-  std::vector<std::int64_t> order(static_cast<std::size_t>(terminals_));
   std::vector<std::int64_t> weights(static_cast<std::size_t>(terminals_));
-  for (std::int64_t t = 0; t < terminals_; ++t) {
-    order[t] = t;
-    weights[t] = weight(t);
-  }
-  return format_deco0(order, weights, [&](std::int64_t a, std::int64_t b) -> Distance {
-    const Distance d = d_[static_cast<std::size_t>(a * terminals_ + b)];
+  for (std::int64_t t = 0; t < terminals_; ++t) weights[t] = weight(t);
+  return format_deco0_labelled(labels_, weights, [&](std::int64_t a, std::int64_t b) -> Distance {
+    const Distance d = terminal_distance(a, b);
     if (d < 1) {
-      throw InputError("cannot write this " + kind_ + " as a Scotch target: terminals " + std::to_string(a) + " and " +
-                       std::to_string(b) + " are 0 apart, and Scotch needs distinct terminals at least 1 apart");
+      throw InputError("cannot write this " + kind_ + " as a Scotch target: terminals " + std::to_string(labels_[a]) +
+                       " and " + std::to_string(labels_[b]) +
+                       " are 0 apart, and Scotch needs distinct terminals at least 1 apart");
     }
     return d;
   });
@@ -67,8 +73,10 @@ std::unique_ptr<Topology> parse_dist(std::string_view text, const std::string& o
   }
   std::string_view extra;
   if (in.next(extra)) in.fail("unexpected data after the " + std::to_string(n) + " x " + std::to_string(n) + " matrix");
-  return std::make_unique<DistanceMatrixTopology>(std::vector<std::int64_t>(static_cast<std::size_t>(n), 1), std::move(d),
-                                                  "dist");
+  std::vector<std::int64_t> labels(static_cast<std::size_t>(n));
+  for (std::int64_t k = 0; k < n; ++k) labels[k] = k;
+  const std::vector<std::int64_t> weights(static_cast<std::size_t>(n), 1);
+  return std::make_unique<DistanceMatrixTopology>(std::move(labels), weights, std::move(d), "dist");
 }
 
 }  // namespace tmap::topo

@@ -11,6 +11,7 @@
 #include "topology/complete.hpp"
 #include "topology/distance_matrix.hpp"
 #include "topology/hwloc_tree.hpp"
+#include "topology/tianhe3_recognise.hpp"
 #include "topology/subset.hpp"
 #include "topology/hypercube.hpp"
 #include "topology/mesh.hpp"
@@ -79,7 +80,20 @@ std::unique_ptr<Topology> load_cmpltw(TokenStream& in) {
 
 std::unique_ptr<Topology> load_any(TokenStream& in);
 
+/// Most `sub` targets nested in one another: each level is a recursive
+/// call, and real targets nest one or two deep.
+constexpr int kMaxSubDepth = 64;
+
 std::unique_ptr<Topology> load_sub(TokenStream& in) {
+  // The nesting depth of the sub being read on this thread.
+  thread_local int depth = 0;
+  struct Nested {
+    Nested() { ++depth; }
+    ~Nested() { --depth; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+  } nested;
+  if (depth > kMaxSubDepth) in.fail("sub targets nested more than " + std::to_string(kMaxSubDepth) + " deep");
   const auto count = in.expect_int("sub number of terminals", 1, std::int64_t{1} << 31);
   std::vector<PE> terminals;
   for (std::int64_t k = 0; k < count; ++k) terminals.push_back(in.expect_int("sub terminal", 0, kMaxDim));
@@ -95,6 +109,9 @@ std::unique_ptr<Topology> load_sub(TokenStream& in) {
 /// deco 0 (terminals and their distance map) or deco 1 (Scotch's compiled
 /// form: every domain and the domain distance array). We read both
 /// ourselves: libscotch's terminal lookup on deco targets is off by one.
+/// Terminal labels may be any distinct numbers (tm-topo writes node ids);
+/// nodes are the terminals in label order, a terminal of weight w holding w
+/// PEs. A target tm-topo wrote for Tianhe-3 is recognised as that machine.
 std::unique_ptr<Topology> load_deco(TokenStream& in) {
   const auto type = in.expect_int("deco type", 0, 2);
   if (type == 2) in.fail("deco 2 targets only estimate distances and are not supported for mapping");
@@ -107,55 +124,79 @@ std::unique_ptr<Topology> load_deco(TokenStream& in) {
     in.fail("a deco target of " + std::to_string(listed) + (type == 0 ? " terminals" : " domains") +
             " needs more distances than the file holds");
   }
-  std::vector<std::int64_t> weights(static_cast<std::size_t>(terminals), 0);
-  std::vector<std::uint32_t> d(static_cast<std::size_t>(terminals * terminals), 0);
-  auto set = [&](std::int64_t a, std::int64_t b, std::int64_t value) {
-    d[static_cast<std::size_t>(a * terminals + b)] = static_cast<std::uint32_t>(value);
-    d[static_cast<std::size_t>(b * terminals + a)] = static_cast<std::uint32_t>(value);
-  };
   constexpr std::int64_t kMaxDistance = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int64_t kMaxLabel = std::numeric_limits<std::int32_t>::max();
+  // Terminals as listed: label and weight; then their ranks in label order.
+  std::vector<std::int64_t> label;
+  std::vector<std::int64_t> weight;
+  std::vector<std::int64_t> term_of_domain;  // deco 1: domain -> listed terminal, or -1
   if (type == 0) {
-    std::vector<std::int64_t> label(static_cast<std::size_t>(terminals));
     std::vector<char> seen_domain(static_cast<std::size_t>(domains) + 1, 0);  // domains^2 fit the file
     for (std::int64_t k = 0; k < terminals; ++k) {
-      label[k] = in.expect_int("deco terminal label", 0, terminals - 1);
-      if (weights[label[k]] != 0) in.fail("deco terminal label " + std::to_string(label[k]) + " is used twice");
-      weights[label[k]] = in.expect_int("deco terminal weight", 1, kMaxDistance);
+      label.push_back(in.expect_int("deco terminal label", 0, kMaxLabel));
+      weight.push_back(in.expect_int("deco terminal weight", 1, kMaxDistance));
       const auto domain = in.expect_int("deco terminal domain number", 1, domains);
       if (seen_domain[domain] != 0) in.fail("deco domain number " + std::to_string(domain) + " is used twice");
       seen_domain[domain] = 1;
     }
-    for (std::int64_t i = 1; i < terminals; ++i) {
-      for (std::int64_t j = 0; j < i; ++j) set(label[i], label[j], in.expect_int("deco distance", 1, kMaxDistance));
-    }
   } else {
     // Domain k (1-based) has a label, a size (1 for terminals) and a weight.
-    std::vector<std::int64_t> term_label(static_cast<std::size_t>(domains) + 1, -1);
-    std::int64_t found = 0;
+    term_of_domain.assign(static_cast<std::size_t>(domains) + 1, -1);
     for (std::int64_t k = 1; k <= domains; ++k) {
-      const auto domain_label = in.expect_int("deco domain label", -1, kMaxDistance);
+      const auto domain_label = in.expect_int("deco domain label", -1, kMaxLabel);
       const auto size = in.expect_int("deco domain size", 0, terminals);
-      const auto weight = in.expect_int("deco domain weight", 0, std::numeric_limits<std::int64_t>::max());
+      const auto domain_weight = in.expect_int("deco domain weight", 0, std::numeric_limits<std::int64_t>::max());
       if (size == 1) {
-        if (domain_label < 0 || domain_label >= terminals || weights[domain_label] != 0) {
-          in.fail("deco terminal labels must be 0.." + std::to_string(terminals - 1) + ", each once");
+        if (domain_label < 0 || static_cast<std::int64_t>(label.size()) == terminals) {
+          in.fail("deco 1: terminal domain " + std::to_string(k) + " has no valid label, or there are more than " +
+                  std::to_string(terminals) + " terminal domains");
         }
-        weights[domain_label] = std::max<std::int64_t>(weight, 1);
-        term_label[k] = domain_label;
-        ++found;
+        term_of_domain[k] = static_cast<std::int64_t>(label.size());
+        label.push_back(domain_label);
+        weight.push_back(std::clamp<std::int64_t>(domain_weight, 1, kMaxDistance));
       }
     }
-    if (found != terminals) in.fail("deco 1 lists " + std::to_string(found) + " terminal domains, not " + std::to_string(terminals));
+    if (static_cast<std::int64_t>(label.size()) != terminals) {
+      in.fail("deco 1 lists " + std::to_string(label.size()) + " terminal domains, not " + std::to_string(terminals));
+    }
+  }
+  std::vector<std::int64_t> order(static_cast<std::size_t>(terminals));  // label order -> listed
+  for (std::int64_t k = 0; k < terminals; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return label[a] < label[b]; });
+  std::vector<std::int64_t> rank(static_cast<std::size_t>(terminals));  // listed -> label order
+  std::vector<std::int64_t> sorted_labels(static_cast<std::size_t>(terminals));
+  std::vector<std::int64_t> sorted_weights(static_cast<std::size_t>(terminals));
+  for (std::int64_t r = 0; r < terminals; ++r) {
+    rank[order[r]] = r;
+    sorted_labels[r] = label[order[r]];
+    sorted_weights[r] = weight[order[r]];
+    if (r > 0 && sorted_labels[r] == sorted_labels[r - 1]) {
+      in.fail("deco terminal label " + std::to_string(sorted_labels[r]) + " is used twice");
+    }
+  }
+  std::vector<std::uint32_t> d(static_cast<std::size_t>(terminals * terminals), 0);
+  auto set = [&](std::int64_t a, std::int64_t b, std::int64_t value) {
+    d[static_cast<std::size_t>(rank[a] * terminals + rank[b])] = static_cast<std::uint32_t>(value);
+    d[static_cast<std::size_t>(rank[b] * terminals + rank[a])] = static_cast<std::uint32_t>(value);
+  };
+  if (type == 0) {
+    for (std::int64_t i = 1; i < terminals; ++i) {
+      for (std::int64_t j = 0; j < i; ++j) set(i, j, in.expect_int("deco distance", 1, kMaxDistance));
+    }
+  } else {
     // Distance array: for domains i > j, entry (i-1)(i-2)/2 + j - 1.
     for (std::int64_t i = 2; i <= domains; ++i) {
       for (std::int64_t j = 1; j < i; ++j) {
         const auto value = in.expect_int("deco domain distance", 0, kMaxDistance);
-        if (term_label[i] >= 0 && term_label[j] >= 0) set(term_label[i], term_label[j], value);
+        if (term_of_domain[i] >= 0 && term_of_domain[j] >= 0) set(term_of_domain[i], term_of_domain[j], value);
       }
     }
   }
   try {
-    return std::make_unique<topo::DistanceMatrixTopology>(std::move(weights), std::move(d), "deco");
+    auto deco = std::make_unique<topo::DistanceMatrixTopology>(std::move(sorted_labels), sorted_weights, std::move(d),
+                                                               "deco");
+    if (auto machine = topo::recognise_tianhe3(*deco)) return machine;
+    return deco;
   } catch (const InputError& e) {
     in.fail(e.problem());
   }
@@ -215,6 +256,13 @@ std::unique_ptr<Topology> load_any(TokenStream& in) {
   return kind->load(in);
 }
 
+void check_size(const Topology& topology, const std::string& origin) {
+  if (topology.size() > kMaxPEs) {
+    throw InputError(origin, "the target has " + std::to_string(topology.size()) + " PEs; tmap maps onto at most " +
+                                 std::to_string(kMaxPEs) + " (2^26)");
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& origin) {
@@ -222,6 +270,7 @@ std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& or
   auto topology = load_any(in);
   std::string_view extra;
   if (in.next(extra)) in.fail("unexpected data after the target description: " + detail::quote(extra));
+  check_size(*topology, origin);
   return topology;
 }
 
@@ -238,7 +287,9 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
   while (!spec.empty() && detail::kBlanks.find(spec.back()) != std::string_view::npos) spec.remove_suffix(1);
 
   if (spec.starts_with("tianhe3:")) {
-    return std::make_unique<topo::Tianhe3Topology>(topo::parse_tianhe3_spec(spec));
+    auto machine = std::make_unique<topo::Tianhe3Topology>(topo::parse_tianhe3_spec(spec));
+    check_size(*machine, "-t");
+    return machine;
   }
   const std::string path(spec);
   std::error_code ec;

@@ -7,8 +7,8 @@
 
 namespace tmap::topo {
 
-SubTopology::SubTopology(std::unique_ptr<Topology> base, std::vector<PE> terminals)
-    : base_(std::move(base)), terminals_(std::move(terminals)) {
+SubTopology::SubTopology(std::unique_ptr<Topology> base, std::vector<PE> terminals, bool whole_nodes)
+    : base_(std::move(base)), terminals_(std::move(terminals)), whole_nodes_(whole_nodes) {
   if (terminals_.empty()) throw InputError("sub: at least one terminal is needed");
   std::vector<PE> sorted = terminals_;
   std::sort(sorted.begin(), sorted.end());
@@ -41,7 +41,18 @@ std::string SubTopology::description() const {
   return "sub of " + std::to_string(terminals_.size()) + " PEs of " + base_->description();
 }
 
+std::optional<NodeId> SubTopology::node_with_label(NodeId label) const {
+  const auto base_node = base_->node_with_label(label);
+  if (!base_node) return std::nullopt;
+  const auto at = std::lower_bound(base_node_.begin(), base_node_.end(), *base_node);  // increasing
+  if (at == base_node_.end() || *at != *base_node) return std::nullopt;
+  return static_cast<NodeId>(at - base_node_.begin());
+}
+
 std::string SubTopology::to_tgt() const {
+  if (whole_nodes_) {
+    if (auto text = base_->node_subset_tgt(base_node_); !text.empty()) return text;
+  }
   std::string text = "sub\n" + std::to_string(terminals_.size());
   for (const PE p : terminals_) text += " " + std::to_string(p);
   return text + "\n" + base_->to_tgt();

@@ -12,7 +12,10 @@ namespace tmap::topo {
 
 class SubTopology final : public Topology {
  public:
-  SubTopology(std::unique_ptr<Topology> base, std::vector<PE> terminals);
+  /// `whole_nodes`: the terminals are every PE of some of the base's nodes
+  /// (a recognised Tianhe-3 allocation); the target then writes itself as
+  /// the base's target of those nodes.
+  SubTopology(std::unique_ptr<Topology> base, std::vector<PE> terminals, bool whole_nodes = false);
   [[nodiscard]] PE size() const override { return static_cast<PE>(terminals_.size()); }
   [[nodiscard]] Distance distance(PE a, PE b) const override {
     return base_->distance(terminals_[a], terminals_[b]);
@@ -24,6 +27,11 @@ class SubTopology final : public Topology {
     return base_->node_uniform_distance();
   }
   [[nodiscard]] std::string host_name(NodeId node) const override { return base_->host_name(base_node_[node]); }
+  [[nodiscard]] NodeId node_label(NodeId node) const override { return base_->node_label(base_node_[node]); }
+  [[nodiscard]] std::optional<NodeId> node_with_label(NodeId label) const override;
+  [[nodiscard]] bool scotch_terminals_are_nodes() const override {
+    return whole_nodes_ && base_->scotch_terminals_are_nodes();
+  }
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return base_->slot_in_node(terminals_[pe]); }
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     return base_->tree_path(terminals_[pe], path);
@@ -42,6 +50,7 @@ class SubTopology final : public Topology {
   std::vector<NodeId> base_node_;  ///< local node -> the base's node id
   NodeId nodes_ = 0;
   Distance max_distance_ = 0;
+  bool whole_nodes_ = false;
 };
 
 }  // namespace tmap::topo

@@ -89,10 +89,11 @@ std::string Tianhe3Topology::deco_target(std::span<const NodeId> nodes) const {
                      " nodes give --alloc with the job's nodes, or use the built-in spec " + description() +
                      ", which needs no file");
   }
-  std::vector<std::int64_t> order(nodes.size());
-  for (std::size_t k = 0; k < nodes.size(); ++k) order[k] = static_cast<std::int64_t>(k);
-  return format_deco0(order, std::vector<std::int64_t>(nodes.size(), shape_.cores),
-                      [&](std::int64_t a, std::int64_t b) { return node_hops(nodes[a], nodes[b]); });
+  // Terminal labels are the node ids, so scotch_gmap's .map names the
+  // nodes, and tm-map reading the file knows which nodes it describes.
+  return format_deco0_labelled(std::vector<std::int64_t>(nodes.begin(), nodes.end()),
+                               std::vector<std::int64_t>(nodes.size(), shape_.cores),
+                               [&](std::int64_t a, std::int64_t b) { return node_hops(nodes[a], nodes[b]); });
 }
 
 }  // namespace tmap::topo

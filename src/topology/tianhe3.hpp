@@ -52,8 +52,8 @@ class Tianhe3Topology final : public Topology {
   /// The same for some nodes only (an allocation), keeping whole-machine
   /// distances; terminal k is nodes[k]. InputError above kMaxDecoNodes.
   [[nodiscard]] std::string deco_target(std::span<const NodeId> nodes) const;
-  /// Host name of a node: "cn" + node id (contract section 2).
-  [[nodiscard]] std::string host_name(NodeId node) const override { return "cn" + std::to_string(node); }
+  [[nodiscard]] bool scotch_terminals_are_nodes() const override { return true; }
+  [[nodiscard]] std::string node_subset_tgt(std::span<const NodeId> nodes) const override { return deco_target(nodes); }
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return pe % shape_.cores; }
 
   /// Hops between two nodes: 0 on the same node, else 1 + [sides differ] +

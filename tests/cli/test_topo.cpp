@@ -46,7 +46,8 @@ TEST(TmTopo, DecoTargetAndBuiltInModelScoreEveryMappingAlike) {
                                       "--format", "json", "-q"});
     ASSERT_EQ(a.exit_code, 0) << a.err;
     box.write("m.json", a.out);
-    const auto b = box.run("tm-eval", {"-t", "tianhe3:2x2", "-c", "c.coo", "-m", "m.json", "--format", "json"});
+    // The shipped target has one terminal of weight 64 (cores) per node.
+    const auto b = box.run("tm-eval", {"-t", "tianhe3:2x2,cores=64", "-c", "c.coo", "-m", "m.json", "--format", "json"});
     ASSERT_EQ(b.exit_code, 0) << b.err;
     EXPECT_EQ(nlohmann::json::parse(a.out)["hop_bytes"], nlohmann::json::parse(b.out)["hop_bytes"]) << strategy;
   }
@@ -60,9 +61,13 @@ TEST(TmTopo, AllocationKeepsWholeMachineDistances) {
   const auto deco = tmap::load_topology(box.path("a.tgt").string());
   const auto model = tmap::load_topology("tianhe3:2x2,nodes=4");
   const std::vector<tmap::PE> nodes{1, 6, 9, 10};
-  ASSERT_EQ(deco->size(), 4);
+  // Four terminals labelled by their node ids, each of weight 64 (cores).
+  ASSERT_EQ(deco->num_nodes(), 4);
+  ASSERT_EQ(deco->size(), 4 * 64);
   for (tmap::PE a = 0; a < 4; ++a) {
-    for (tmap::PE b = 0; b < 4; ++b) EXPECT_EQ(deco->distance(a, b), model->distance(nodes[a], nodes[b]));
+    EXPECT_EQ(deco->node_label(a), nodes[a]);
+    EXPECT_EQ(deco->host_name(a), "cn" + std::to_string(nodes[a]));
+    for (tmap::PE b = 0; b < 4; ++b) EXPECT_EQ(deco->distance(a * 64, b * 64), model->distance(nodes[a], nodes[b]));
   }
   EXPECT_EQ(tmap::load_topology(box.path("t.tgt").string())->size(), 4 * 64);
 }

@@ -25,15 +25,26 @@ void expect_same_as_scotch(const char* scotch_text, const char* our_text) {
   ASSERT_EQ(SCOTCH_archInit(&arch), 0);
   ASSERT_EQ(SCOTCH_archLoad(&arch, file), 0) << text;
   std::fclose(file);
-  ASSERT_EQ(SCOTCH_archSize(&arch), ours->size()) << text;
-  std::vector<SCOTCH_ArchDom> domains(static_cast<std::size_t>(ours->size()));
-  for (tmap::PE p = 0; p < ours->size(); ++p) {
-    ASSERT_EQ(SCOTCH_archDomTerm(&arch, &domains[p], static_cast<SCOTCH_Num>(p)), 0);
+  // Scotch's terminals are our PEs, or our nodes where a terminal of
+  // weight w is a node of w PEs (cmpltw): then compare a PE of each node.
+  const bool by_node = ours->scotch_terminals_are_nodes();
+  const auto terminals = by_node ? ours->num_nodes() : ours->size();
+  std::vector<tmap::PE> pe_of(static_cast<std::size_t>(terminals), -1);
+  for (tmap::PE p = ours->size() - 1; p >= 0; --p) pe_of[static_cast<std::size_t>(by_node ? ours->node_of(p) : p)] = p;
+  ASSERT_EQ(SCOTCH_archSize(&arch), terminals) << text;
+  std::vector<SCOTCH_ArchDom> domains(static_cast<std::size_t>(terminals));
+  for (tmap::PE t = 0; t < terminals; ++t) {
+    ASSERT_EQ(SCOTCH_archDomTerm(&arch, &domains[t], static_cast<SCOTCH_Num>(t)), 0);
   }
-  for (tmap::PE a = 0; a < ours->size(); ++a) {
-    for (tmap::PE b = 0; b < ours->size(); ++b) {
-      ASSERT_EQ(SCOTCH_archDomDist(&arch, &domains[a], &domains[b]), ours->distance(a, b))
-          << text << " PEs " << a << ", " << b;
+  for (tmap::PE a = 0; a < terminals; ++a) {
+    for (tmap::PE b = 0; b < terminals; ++b) {
+      ASSERT_EQ(SCOTCH_archDomDist(&arch, &domains[a], &domains[b]), ours->distance(pe_of[a], pe_of[b]))
+          << text << " terminals " << a << ", " << b;
+    }
+  }
+  if (by_node) {  // the PEs of one node are 0 apart, and the node's size is its weight
+    for (tmap::PE p = 1; p < ours->size(); ++p) {
+      if (ours->node_of(p) == ours->node_of(p - 1)) EXPECT_EQ(ours->distance(p, p - 1), 0);
     }
   }
   SCOTCH_archExit(&arch);

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <charconv>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -37,6 +39,65 @@ int run(const char* name, CLI::App& app, int argc, char** argv, const std::funct
   }
 }
 
+namespace {
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace
+
+CLI::Validator whole_number(std::int64_t lo, std::int64_t hi) {
+  const auto range = fmt::format("a whole number between {} and {}", lo, hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        const auto value = trimmed(text);
+        std::int64_t parsed = 0;
+        const auto* end = value.data() + value.size();
+        const auto [at, error] = std::from_chars(value.data() + (value.starts_with('+') ? 1 : 0), end, parsed);
+        if (value.empty() || at != end || error != std::errc() || parsed < lo || parsed > hi) {
+          return "'" + text + "' is not " + range;
+        }
+        text = std::to_string(parsed);
+        return {};
+      },
+      range.substr(2));
+}
+
+CLI::Validator unsigned_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const auto value = trimmed(text);
+        std::uint64_t parsed = 0;
+        const auto* end = value.data() + value.size();
+        const auto [at, error] = std::from_chars(value.data(), end, parsed);
+        if (value.empty() || at != end || error != std::errc()) {
+          return "'" + text + "' is not a whole number between 0 and 18446744073709551615";
+        }
+        text = std::to_string(parsed);
+        return {};
+      },
+      "whole number in [0, 2^64-1]");
+}
+
+CLI::Validator real_number(double lo, double hi) {
+  const auto range = fmt::format("a finite number between {} and {}", lo, hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        const auto value = trimmed(text);
+        char* end = nullptr;
+        const double parsed = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+        if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(parsed) || parsed < lo ||
+            parsed > hi) {
+          return "'" + text + "' is not " + range;
+        }
+        return {};
+      },
+      range.substr(2));
+}
+
 void emit(const std::string& content, const std::string& path) {
   if (!path.empty()) {
     write_file_atomically(path, content);
@@ -67,7 +128,8 @@ void InputOptions::add_to(CLI::App& app) {
   app.add_option("--host-pattern", host_pattern,
                  "Regular expression matching a whole host name, its first group the node id (default: the "
                  "host name's trailing number, cn0012 -> 12)");
-  app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")->check(CLI::PositiveNumber);
+  app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
+      ->check(whole_number(1, kMaxOversubscription));
 }
 
 std::unique_ptr<Topology> InputOptions::load_topology() const {
@@ -82,9 +144,9 @@ CommMatrix InputOptions::load_comm() const {
 
 std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
   std::optional<Allocation> allocation;
-  if (!alloc.empty()) allocation = parse_allocation(alloc, host_pattern);
+  if (alloc) allocation = parse_allocation(*alloc, host_pattern);
   if (alloc_from_env) allocation = allocation_from_env(host_pattern);
-  if (allocation) allocation->check(t);
+  if (allocation) allocation->resolve(t);
   return allocation;
 }
 

@@ -20,6 +20,18 @@ inline constexpr int kExitInput = 2;
 /// stderr ("NAME: error: ...") and the contract's exit code.
 int run(const char* name, CLI::App& app, int argc, char** argv, const std::function<int()>& body);
 
+/// Validators that read an option's text strictly, before CLI11 converts it
+/// (CLI11 alone saturates 2^64 and lets NaN through a range): a whole number
+/// in [lo, hi] written in decimal, or a finite real number in [lo, hi].
+[[nodiscard]] CLI::Validator whole_number(std::int64_t lo, std::int64_t hi);
+[[nodiscard]] CLI::Validator unsigned_number();
+[[nodiscard]] CLI::Validator real_number(double lo, double hi);
+
+/// Most ranks one PE may hold (-o): as many as a job may have ranks.
+inline constexpr std::int64_t kMaxOversubscription = kMaxRanks;
+/// Most threads -p accepts; the library uses at most the machine's.
+inline constexpr std::int64_t kMaxThreads = 4096;
+
 /// Writes to stdout, or to `path` atomically when it is not empty.
 void emit(const std::string& content, const std::string& path);
 
@@ -30,7 +42,7 @@ struct InputOptions {
   std::string comm;
   std::string comm_format;
   std::string constraints_file;
-  std::string alloc;
+  std::optional<std::string> alloc;
   std::string host_pattern;
   bool alloc_from_env = false;
   std::int64_t oversub = 1;
@@ -51,7 +63,7 @@ struct InputOptions {
   /// Was a topology given (-t or -x)?
   [[nodiscard]] bool has_topology() const { return !topology.empty() || !hwloc_xml.empty(); }
   [[nodiscard]] bool has_constraints() const {
-    return !constraints_file.empty() || !alloc.empty() || alloc_from_env;
+    return !constraints_file.empty() || alloc.has_value() || alloc_from_env;
   }
 };
 

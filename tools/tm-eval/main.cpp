@@ -31,12 +31,11 @@ int main(int argc, char** argv) {
     const auto topology = in.load_topology();
     const auto comm = in.load_comm();
     const auto routing = links.load(*topology);
-    const auto mapping = read_mapping(mapping_file);
-    // With -b/--alloc/-o the mapping must also respect the allocation.
-    std::optional<Constraints> constraints;
-    if (in.has_constraints() || in.oversub > 1) constraints = in.load_constraints(*topology, in.load_allocation(*topology));
-    check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm, *topology,
-                       constraints ? &*constraints : nullptr);
+    const auto mapping = read_mapping(mapping_file, *topology);
+    // The mapping must respect -b/--alloc and -o (one rank per PE unless
+    // -o says otherwise), as a mapping tm-map writes does.
+    const auto constraints = in.load_constraints(*topology, in.load_allocation(*topology));
+    check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm, *topology, &constraints);
     std::map<PE, std::int64_t> per_pe;
     for (const PE p : mapping) ++per_pe[p];
     std::int64_t most = 0;

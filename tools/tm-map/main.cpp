@@ -74,20 +74,22 @@ int main(int argc, char** argv) {
   app.add_option("--compare-file", compare_files,
                  "Add an external mapping to --compare as NAME=FILE (perm, json, TopoMatch or Scotch .map, e.g. "
                  "from scotch_gmap), scored by the same evaluator; repeatable");
-  app.add_option("--seed", seed, "Seed of every random choice (default 0)");
-  app.add_option("-p,--threads", threads, "Threads (results do not depend on it)")->check(CLI::PositiveNumber);
+  app.add_option("--seed", seed, "Seed of every random choice (default 0)")->check(unsigned_number());
+  app.add_option("-p,--threads", threads, "Threads (results do not depend on it; at most the machine's are used)")
+      ->check(whole_number(1, kMaxThreads));
   std::int64_t ohtma_loop = -1;
-  app.add_option("--ohtma-loop", ohtma_loop, "OHTMA pair-exchange iterations (default n/2, the paper's choice)");
+  app.add_option("--ohtma-loop", ohtma_loop, "OHTMA pair-exchange iterations (default n/2, the paper's choice)")
+      ->check(whole_number(0, kMaxRanks));
   std::int64_t ohtma_passes = OhtmaOptions{}.max_passes;
   app.add_option("--ohtma-passes", ohtma_passes, "ohtma+: most refinement passes (default 64)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, 1 << 20));
   double sparse_factor = 0.0;
   app.add_option("--sparse-factor", sparse_factor,
                  "scotch: drop traffic below this fraction of the heaviest pair (TopoMatch -a)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(real_number(0.0, 1.0));
   std::int64_t tau = TreeMatchOptions{}.tau;
-  app.add_option("--tau", tau, "treematch: group by full enumeration below this many candidate groups (30000)")
-      ->check(CLI::NonNegativeNumber);
+  app.add_option("--tau", tau, "treematch: group by full enumeration below this many candidate groups (30000, at most 1e7)")
+      ->check(whole_number(0, 10000000));
   std::string refine = "none";
   app.add_option("--refine", refine,
                  "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum) or "
@@ -95,11 +97,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "swap", "tabu"}));
   std::int64_t refine_iters = -1;
   app.add_option("--refine-iters", refine_iters,
-                 "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank)")->check(CLI::NonNegativeNumber);
+                 "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; at most 1e9)")
+      ->check(whole_number(0, 1000000000));
   double time_limit = 0.0;
   app.add_option("--time-limit", time_limit,
                  "Stop the tabu search after this many seconds (results then depend on the machine's speed)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(real_number(0.0, 1e9));
   std::string grid2d_bw;
   app.add_option("--grid2d-bw", grid2d_bw,
                  "grid2d: bandwidth table (lines 'intra H V', 'inter H V', 'G1 G2 H V'; default 1 / hops)");
@@ -172,6 +175,12 @@ int main(int argc, char** argv) {
       // External mappings first: a bad file fails before any strategy runs.
       for (const auto& spec : compare_files) {
         results.push_back(external_result(spec, problem, routing.get()));
+        for (std::size_t k = 0; k + 1 < results.size(); ++k) {
+          if (results[k].report.strategy == results.back().report.strategy) {
+            throw InputError("--compare-file: the name '" + results.back().report.strategy +
+                             "' is given twice; each external mapping needs its own name");
+          }
+        }
       }
       const auto names = parse_strategy_list(compare);
       for (std::size_t k = 0; k < names.size(); ++k) {
@@ -197,6 +206,9 @@ int main(int argc, char** argv) {
     auto result = run_strategy(strategy, problem, context, routing.get());
     result.report.host_of = InputOptions::host_names(*topology, allocation);
     result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
+    if (topology->scotch_terminals_are_nodes()) {
+      result.report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
+    }
     emit(format_mapping(out_format, result.mapping, result.report), output);
     links.write_loads(routing.get(), result.report.routes);
     if (!quiet) print_summary(result, constraints, comm.num_ranks());

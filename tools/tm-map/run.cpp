@@ -50,7 +50,7 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
     if (s.name == name) throw InputError("--compare-file: '" + name + "' is a strategy's name; pick another");
   }
   RunResult result;
-  result.mapping = read_mapping(file);
+  result.mapping = read_mapping(file, problem.topology);
   check_mapping_file(result.mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology,
                      &problem.constraints);
   result.external = true;

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
   std::string machine;
   topo::Tianhe3Shape shape;
   std::optional<std::int64_t> cores;
-  std::string alloc;
+  std::optional<std::string> alloc;
+  std::string host_pattern;
   std::string node_synthetic = "pack:1 numa:8 l2:2 core:4 pu:1";
   std::string node_xml;
   std::string tgt_file;
@@ -29,11 +30,15 @@ int main(int argc, char** argv) {
   std::string xml_file;
   bool quiet = false;
   app.add_option("machine", machine, "The machine model: tianhe3")->required()->check(CLI::IsMember({"tianhe3"}));
-  app.add_option("--rows", shape.rows, "Chip rows")->required()->check(CLI::PositiveNumber);
-  app.add_option("--cols", shape.cols, "Chip columns")->required()->check(CLI::PositiveNumber);
-  app.add_option("--nodes", shape.nodes, "Nodes per chip, even (default 96)")->check(CLI::PositiveNumber);
-  app.add_option("--cores", cores, "PEs per node (default: the node's PUs)")->check(CLI::PositiveNumber);
-  app.add_option("--alloc", alloc, "Only these nodes (id ranges 0-95,192-287), with whole-machine distances");
+  app.add_option("--rows", shape.rows, "Chip rows")->required()->check(whole_number(1, 1 << 20));
+  app.add_option("--cols", shape.cols, "Chip columns")->required()->check(whole_number(1, 1 << 20));
+  app.add_option("--nodes", shape.nodes, "Nodes per chip, even (default 96)")->check(whole_number(2, 1 << 24));
+  app.add_option("--cores", cores, "PEs per node (default: the node's PUs)")->check(whole_number(1, 1 << 20));
+  app.add_option("--alloc", alloc,
+                 "Only these nodes, with whole-machine distances: id ranges (0-95,192-287) or a Slurm host list "
+                 "(cn[0-95,192-287]), as tm-map --alloc; terminal labels are the node ids");
+  app.add_option("--host-pattern", host_pattern,
+                 "Regular expression matching a whole host name, its first group the node id");
   auto* synth = app.add_option("--node", node_synthetic,
                                "The node as an hwloc synthetic description (default: FT-2000+-like, 64 cores: "
                                "'pack:1 numa:8 l2:2 core:4 pu:1')");
@@ -53,16 +58,12 @@ int main(int argc, char** argv) {
     const auto spec = fmt::format("tianhe3:{}x{},nodes={},cores={}", shape.rows, shape.cols, shape.nodes, shape.cores);
     const topo::Tianhe3Topology machine_model(topo::parse_tianhe3_spec(spec));
     std::vector<NodeId> nodes;
-    if (!alloc.empty()) {
-      nodes = parse_node_ranges(alloc);
+    if (alloc) {
+      // The same syntax as tm-map --alloc: id ranges or a Slurm host list.
+      auto allocation = parse_allocation(*alloc, host_pattern);
+      allocation.resolve(machine_model);
+      nodes = allocation.nodes;
       std::sort(nodes.begin(), nodes.end());
-      for (std::size_t k = 0; k < nodes.size(); ++k) {
-        if (nodes[k] >= machine_model.num_nodes()) {
-          throw InputError("--alloc: node " + std::to_string(nodes[k]) + " is outside the machine (nodes 0.." +
-                           std::to_string(machine_model.num_nodes() - 1) + ")");
-        }
-        if (k > 0 && nodes[k] == nodes[k - 1]) throw InputError("--alloc: node " + std::to_string(nodes[k]) + " is listed twice");
-      }
     }
     // Build everything first: outputs are written only when all succeeded.
     std::vector<std::pair<std::string, std::string>> outputs;
