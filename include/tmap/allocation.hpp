@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tmap/types.hpp"
@@ -11,6 +12,9 @@
 namespace tmap {
 
 class Topology;
+
+/// Host names a user listed in machine order (--hosts): name -> node label.
+using HostIds = std::unordered_map<std::string, NodeId>;
 
 struct Allocation {
   /// Node ids in the order given.
@@ -37,16 +41,18 @@ struct Allocation {
 /// A node id from a host name: the trailing integer (cn0012 -> 12), or the
 /// first capture group of `host_pattern` (a regular expression matching the
 /// whole name) when given. InputError naming the host otherwise.
+/// A host in `known` (when given) takes the id listed there first.
 [[nodiscard]] NodeId node_of_host(std::string_view host, const std::string& host_pattern = {},
-                                  const std::string& origin = "--alloc");
+                                  const std::string& origin = "--alloc", const HostIds* known = nullptr);
 
 /// `--alloc`: id ranges ("0-95,192-287") or a Slurm host list.
+/// Hosts may be separated by commas, white space or newlines.
 [[nodiscard]] Allocation parse_allocation(std::string_view list, const std::string& host_pattern = {},
-                                          const std::string& origin = "--alloc");
+                                          const std::string& origin = "--alloc", const HostIds* known = nullptr);
 
 /// `--alloc-from-env`: SLURM_JOB_NODELIST, else PBS_NODEFILE (one host per
 /// line, repeated per slot; each host taken once). InputError when neither
 /// is set.
-[[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {});
+[[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr);
 
 }  // namespace tmap

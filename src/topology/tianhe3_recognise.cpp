@@ -84,7 +84,9 @@ std::unique_ptr<Topology> recognise_tianhe3(const DistanceMatrixTopology& deco) 
   for (std::int64_t half = 1; half <= span; ++half) {
     if (!matcher.halves_match(half)) continue;
     const auto chips = (span + 2 * half - 1) / (2 * half);
-    for (std::int64_t cols = 1; cols <= chips; ++cols) {
+    // Widest first: two chips read as 1x2 (as tm-topo --rows 1 --cols 2
+    // wrote them) rather than the equivalent 2x1.
+    for (std::int64_t cols = chips; cols >= 1; --cols) {
       if (!matcher.sampled_match(half, cols) || !matcher.full_match(half, cols)) continue;
       Tianhe3Shape shape;
       shape.cols = cols;

@@ -128,6 +128,9 @@ void InputOptions::add_to(CLI::App& app) {
   app.add_option("--host-pattern", host_pattern,
                  "Regular expression matching a whole host name, its first group the node id (default: the "
                  "host name's trailing number, cn0012 -> 12)");
+  app.add_option("--hosts", hosts_file,
+                 "Host names in the machine's node order, one per line (line k names node k): used in launcher "
+                 "files and to read --alloc host lists whose names carry no node number");
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
       ->check(whole_number(1, kMaxOversubscription));
 }
@@ -142,10 +145,46 @@ CommMatrix InputOptions::load_comm() const {
   return read_comm(comm, comm_format_from_name(comm_format));
 }
 
+std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
+  if (hosts_file.empty()) return {};
+  const auto text = read_file(hosts_file);
+  std::vector<std::string> names;
+  std::map<std::string, std::int64_t, std::less<>> line_of;
+  std::size_t start = 0;
+  for (std::int64_t line = 1; start <= text.size(); ++line) {
+    auto end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    auto entry = std::string_view(text).substr(start, end - start);
+    entry = entry.substr(0, entry.find('#'));
+    const auto first = entry.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos) {
+      entry = entry.substr(first, entry.find_last_not_of(" \t\r") - first + 1);
+      if (entry.find_first_of(" \t") != std::string_view::npos) {
+        throw InputError(hosts_file, line, "expected one host name per line, found '" + std::string(entry) + "'");
+      }
+      if (const auto [it, fresh] = line_of.emplace(entry, line); !fresh) {
+        throw InputError(hosts_file, line,
+                         "host " + std::string(entry) + " is listed twice (first on line " + std::to_string(it->second) + ")");
+      }
+      names.emplace_back(entry);
+    }
+    start = end + 1;
+  }
+  if (static_cast<NodeId>(names.size()) != t.num_nodes()) {
+    throw InputError(hosts_file, "lists " + std::to_string(names.size()) + " hosts but the machine has " +
+                                     std::to_string(t.num_nodes()) + " nodes (one line per node, in node order)");
+  }
+  return names;
+}
+
 std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
   std::optional<Allocation> allocation;
-  if (alloc) allocation = parse_allocation(*alloc, host_pattern);
-  if (alloc_from_env) allocation = allocation_from_env(host_pattern);
+  const auto names = load_hosts(t);
+  HostIds known;
+  for (std::size_t k = 0; k < names.size(); ++k) known.emplace(names[k], t.node_label(static_cast<NodeId>(k)));
+  const HostIds* listed = names.empty() ? nullptr : &known;
+  if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
+  if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed);
   if (allocation) allocation->resolve(t);
   return allocation;
 }
@@ -158,15 +197,18 @@ Constraints InputOptions::load_constraints(const Topology& t, const std::optiona
   return Constraints::all(t, oversub);
 }
 
-std::function<std::string(PE)> InputOptions::host_names(const Topology& t, const std::optional<Allocation>& allocation) {
+std::function<std::string(PE)> InputOptions::host_names(const Topology& t,
+                                                       const std::optional<Allocation>& allocation) const {
   std::map<NodeId, std::string> spelled;
   if (allocation) {
     for (std::size_t k = 0; k < allocation->hosts.size(); ++k) spelled[allocation->nodes[k]] = allocation->hosts[k];
   }
-  return [&t, spelled = std::move(spelled)](PE pe) {
+  auto listed = load_hosts(t);
+  return [&t, spelled = std::move(spelled), listed = std::move(listed)](PE pe) {
     const auto node = t.node_of(pe);
-    const auto it = spelled.find(node);
-    return it != spelled.end() ? it->second : t.host_name(node);
+    if (const auto it = spelled.find(node); it != spelled.end()) return it->second;
+    if (!listed.empty()) return listed[static_cast<std::size_t>(node)];
+    return t.host_name(node);
   };
 }
 

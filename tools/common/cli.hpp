@@ -44,6 +44,7 @@ struct InputOptions {
   std::string constraints_file;
   std::optional<std::string> alloc;
   std::string host_pattern;
+  std::string hosts_file;
   bool alloc_from_env = false;
   std::int64_t oversub = 1;
 
@@ -56,10 +57,14 @@ struct InputOptions {
   /// All PEs, a -b file or the allocation's nodes, with -o K slots per PE.
   [[nodiscard]] Constraints load_constraints(const Topology& topology,
                                              const std::optional<Allocation>& allocation) const;
+  /// --hosts: one host name per line in the machine's node order, or
+  /// nothing. InputError naming the file and line for a count that differs
+  /// from the machine's nodes or a name listed twice.
+  [[nodiscard]] std::vector<std::string> load_hosts(const Topology& topology) const;
   /// Host names for launcher files: as the allocation spelled them, else
-  /// the topology's own.
-  [[nodiscard]] static std::function<std::string(PE)> host_names(const Topology& topology,
-                                                                 const std::optional<Allocation>& allocation);
+  /// --hosts, else the topology's own (cn<node>).
+  [[nodiscard]] std::function<std::string(PE)> host_names(const Topology& topology,
+                                                         const std::optional<Allocation>& allocation) const;
   /// Was a topology given (-t or -x)?
   [[nodiscard]] bool has_topology() const { return !topology.empty() || !hwloc_xml.empty(); }
   [[nodiscard]] bool has_constraints() const {

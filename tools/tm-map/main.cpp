@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
     }
 
     auto result = run_strategy(strategy, problem, context, routing.get());
-    result.report.host_of = InputOptions::host_names(*topology, allocation);
+    result.report.host_of = in.host_names(*topology, allocation);
     result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
     if (topology->scotch_terminals_are_nodes()) {
       result.report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };

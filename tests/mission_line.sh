@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# ctest (issue 16): the mission's line, `tm-map -t tianhe3.tgt -c comm.mat -s
+# ohtma`, on a deco target tm-topo wrote, constrained to a Slurm allocation:
+# - every rank gets its own host+slot in the rankfile, on the allocated hosts;
+# - hop-bytes equal (within 1 %) those on the built-in spec of the machine;
+# - Open MPI's mpirun accepts the rankfile and binds as it says (localhost).
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+"$bin/tm-topo" tianhe3 --rows 2 --cols 2 --nodes 8 --cores 4 --tgt tianhe3.tgt -q
+"$bin/tm-gen" stencil2d --dims 8x4 --volume 1000 --shuffle 3 --output comm.mat
+for strategy in ohtma scotch; do
+  SLURM_JOB_NODELIST='cn[04-05,08,12-15,20]' "$bin/tm-map" -t tianhe3.tgt -c comm.mat -s "$strategy" \
+    --alloc-from-env --format rankfile --output "rf.$strategy" -q
+  test "$(wc -l < "rf.$strategy")" -eq 32
+  # Distinct host+slot per rank, only allocated hosts (as Slurm spelled them), slots 0..3.
+  test "$(sed 's/^rank [0-9]*=//' "rf.$strategy" | sort -u | wc -l)" -eq 32
+  if grep -Ev '^rank [0-9]+=cn(04|05|08|12|13|14|15|20) slot=[0-3]$' "rf.$strategy"; then
+    echo "unexpected rankfile line (above) for $strategy"; exit 1
+  fi
+  deco=$(SLURM_JOB_NODELIST='cn[04-05,08,12-15,20]' "$bin/tm-map" -t tianhe3.tgt -c comm.mat -s "$strategy" \
+           --alloc-from-env --format json -q | python3 -c 'import json,sys; print(json.load(sys.stdin)["hop_bytes"])')
+  spec=$("$bin/tm-map" -t tianhe3:2x2,nodes=8,cores=4 -c comm.mat -s "$strategy" --alloc 4,5,8,12-15,20 \
+           --format json -q | python3 -c 'import json,sys; print(json.load(sys.stdin)["hop_bytes"])')
+  python3 -c "import sys; d, s = $deco, $spec; sys.exit(0 if abs(d - s) <= 0.01 * s else 1)" ||
+    { echo "$strategy: hop_bytes $deco on the deco file, $spec on the built-in spec"; exit 1; }
+  echo "$strategy: rankfile OK, hop_bytes $deco (deco file) vs $spec (built-in spec)"
+done
+
+# The same line run for real on this host: --hosts names node 5 after it.
+cores=$(( $(nproc) >= 2 ? 2 : 1 ))
+"$bin/tm-topo" tianhe3 --rows 1 --cols 2 --nodes 4 --cores "$cores" --tgt small.tgt -q
+for k in 0 1 2 3 4 5 6 7; do if [ "$k" = 5 ]; then hostname; else echo "cn$k"; fi; done > hosts.txt
+"$bin/tm-gen" stencil2d --dims "${cores}x1" --output small.mat
+SLURM_JOB_NODELIST=$(hostname) "$bin/tm-map" -t small.tgt -c small.mat -s ohtma --alloc-from-env --hosts hosts.txt \
+  --format rankfile --output local.rankfile -q
+cat local.rankfile
+test "$(wc -l < local.rankfile)" -eq "$cores"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun -np "$cores" --rankfile local.rankfile --report-bindings true 2> bindings.txt || { cat bindings.txt; exit 1; }
+cat bindings.txt
+test "$(grep -c 'bound to' bindings.txt)" -eq "$cores"
+echo "mission line OK"
