@@ -53,6 +53,12 @@ int64_t tmap_topology_distance(const tmap_topology* topology, int64_t a, int64_t
 void tmap_topology_free(tmap_topology* topology);
 
 /* ---- Communication matrices (A[i][j] = bytes rank i sends to rank j) ------ */
+/* Most ranks a matrix may have (2^24), and most a dense one may have (2^16:
+ * n^2 entries are read). Larger n gives TMAP_ERROR_ARGUMENT before any
+ * array is read. */
+#define TMAP_MAX_RANKS (INT64_C(1) << 24)
+#define TMAP_MAX_DENSE_RANKS (INT64_C(1) << 16)
+
 /* CSR: row i holds columns[row_begin[i] .. row_begin[i+1]) with volumes;
  * any order, duplicates summed, diagonal ignored, volumes >= 0. */
 tmap_status tmap_comm_from_csr(int64_t n, const int64_t* row_begin, const int64_t* columns, const int64_t* volumes,
@@ -69,7 +75,8 @@ int64_t tmap_comm_ranks(const tmap_comm* comm);
 void tmap_comm_free(tmap_comm* comm);
 
 /* ---- Constraints ---------------------------------------------------------- */
-/* Allowed PEs (`pes` NULL = all of them) with `oversubscription` ranks each. */
+/* Allowed PEs (`pes` NULL = all of them) with `oversubscription` ranks each;
+ * a negative `count` is TMAP_ERROR_ARGUMENT. */
 tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t* pes, int64_t count,
                                     int64_t oversubscription, tmap_constraints** out, char** error);
 void tmap_constraints_free(tmap_constraints* constraints);

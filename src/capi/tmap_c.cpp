@@ -65,6 +65,14 @@ tmap_status missing(char** error, const char* what) {
   return TMAP_ERROR_ARGUMENT;
 }
 
+tmap_status out_of_range(char** error, const char* what, int64_t value, int64_t most) {
+  if (error != nullptr) {
+    *error = duplicate(std::string(what) + " = " + std::to_string(value) + " is out of range (0.." +
+                       std::to_string(most) + ")");
+  }
+  return TMAP_ERROR_ARGUMENT;
+}
+
 }  // namespace
 
 extern "C" {
@@ -94,6 +102,7 @@ void tmap_topology_free(tmap_topology* topology) { delete topology; }
 tmap_status tmap_comm_from_csr(int64_t n, const int64_t* row_begin, const int64_t* columns, const int64_t* volumes,
                                tmap_comm** out, char** error) {
   if (row_begin == nullptr || out == nullptr || n < 0) return missing(error, "n, row_begin or out");
+  if (n > TMAP_MAX_RANKS) return out_of_range(error, "n", n, TMAP_MAX_RANKS);
   if (row_begin[n] > 0 && (columns == nullptr || volumes == nullptr)) return missing(error, "columns or volumes");
   return guarded(error, [&] {
     std::vector<tmap::CommEntry> entries;
@@ -107,6 +116,7 @@ tmap_status tmap_comm_from_csr(int64_t n, const int64_t* row_begin, const int64_
 
 tmap_status tmap_comm_from_dense(int64_t n, const int64_t* matrix, tmap_comm** out, char** error) {
   if (matrix == nullptr || out == nullptr || n < 0) return missing(error, "n, matrix or out");
+  if (n > TMAP_MAX_DENSE_RANKS) return out_of_range(error, "n", n, TMAP_MAX_DENSE_RANKS);
   return guarded(error, [&] {
     std::vector<tmap::CommEntry> entries;
     for (int64_t i = 0; i < n; ++i) {
@@ -120,6 +130,7 @@ tmap_status tmap_comm_from_dense(int64_t n, const int64_t* matrix, tmap_comm** o
 
 tmap_status tmap_comm_from_dense_double(int64_t n, const double* matrix, tmap_comm** out, char** error) {
   if (matrix == nullptr || out == nullptr || n < 0) return missing(error, "n, matrix or out");
+  if (n > TMAP_MAX_DENSE_RANKS) return out_of_range(error, "n", n, TMAP_MAX_DENSE_RANKS);
   return guarded(error, [&] {
     double largest = 0;
     for (int64_t k = 0; k < n * n; ++k) {
@@ -155,6 +166,7 @@ void tmap_comm_free(tmap_comm* comm) { delete comm; }
 tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t* pes, int64_t count,
                                     int64_t oversubscription, tmap_constraints** out, char** error) {
   if (topology == nullptr || out == nullptr) return missing(error, "topology or out");
+  if (pes != nullptr && (count < 0 || count > tmap::kMaxPEs)) return out_of_range(error, "count", count, tmap::kMaxPEs);
   return guarded(error, [&] {
     if (pes == nullptr) {
       *out = new tmap_constraints{tmap::Constraints::all(*topology->t, oversubscription)};

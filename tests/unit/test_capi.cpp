@@ -2,6 +2,8 @@
 // equal to the C++ API's.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
 #include <vector>
 
 #include "tmap/tmap.h"
@@ -100,4 +102,75 @@ TEST(CApi, TopoMatchStyleCallWithConstraintsAndDoubles) {
   EXPECT_GT(tmap_strategy_count(), 5);
   EXPECT_STREQ(tmap_strategy_name(0), "inorder");
   EXPECT_EQ(tmap_strategy_name(99), nullptr);
+}
+
+// Issue 16: sizes above the documented limits are refused before any array
+// is read (the arrays here are far too small for n), and counts are checked.
+TEST(CApi, SizesAboveTheLimitsAreArgumentErrors) {
+  const int64_t tiny[4] = {0, 1, 1, 0};
+  tmap_comm* comm = nullptr;
+  char* error = nullptr;
+  EXPECT_EQ(tmap_comm_from_dense(TMAP_MAX_DENSE_RANKS + 1, tiny, &comm, &error), TMAP_ERROR_ARGUMENT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("out of range"), std::string::npos) << error;
+  tmap_string_free(error);
+  const double tiny_double[4] = {0, 1, 1, 0};
+  EXPECT_EQ(tmap_comm_from_dense_double(int64_t{1} << 40, tiny_double, &comm, nullptr), TMAP_ERROR_ARGUMENT);
+  const int64_t begin[2] = {0, 0};
+  EXPECT_EQ(tmap_comm_from_csr(TMAP_MAX_RANKS + 1, begin, nullptr, nullptr, &comm, nullptr), TMAP_ERROR_ARGUMENT);
+  EXPECT_EQ(comm, nullptr);
+  tmap_topology* topology = nullptr;
+  ASSERT_EQ(tmap_topology_load("cmplt 4", &topology, nullptr), TMAP_OK);
+  tmap_constraints* constraints = nullptr;
+  EXPECT_EQ(tmap_constraints_create(topology, tiny, -1, 1, &constraints, nullptr), TMAP_ERROR_ARGUMENT);
+  EXPECT_EQ(constraints, nullptr);
+  tmap_topology_free(topology);
+}
+
+// Issue 16: concurrent tmap_map calls (shared or separate handles) give the
+// single-threaded mapping every time, for libscotch too.
+TEST(CApi, ConcurrentCallsAreDeterministic) {
+  const auto cpp = tmap::gen::random_sparse(96, 4, 1000, 7);
+  std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
+  std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
+  std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
+  auto mapping_of = [&](tmap_topology* topology, tmap_comm* comm, const char* strategy) {
+    tmap_result* result = nullptr;
+    char* error = nullptr;
+    std::vector<int64_t> sigma;
+    if (tmap_map(topology, comm, nullptr, strategy, nullptr, &result, &error) == TMAP_OK) {
+      sigma.assign(tmap_result_mapping(result), tmap_result_mapping(result) + tmap_result_ranks(result));
+    }
+    tmap_string_free(error);
+    tmap_result_free(result);
+    return sigma;
+  };
+  tmap_topology* shared_topology = nullptr;
+  tmap_comm* shared_comm = nullptr;
+  ASSERT_EQ(tmap_topology_load("tianhe3:2x2,nodes=8,cores=4", &shared_topology, nullptr), TMAP_OK);
+  ASSERT_EQ(tmap_comm_from_csr(96, begin.data(), cols.data(), vols.data(), &shared_comm, nullptr), TMAP_OK);
+  for (const char* strategy : {"scotch", "treematch", "ohtma"}) {
+    const auto reference = mapping_of(shared_topology, shared_comm, strategy);
+    ASSERT_EQ(reference.size(), 96u) << strategy;
+    std::atomic<int> differ{0};
+    auto worker = [&](bool own_handles) {
+      tmap_topology* topology = shared_topology;
+      tmap_comm* comm = shared_comm;
+      if (own_handles) {
+        tmap_topology_load("tianhe3:2x2,nodes=8,cores=4", &topology, nullptr);
+        tmap_comm_from_csr(96, begin.data(), cols.data(), vols.data(), &comm, nullptr);
+      }
+      for (int k = 0; k < 40; ++k) differ += mapping_of(topology, comm, strategy) != reference ? 1 : 0;
+      if (own_handles) {
+        tmap_comm_free(comm);
+        tmap_topology_free(topology);
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) threads.emplace_back(worker, t % 2 == 1);
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(differ.load(), 0) << strategy << ": mappings that differ from the single-threaded one";
+  }
+  tmap_comm_free(shared_comm);
+  tmap_topology_free(shared_topology);
 }

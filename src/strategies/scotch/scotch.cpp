@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 
 extern "C" {
@@ -47,7 +48,17 @@ using Strat = Scoped<SCOTCH_Strat, SCOTCH_stratInit, SCOTCH_stratExit>;
 using ScotchContext = Scoped<SCOTCH_Context, SCOTCH_contextInit, SCOTCH_contextExit>;
 
 /// Loads Scotch target text into an architecture.
+/// libscotch's strategy-string parser (flex/bison) and its target loader
+/// are not documented as reentrant: those short calls are serialised. The
+/// mapping itself runs on a context of its own, with a private random
+/// generator (see map_once), and stays concurrent.
+std::mutex& libscotch_parser() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 void load_arch(Arch& arch, const std::string& text) {
+  const std::lock_guard lock(libscotch_parser());
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
       fmemopen(const_cast<char*>(text.data()), text.size(), "r"), &std::fclose);
   if (!file || SCOTCH_archLoad(&arch.a, file.get()) != 0) {
@@ -99,6 +110,9 @@ Mapping map_once(Graph& graph, Arch& arch, const Terminals& terminals, const Com
   ScotchContext scontext;
   SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
   SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
+  // Without a clone the context draws from libscotch's one global generator,
+  // which concurrent calls then share: a private generator, then our seed.
+  if (SCOTCH_contextRandomClone(&scontext.a) != 0) throw InternalError("scotch: SCOTCH_contextRandomClone failed");
   SCOTCH_contextRandomSeed(&scontext.a, static_cast<SCOTCH_Num>(context.seed & 0x7fffffff));
   SCOTCH_contextThreadSpawn(&scontext.a, std::max(1, context.threads), nullptr);
   Graph bound;
@@ -106,8 +120,11 @@ Mapping map_once(Graph& graph, Arch& arch, const Terminals& terminals, const Com
     throw InternalError("scotch: SCOTCH_contextBindGraph failed");
   }
   Strat strat;
-  if (SCOTCH_stratGraphMapBuild(&strat.a, flags, static_cast<SCOTCH_Num>(terminals.size()), imbalance) != 0) {
-    throw InternalError("scotch: SCOTCH_stratGraphMapBuild failed");
+  {
+    const std::lock_guard lock(libscotch_parser());
+    if (SCOTCH_stratGraphMapBuild(&strat.a, flags, static_cast<SCOTCH_Num>(terminals.size()), imbalance) != 0) {
+      throw InternalError("scotch: SCOTCH_stratGraphMapBuild failed");
+    }
   }
   std::vector<SCOTCH_Num> parttab(static_cast<std::size_t>(n), 0);
   if (n > 0 && SCOTCH_graphMap(&bound.a, &arch.a, &strat.a, parttab.data()) != 0) {
