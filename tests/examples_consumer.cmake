@@ -33,4 +33,22 @@ execute_process(COMMAND pkg-config --libs tmap RESULT_VARIABLE rc OUTPUT_VARIABL
 if(NOT rc EQUAL 0 OR NOT pc MATCHES "-ltmap")
   message(FATAL_ERROR "pkg-config does not find the installed tmap: ${pc}")
 endif()
+# ... and points into this prefix (not the configure-time one), so a C
+# program builds and links with pkg-config's flags alone.
+execute_process(COMMAND pkg-config --variable=libdir tmap OUTPUT_VARIABLE libdir OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT EXISTS "${libdir}/libtmap.so")
+  message(FATAL_ERROR "pkg-config's libdir '${libdir}' does not hold the installed libtmap.so")
+endif()
+execute_process(COMMAND pkg-config --cflags --libs tmap OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+file(WRITE "${BINARY_DIR}/_consumer/pc.c" "#include <tmap/tmap.h>\n#include <stdio.h>\nint main(void) { puts(tmap_version()); return 0; }\n")
+execute_process(COMMAND cc "${BINARY_DIR}/_consumer/pc.c" ${flags} "-Wl,-rpath,${libdir}" -o "${BINARY_DIR}/_consumer/pc"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "a C program does not build with pkg-config's flags: ${err}")
+endif()
+execute_process(COMMAND "${BINARY_DIR}/_consumer/pc" RESULT_VARIABLE rc OUTPUT_VARIABLE version)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the pkg-config-built program does not run")
+endif()
 message(STATUS "examples built and ran against the installed tmap: ${out}")
