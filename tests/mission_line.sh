@@ -43,4 +43,21 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpirun -np "$cores" --rankfile local.rankfile --report-bindings true 2> bindings.txt || { cat bindings.txt; exit 1; }
 cat bindings.txt
 test "$(grep -c 'bound to' bindings.txt)" -eq "$cores"
+
+# An hwloc machine: the rankfile names the host the XML was taken on and
+# logical cores; hyper-threads share their core unless --rankfile-slots pu.
+"$bin/tm-topo" tianhe3 --rows 1 --cols 1 --nodes 2 --node 'pack:1 core:2 pu:2' --xml smt.xml -q
+"$bin/tm-gen" stencil2d --dims 2x2 --output four.mat
+test "$("$bin/tm-map" -x smt.xml -c four.mat -s inorder --format rankfile -q | tr '\n' ';')" = \
+  "rank 0=localhost slot=0;rank 1=localhost slot=0;rank 2=localhost slot=1;rank 3=localhost slot=1;"
+test "$("$bin/tm-map" -x smt.xml -c four.mat -s inorder --format rankfile --rankfile-slots pu -q | tr '\n' ';')" = \
+  "rank 0=localhost slot=0;rank 1=localhost slot=1;rank 2=localhost slot=2;rank 3=localhost slot=3;"
+if command -v lstopo-no-graphics > /dev/null; then
+  lstopo-no-graphics --of xml > here.xml
+  "$bin/tm-map" -x here.xml -c small.mat -s scotch --format rankfile --output here.rankfile -q
+  cat here.rankfile
+  grep -q "^rank 0=$(hostname) slot=" here.rankfile
+  mpirun -np "$cores" --rankfile here.rankfile --report-bindings true 2> here.txt || { cat here.txt; exit 1; }
+  test "$(grep -c 'bound to' here.txt)" -eq "$cores"
+fi
 echo "mission line OK"

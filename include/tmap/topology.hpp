@@ -55,6 +55,10 @@ class Topology {
   [[nodiscard]] virtual std::string host_name(NodeId node) const { return "cn" + std::to_string(node_label(node)); }
   /// Index of a PE among its node's PEs (the core for a rankfile's slot=).
   [[nodiscard]] virtual std::int64_t slot_in_node(PE /*pe*/) const { return 0; }
+  /// The PE's hardware thread on its node, for launchers that bind to PUs
+  /// (mpirun --use-hwthread-cpus); differs from slot_in_node only where
+  /// cores hold several PUs (hwloc trees with hyper-threads).
+  [[nodiscard]] virtual std::int64_t pu_in_node(PE pe) const { return slot_in_node(pe); }
   /// True when the Scotch target this topology writes (to_tgt) has one
   /// terminal per node, labelled node_label: a Scotch .map then names nodes,
   /// not PEs (deco, cmpltw, Tianhe-3).

@@ -84,6 +84,17 @@ void describe(const std::string& source, int kind, int fd) {
     out += std::to_string(arities.size());
     for (const auto a : arities) out += " " + std::to_string(a);
     out += "\n" + std::to_string(depth) + "\n";
+    // Per PU the logical index of its core (what an Open MPI rankfile's
+    // slot= names), -1 without a core; then the host name hwloc recorded.
+    for (int i = 0; i < pus; ++i) {
+      const auto* pu = hwloc_get_obj_by_type(topology.t, HWLOC_OBJ_PU, static_cast<unsigned>(i));
+      const auto* core = hwloc_get_ancestor_obj_by_type(topology.t, HWLOC_OBJ_CORE, const_cast<hwloc_obj_t>(pu));
+      out += core == nullptr ? std::string("-1 ") : std::to_string(core->logical_index) + " ";
+    }
+    const char* host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topology.t), "HostName");
+    std::string host_name = host == nullptr ? "" : host;
+    if (host_name.find_first_of(" \t\n=") != std::string::npos || host_name.size() > 255) host_name.clear();
+    out += "\n" + std::to_string(host_name.size()) + " " + host_name + "\n";
     char* buffer = nullptr;
     int length = 0;
     std::string xml;
@@ -198,6 +209,18 @@ void HwlocTreeTopology::load_isolated(const std::string& source, int kind, const
   arities_.resize(number());
   for (auto& a : arities_) a = static_cast<std::int64_t>(number());
   const auto depth = number();
+  core_of_.resize(pus);
+  for (auto& core : core_of_) {
+    while (pos < reply.size() && reply[pos] == ' ') ++pos;
+    const bool none = pos < reply.size() && reply[pos] == '-';
+    if (none) ++pos;
+    const auto value = static_cast<std::int64_t>(number());
+    core = none ? -1 : value;
+  }
+  const auto host_size = number();
+  ++pos;  // the space before the name
+  host_name_ = reply.substr(std::min(pos, reply.size()), host_size);
+  pos += host_size;
   const auto xml_size = number();
   ++pos;  // the newline before the XML
   xml_ = reply.substr(std::min(pos, reply.size()), xml_size);

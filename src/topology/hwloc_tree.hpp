@@ -29,8 +29,16 @@ class HwlocTreeTopology final : public Topology {
   [[nodiscard]] NodeId num_nodes() const override { return 1; }
   [[nodiscard]] NodeId node_of(PE /*pe*/) const override { return 0; }
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return std::nullopt; }
-  /// The PU's logical index: what a rankfile's slot= takes on this node.
-  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return pe; }
+  /// The logical index of the PU's core: what an Open MPI rankfile's slot=
+  /// names (a logical core, not a PU). Hyper-threads of one core share it;
+  /// `--rankfile-slots pu` writes PU indices for mpirun --use-hwthread-cpus.
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return core_of_[pe] >= 0 ? core_of_[pe] : pe; }
+  [[nodiscard]] std::int64_t pu_in_node(PE pe) const override { return pe; }
+  /// The host the XML was taken on (its HostName), else "localhost": an
+  /// hwloc topology describes one machine, usually the one tmap runs on.
+  [[nodiscard]] std::string host_name(NodeId /*node*/) const override {
+    return host_name_.empty() ? "localhost" : host_name_;
+  }
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     path.assign(ancestors_[pe].begin(), ancestors_[pe].end());
     return true;
@@ -55,6 +63,8 @@ class HwlocTreeTopology final : public Topology {
   std::vector<std::vector<std::uint64_t>> ancestors_;  ///< per PU: object ids from the root down
   std::vector<std::int64_t> arities_;
   std::string xml_;
+  std::vector<std::int64_t> core_of_;  ///< per PU: its core's logical index, -1 without one
+  std::string host_name_;
   Distance max_distance_ = 0;
 };
 

@@ -33,6 +33,7 @@ class SubTopology final : public Topology {
     return whole_nodes_ && base_->scotch_terminals_are_nodes();
   }
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return base_->slot_in_node(terminals_[pe]); }
+  [[nodiscard]] std::int64_t pu_in_node(PE pe) const override { return base_->pu_in_node(terminals_[pe]); }
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     return base_->tree_path(terminals_[pe], path);
   }

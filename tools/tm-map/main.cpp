@@ -1,6 +1,7 @@
 // tm-map: maps the ranks of a job onto a machine (contract section 4).
 #include <fmt/format.h>
 
+#include <map>
 #include <string>
 
 #include "cli.hpp"
@@ -41,6 +42,25 @@ void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
   fmt::print(stderr, "tm-map: bytes by distance (distance:bytes):{}\n", histogram);
 }
 
+/// Ranks on two hyper-threads of one core get the same core in a rankfile
+/// (Open MPI binds both to the whole core): say so, and how to bind each to
+/// its own hardware thread.
+void note_shared_cores(const RunResult& r, const Topology& topology) {
+  std::map<std::pair<NodeId, std::int64_t>, std::pair<Rank, PE>> first;
+  for (std::size_t rank = 0; rank < r.mapping.size(); ++rank) {
+    const PE pe = r.mapping[rank];
+    const auto key = std::make_pair(topology.node_of(pe), topology.slot_in_node(pe));
+    const auto [it, fresh] = first.emplace(key, std::make_pair(static_cast<Rank>(rank), pe));
+    if (!fresh && it->second.second != pe) {
+      fmt::print(stderr,
+                 "tm-map: note: ranks {} and {} run on two hardware threads of core {}: the rankfile binds both to "
+                 "the core; --rankfile-slots pu with mpirun --use-hwthread-cpus binds each to its own thread\n",
+                 it->second.first, rank, key.second);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,6 +87,11 @@ int main(int argc, char** argv) {
                  "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count)")
       ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile"}));
   app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout");
+  std::string rankfile_slots = "core";
+  app.add_option("--rankfile-slots", rankfile_slots,
+                 "What a rankfile's slot= names: core (logical core, Open MPI's default) or pu (hardware thread, "
+                 "for mpirun --use-hwthread-cpus)")
+      ->check(CLI::IsMember({"core", "pu"}));
   app.add_option("--compare", compare,
                  "Run these strategies (a,b,c or all; NAME:REFINE, e.g. scotch:tabu, picks a refinement for one) "
                  "and print a comparison table");
@@ -205,7 +230,12 @@ int main(int argc, char** argv) {
 
     auto result = run_strategy(strategy, problem, context, routing.get());
     result.report.host_of = in.host_names(*topology, allocation);
-    result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
+    if (rankfile_slots == "pu") {
+      result.report.slot_of = [&topology](PE pe) { return topology->pu_in_node(pe); };
+    } else {
+      result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
+      if (out_format == MappingFormat::Rankfile && !quiet) note_shared_cores(result, *topology);
+    }
     if (topology->scotch_terminals_are_nodes()) {
       result.report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
     }
