@@ -60,4 +60,27 @@ if command -v lstopo-no-graphics > /dev/null; then
   mpirun -np "$cores" --rankfile here.rankfile --report-bindings true 2> here.txt || { cat here.txt; exit 1; }
   test "$(grep -c 'bound to' here.txt)" -eq "$cores"
 fi
+
+# MPICH's Hydra: the machinefile's alternating hosts start a proxy per line;
+# the hydra format (a -configfile) keeps rank order with one proxy per host.
+if command -v mpiexec.hydra > /dev/null; then
+  "$bin/tm-topo" tianhe3 --rows 1 --cols 1 --nodes 2 --cores 2 --tgt two.tgt -q
+  printf 'localhost\n%s\n' "$(hostname)" > two.hosts
+  "$bin/tm-gen" stencil2d --dims 2x2 --output two.mat
+  printf '#!/bin/sh\nsleep 1\necho "$PMI_RANK $(ps -e -o comm= | grep -c hydra_pmi_prox)"\n' > app.sh
+  chmod +x app.sh
+  "$bin/tm-map" -t two.tgt -c two.mat -s roundrobin --hosts two.hosts --format machinefile --output mf -q
+  "$bin/tm-map" -t two.tgt -c two.mat -s roundrobin --hosts two.hosts --format hydra --program ./app.sh \
+    --output hydra.cfg -q
+  cat mf hydra.cfg
+  test "$(wc -l < hydra.cfg)" -eq 4
+  grep -q '^-n 1 -host localhost ./app.sh$' hydra.cfg
+  per_line=$(timeout 60 mpiexec.hydra -f mf -n 4 ./app.sh | sort | awk '{print $2}' | sort -n | tail -1)
+  grouped=$(timeout 60 mpiexec.hydra -configfile hydra.cfg | sort | tee hydra.out | awk '{print $2}' | sort -n | tail -1)
+  cat hydra.out
+  test "$(awk '{print $1}' hydra.out | tr '\n' ' ')" = "0 1 2 3 "
+  echo "hydra proxies: machinefile $per_line, configfile $grouped"
+  test "$grouped" -le 2
+  test "$grouped" -lt "$per_line"
+fi
 echo "mission line OK"

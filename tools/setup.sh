@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libscotch-dev scotch libhwloc-dev hwloc libgtest-dev libgmock-dev
-          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libopenmpi-dev openmpi-bin)
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libopenmpi-dev openmpi-bin
+          mpich)  # MPICH for its Hydra launcher only (the launcher-format tests); Open MPI stays the default MPI
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -45,8 +45,11 @@ enum class CommFormat {
 /// Mapping output formats. The launcher formats need host names:
 /// Rankfile = Open MPI "rank R=HOST slot=CORE", Hostfile = one host per line
 /// in rank order (SLURM_HOSTFILE with --distribution=arbitrary),
-/// Machinefile = MPICH/Hydra "host:count" runs in rank order.
-enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile };
+/// Machinefile = MPICH/Hydra "host:count" runs in rank order (Hydra starts
+/// one proxy per line, so a host whose ranks are not consecutive gets
+/// several); Hydra = a Hydra -configfile, "-n COUNT -host HOST PROGRAM"
+/// per run in rank order, which Hydra serves with one proxy per host.
+enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra };
 [[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
 [[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
 
@@ -65,6 +68,8 @@ struct MappingReport {
   /// For the launcher formats: a PE's host name and its slot on that host.
   std::function<std::string(PE)> host_of;
   std::function<std::int64_t(PE)> slot_of;
+  /// For the Hydra format: the program and its arguments, as one line.
+  std::string program;
   /// For the Scotch format: the terminal a PE belongs to (unset: the PE).
   std::function<std::int64_t(PE)> scotch_terminal_of;
 };

@@ -16,7 +16,7 @@ namespace tmap {
 
 namespace {
 
-constexpr std::array<detail::Named<MappingFormat>, 7> kFormats{{
+constexpr std::array<detail::Named<MappingFormat>, 8> kFormats{{
     {MappingFormat::Perm, "perm"},
     {MappingFormat::Json, "json"},
     {MappingFormat::TopoMatch, "topomatch"},
@@ -24,6 +24,7 @@ constexpr std::array<detail::Named<MappingFormat>, 7> kFormats{{
     {MappingFormat::Rankfile, "rankfile"},
     {MappingFormat::Hostfile, "hostfile"},
     {MappingFormat::Machinefile, "machinefile"},
+    {MappingFormat::Hydra, "hydra"},
 }};
 
 constexpr std::string_view kTopoMatchPrefix = "TopoMatch:";
@@ -136,7 +137,8 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
       break;
     case MappingFormat::Rankfile:
     case MappingFormat::Hostfile:
-    case MappingFormat::Machinefile: {
+    case MappingFormat::Machinefile:
+    case MappingFormat::Hydra: {
       if (!report.host_of || !report.slot_of) throw InternalError("launcher formats need host names");
       if (format == MappingFormat::Rankfile) {
         for (std::size_t r = 0; r < mapping.size(); ++r) {
@@ -145,11 +147,18 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
       } else if (format == MappingFormat::Hostfile) {
         for (const PE p : mapping) fmt::format_to(it, "{}\n", report.host_of(p));
       } else {
+        if (format == MappingFormat::Hydra && report.program.empty()) {
+          throw InputError("--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
+        }
         for (std::size_t r = 0; r < mapping.size();) {
           const auto host = report.host_of(mapping[r]);
           std::size_t end = r + 1;
           while (end < mapping.size() && report.host_of(mapping[end]) == host) ++end;
-          fmt::format_to(it, "{}:{}\n", host, end - r);
+          if (format == MappingFormat::Hydra) {
+            fmt::format_to(it, "-n {} -host {} {}\n", end - r, host, report.program);
+          } else {
+            fmt::format_to(it, "{}:{}\n", host, end - r);
+          }
           r = end;
         }
       }

@@ -84,8 +84,11 @@ int main(int argc, char** argv) {
   app.add_option("-s,--strategy", strategy, strategy_help());
   app.add_option("--format", format,
                  "Output: perm (one PE per line), json, topomatch, scotch (.map), rankfile (Open MPI), hostfile "
-                 "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count)")
-      ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile"}));
+                 "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count runs; Hydra starts a proxy "
+                 "per line), hydra (a Hydra -configfile: one proxy per host; needs --program)")
+      ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile", "hydra"}));
+  std::string program;
+  app.add_option("--program", program, "--format hydra: the program and its arguments, e.g. './app -x 4'");
   app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout");
   std::string rankfile_slots = "core";
   app.add_option("--rankfile-slots", rankfile_slots,
@@ -230,6 +233,8 @@ int main(int argc, char** argv) {
 
     auto result = run_strategy(strategy, problem, context, routing.get());
     result.report.host_of = in.host_names(*topology, allocation);
+    if (program.find_first_of("\r\n") != std::string::npos) throw InputError("--program: one line, please");
+    result.report.program = program;
     if (rankfile_slots == "pu") {
       result.report.slot_of = [&topology](PE pe) { return topology->pu_in_node(pe); };
     } else {
