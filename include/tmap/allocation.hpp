@@ -23,6 +23,10 @@ struct Allocation {
   std::vector<std::string> hosts;
   /// Where it came from, for messages ("--alloc", "SLURM_JOB_NODELIST", ...).
   std::string origin = "--alloc";
+  /// CPUs the job holds on each node (same order as nodes) when the
+  /// scheduler gave parts of nodes (SLURM_JOB_CPUS_PER_NODE); empty = whole
+  /// nodes.
+  std::vector<std::int64_t> cpus;
 
   /// Turns the node ids as users wrote them (host numbers, Topology::
   /// node_label) into the topology's node indices, in place. InputError
@@ -45,14 +49,18 @@ struct Allocation {
 [[nodiscard]] NodeId node_of_host(std::string_view host, const std::string& host_pattern = {},
                                   const std::string& origin = "--alloc", const HostIds* known = nullptr);
 
+/// Expands Slurm's compressed counts ("72(x2),36" -> 72 72 36).
+[[nodiscard]] std::vector<std::int64_t> expand_slurm_counts(std::string_view text, const std::string& origin);
+
 /// `--alloc`: id ranges ("0-95,192-287") or a Slurm host list.
 /// Hosts may be separated by commas, white space or newlines.
 [[nodiscard]] Allocation parse_allocation(std::string_view list, const std::string& host_pattern = {},
                                           const std::string& origin = "--alloc", const HostIds* known = nullptr);
 
-/// `--alloc-from-env`: SLURM_JOB_NODELIST, else PBS_NODEFILE (one host per
-/// line, repeated per slot; each host taken once). InputError when neither
-/// is set.
+/// `--alloc-from-env`: SLURM_JOB_NODELIST (with SLURM_JOB_CPUS_PER_NODE,
+/// "72(x2),36", giving the CPUs held on each node), else PBS_NODEFILE (one
+/// host per line, repeated per slot: the repetitions count the CPUs).
+/// InputError when neither is set.
 [[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr);
 
 }  // namespace tmap

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <regex>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
@@ -28,7 +28,7 @@ std::vector<std::string_view> split_top_level(std::string_view list, const std::
     if (c == '[') ++depth;
     if (c == ']' && --depth < 0) throw InputError(origin + " '" + std::string(list) + "': unbalanced ']'");
     // Commas, and white space or newlines as in a pasted host list, separate hosts.
-    const bool separator = c == ',' || detail::kBlanks.find(c) != std::string_view::npos;
+    const bool separator = c == ',' || std::string_view(" \t\r\n\v\f").find(c) != std::string_view::npos;
     if (separator && depth == 0) {
       auto item = list.substr(start, k - start);
       while (!item.empty() && detail::kBlanks.find(item.front()) != std::string_view::npos) item.remove_prefix(1);
@@ -169,9 +169,43 @@ Allocation parse_allocation(std::string_view list, const std::string& host_patte
   return a;
 }
 
+std::vector<std::int64_t> expand_slurm_counts(std::string_view text, const std::string& origin) {
+  std::vector<std::int64_t> counts;
+  std::string_view rest = text;
+  std::string_view item;
+  while (detail::next_token(rest, item, ",")) {
+    std::int64_t repeat = 1;
+    auto count_text = item;
+    if (const auto open = item.find("(x"); open != std::string_view::npos) {
+      if (!item.ends_with(')') || !detail::parse_int(item.substr(open + 2, item.size() - open - 3), repeat) ||
+          repeat < 1 || repeat > static_cast<std::int64_t>(kMaxHosts)) {
+        throw InputError(origin + ": bad repetition '" + std::string(item) + "' (expected COUNT(xTIMES))");
+      }
+      count_text = item.substr(0, open);
+    }
+    std::int64_t count = 0;
+    if (!detail::parse_int(count_text, count) || count < 1 || count > (std::int64_t{1} << 24)) {
+      throw InputError(origin + ": bad CPU count '" + std::string(item) + "'");
+    }
+    if (counts.size() + static_cast<std::size_t>(repeat) > kMaxHosts) throw InputError(origin + ": too many entries");
+    counts.insert(counts.end(), static_cast<std::size_t>(repeat), count);
+  }
+  if (counts.empty()) throw InputError(origin + ": no CPU counts");
+  return counts;
+}
+
 Allocation allocation_from_env(const std::string& host_pattern, const HostIds* known) {
   if (const char* slurm = std::getenv("SLURM_JOB_NODELIST"); slurm != nullptr && *slurm != '\0') {
-    return parse_allocation(slurm, host_pattern, "SLURM_JOB_NODELIST", known);
+    auto a = parse_allocation(slurm, host_pattern, "SLURM_JOB_NODELIST", known);
+    // Parts of nodes: Slurm says how many CPUs the job holds on each.
+    if (const char* cpus = std::getenv("SLURM_JOB_CPUS_PER_NODE"); cpus != nullptr && *cpus != '\0') {
+      a.cpus = expand_slurm_counts(cpus, "SLURM_JOB_CPUS_PER_NODE");
+      if (a.cpus.size() != a.nodes.size()) {
+        throw InputError("SLURM_JOB_CPUS_PER_NODE '" + std::string(cpus) + "' gives " + std::to_string(a.cpus.size()) +
+                         " counts for the " + std::to_string(a.nodes.size()) + " nodes of SLURM_JOB_NODELIST");
+      }
+    }
+    return a;
   }
   if (const char* pbs = std::getenv("PBS_NODEFILE"); pbs != nullptr && *pbs != '\0') {
     const auto text = read_file(pbs);
@@ -179,12 +213,17 @@ Allocation allocation_from_env(const std::string& host_pattern, const HostIds* k
     a.origin = pbs;
     detail::LineReader lines(text);
     std::string_view line;
-    std::unordered_set<std::string_view> seen;  // O(1) per line: node files of 10^6 slots
+    std::unordered_map<std::string_view, std::size_t> index;  // O(1) per line: node files of 10^6 slots
     while (lines.next(line)) {
       std::string_view host;
       if (!detail::next_token(line, host)) continue;
-      if (!seen.insert(host).second) continue;  // one line per slot
+      const auto [it, fresh] = index.emplace(host, a.hosts.size());
+      if (!fresh) {  // one line per slot: count the CPUs
+        ++a.cpus[it->second];
+        continue;
+      }
       a.hosts.emplace_back(host);
+      a.cpus.push_back(1);
       a.nodes.push_back(
           node_of_host(host, host_pattern, std::string(pbs) + ":" + std::to_string(lines.line_number()), known));
     }

@@ -83,6 +83,42 @@ TEST(Allocation, FromSlurmAndPbsEnvironments) {
   std::filesystem::remove(file);
 }
 
+// Issue 16: parts of nodes, white-space lists, deco labels as node ids.
+TEST(Allocation, PartialNodesAndLabels) {
+  EXPECT_EQ(tmap::expand_slurm_counts("72(x2),36", "S"), (std::vector<std::int64_t>{72, 72, 36}));
+  EXPECT_NE(error_of([] { (void)tmap::expand_slurm_counts("4(x", "S"); }).find("S: bad repetition"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)tmap::expand_slurm_counts("0", "S"); }).find("S: bad CPU count"), std::string::npos);
+  ::setenv("SLURM_JOB_NODELIST", "cn[3-5]", 1);
+  ::setenv("SLURM_JOB_CPUS_PER_NODE", "2(x2),1", 1);
+  const auto a = tmap::allocation_from_env();
+  EXPECT_EQ(a.cpus, (std::vector<std::int64_t>{2, 2, 1}));
+  ::setenv("SLURM_JOB_CPUS_PER_NODE", "2", 1);
+  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env(); }).find("gives 1 counts for the 3 nodes"),
+            std::string::npos);
+  ::unsetenv("SLURM_JOB_CPUS_PER_NODE");
+  ::unsetenv("SLURM_JOB_NODELIST");
+  // PBS repeats a host once per CPU.
+  const auto file = (std::filesystem::temp_directory_path() / "tmap_pbs_cpus").string();
+  std::ofstream(file) << "cn9\ncn2\ncn9\ncn9\n";
+  ::setenv("PBS_NODEFILE", file.c_str(), 1);
+  EXPECT_EQ(tmap::allocation_from_env().cpus, (std::vector<std::int64_t>{3, 1}));
+  ::unsetenv("PBS_NODEFILE");
+  std::filesystem::remove(file);
+  // Hosts pasted with spaces or newlines are separate hosts.
+  EXPECT_EQ(tmap::parse_allocation("cn1 cn2\ncn[4-5]").hosts, (std::vector<std::string>{"cn1", "cn2", "cn4", "cn5"}));
+  EXPECT_NE(error_of([] { (void)tmap::parse_allocation(""); }).find("--alloc"), std::string::npos);
+  // A deco target's terminal labels are its node ids.
+  const auto deco = tmap::parse_tgt("deco 0 2 3  40 2 2  7 3 3  5", "d.tgt");
+  auto labelled = tmap::parse_allocation("cn40,cn7");
+  labelled.resolve(*deco);
+  EXPECT_EQ(labelled.nodes, (std::vector<tmap::NodeId>{1, 0}));  // nodes in label order: 7, 40
+  EXPECT_EQ(deco->size(), 5);
+  EXPECT_EQ(deco->host_name(1), "cn40");
+  EXPECT_NE(error_of([&] { tmap::parse_allocation("cn8").check(*deco); })
+                .find("--alloc: host cn8 (node 8) is outside the topology (2 nodes numbered 7..40 with gaps)"),
+            std::string::npos);
+}
+
 TEST(Allocation, LauncherFormats) {
   tmap::MappingReport report;
   report.host_of = [](tmap::PE pe) { return "cn" + std::to_string(pe / 2); };

@@ -189,10 +189,32 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
   return allocation;
 }
 
+namespace {
+
+/// The scheduler gave parts of nodes: on each, as many PEs as it holds CPUs
+/// (the node's first ones: the scheduler does not say which CPUs, and a
+/// hostfile launch places ranks on those it holds).
+Constraints partial_nodes(const Topology& t, const Allocation& allocation, std::int64_t oversub) {
+  std::map<NodeId, std::int64_t> want;
+  for (std::size_t k = 0; k < allocation.nodes.size(); ++k) want[allocation.nodes[k]] = allocation.cpus[k];
+  std::vector<PE> pes;
+  for (PE p = 0; p < t.size(); ++p) {
+    const auto it = want.find(t.node_of(p));
+    if (it != want.end() && it->second > 0) {
+      pes.push_back(p);
+      --it->second;
+    }
+  }
+  return Constraints::allowed(t, std::move(pes), oversub);
+}
+
+}  // namespace
+
 Constraints InputOptions::load_constraints(const Topology& t, const std::optional<Allocation>& allocation) const {
   if (!constraints_file.empty()) {
     return Constraints::allowed(t, read_pe_list(constraints_file, t.size()), oversub);
   }
+  if (allocation && !allocation->cpus.empty()) return partial_nodes(t, *allocation, oversub);
   if (allocation) return Constraints::on_nodes(t, allocation->nodes, oversub);
   return Constraints::all(t, oversub);
 }
