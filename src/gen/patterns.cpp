@@ -81,15 +81,24 @@ CommMatrix random_sparse(Rank n, std::int64_t degree, Volume max_volume, std::ui
     throw InputError("random: the degree must be between 0 and ranks-1");
   }
   if (max_volume < 1) throw InputError("random: the volume must be at least 1");
+  // Bounded memory: 2 entries per pick, 24 bytes each.
+  constexpr std::int64_t kMaxPicks = std::int64_t{1} << 25;
+  if (n * degree > kMaxPicks) {
+    throw InputError("random: ranks x degree = " + std::to_string(n * degree) + " partners; at most " +
+                     std::to_string(kMaxPicks) + " (about 1.6 GB)");
+  }
   detail::Random rng(seed, 1);
   std::vector<CommEntry> entries;
   entries.reserve(static_cast<std::size_t>(n * degree * 2));
   std::vector<Rank> picked;
+  std::vector<char> taken(static_cast<std::size_t>(n), 0);  // this rank's partners, O(1) each
   for (Rank i = 0; i < n; ++i) {
+    for (const Rank j : picked) taken[static_cast<std::size_t>(j)] = 0;
     picked.clear();
     while (static_cast<std::int64_t>(picked.size()) < degree) {
       const auto j = static_cast<Rank>(rng.below(static_cast<std::uint64_t>(n)));
-      if (j == i || std::find(picked.begin(), picked.end(), j) != picked.end()) continue;
+      if (j == i || taken[static_cast<std::size_t>(j)] != 0) continue;
+      taken[static_cast<std::size_t>(j)] = 1;
       picked.push_back(j);
       const auto v = static_cast<Volume>(1 + rng.below(static_cast<std::uint64_t>(max_volume)));
       entries.push_back({i, j, v});

@@ -2,6 +2,8 @@
 // naming the file/line/problem, nothing on stdout and no output file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cli_runner.hpp"
 
 namespace {
@@ -115,6 +117,9 @@ std::vector<BadInput> catalog() {
       {"eval_oversubscribed_without_o", {{"c.mat", kGood}, {"m.perm", "0\n0\n1\n"}}, {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm"}, "m.perm: breaks the constraints: PE 0 holds more than 1 ranks", "tm-eval"},
       {"eval_scotch_map_unknown_terminal", {{"c.mat", kGood}, {"m.map", "3\n0 7\n1 9\n2 7\n"}}, {"-t", "deco 0 2 3  7 2 2  8 2 3  1", "-c", "c.mat", "-m", "m.map"}, "m.map: rank 1 is on terminal 9, which the target does not have", "tm-eval"},
       {"eval_scotch_map_overfull_terminal", {{"c.mat", kGood}, {"m.map", "3\n0 7\n1 7\n2 7\n"}}, {"-t", "deco 0 2 3  7 2 2  8 2 3  1", "-c", "c.mat", "-m", "m.map"}, "m.map: terminal 7 (cn7) gets more than its 2 rank(s), from rank 2 on", "tm-eval"},
+      {"output_empty_name", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--output", ""}, "--output: the file name is empty"},
+      {"output_over_the_input", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--output", "c.mat"}, "c.mat: is the input c.mat; refusing to write over it"},
+      {"gen_random_too_many_partners", {}, {"random", "--ranks", "16777216", "--degree", "1048576"}, "random: ranks x degree = 17592186044416 partners; at most 33554432", "tm-gen"},
       {"gen_app_bad_ranks", {}, {"bt", "--ranks", "512"}, "bt: the number of ranks must be a square", "tm-gen"},
       {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
   };
@@ -130,13 +135,15 @@ TEST_P(BadInputCatalog, ExitTwoWithMessageAndNoOutput) {
   for (const auto& [name, content] : c.files) box.write(name, content);
   if (c.name == std::string("eval_breaks_constraints")) box.write("b.txt", "0 1 2\n");
   auto args = c.args;
-  args.insert(args.end(), {"--output", "out.txt"});
+  if (std::find(args.begin(), args.end(), "--output") == args.end()) args.insert(args.end(), {"--output", "out.txt"});
   const auto r = box.run(c.tool, args);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(c.tool + ": error: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(c.message), std::string::npos) << "stderr was: " << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_FALSE(box.exists("out.txt"));
+  // Inputs are never touched.
+  for (const auto& [name, content] : c.files) EXPECT_EQ(box.read(name), content) << name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, BadInputCatalog, ::testing::ValuesIn(catalog()),

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <sys/stat.h>
+
 #include <charconv>
 #include <cmath>
 #include <csignal>
@@ -98,7 +100,49 @@ CLI::Validator real_number(double lo, double hi) {
       range.substr(2));
 }
 
+CLI::Validator file_name() {
+  return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "the file name is empty" : ""; },
+                        "FILE");
+}
+
+namespace {
+
+struct Protected {
+  dev_t device;
+  ino_t inode;
+  std::string name;
+};
+
+std::vector<Protected>& protected_inputs() {
+  static std::vector<Protected> inputs;
+  return inputs;
+}
+
+/// InputError when `path` is one of the registered inputs (same file, by
+/// device and inode: links and other spellings included).
+void refuse_input(const std::string& path) {
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;
+  for (const auto& input : protected_inputs()) {
+    if (input.device == info.st_dev && input.inode == info.st_ino) {
+      throw InputError(path, "is the input " + input.name + "; refusing to write over it");
+    }
+  }
+}
+
+}  // namespace
+
+void protect_inputs(const std::vector<std::string>& paths) {
+  for (const auto& path : paths) {
+    struct stat info{};
+    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      protected_inputs().push_back({info.st_dev, info.st_ino, path});
+    }
+  }
+}
+
 void emit(const std::string& content, const std::string& path) {
+  if (!path.empty()) refuse_input(path);
   if (!path.empty()) {
     write_file_atomically(path, content);
     return;
@@ -143,6 +187,12 @@ std::unique_ptr<Topology> InputOptions::load_topology() const {
 CommMatrix InputOptions::load_comm() const {
   if (comm_format.empty()) return read_comm(comm);
   return read_comm(comm, comm_format_from_name(comm_format));
+}
+
+std::vector<std::string> InputOptions::files() const {
+  std::vector<std::string> list{topology, hwloc_xml, comm, constraints_file, hosts_file};
+  std::erase_if(list, [](const std::string& f) { return f.empty(); });
+  return list;
 }
 
 std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
@@ -259,7 +309,8 @@ void RoutingOptions::add_to(CLI::App& app) {
                  "Link bandwidths by kind for the congestion metrics, e.g. 'row=2,col=2' (Tianhe-3 kinds: node, "
                  "side, row, col; meshes, tori, hypercubes: dim0, dim1, ...; trees: level1, level2, ...); default 1");
   app.add_option("--link-loads", loads_file,
-                 "Write each used link's load as CSV (link,name,kind,bandwidth,messages,bytes,congestion)");
+                 "Write each used link's load as CSV (link,name,kind,bandwidth,messages,bytes,congestion)")
+      ->check(file_name());
 }
 
 std::unique_ptr<RoutingModel> RoutingOptions::load(const Topology& topology) const {
@@ -278,6 +329,7 @@ std::unique_ptr<RoutingModel> RoutingOptions::load(const Topology& topology) con
 
 void RoutingOptions::write_loads(const RoutingModel* routing, const std::optional<RouteMetrics>& metrics) const {
   if (loads_file.empty() || routing == nullptr || !metrics) return;
+  refuse_input(loads_file);
   write_file_atomically(loads_file, link_loads_csv(*routing, *metrics));
 }
 

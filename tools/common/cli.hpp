@@ -32,6 +32,14 @@ inline constexpr std::int64_t kMaxOversubscription = kMaxRanks;
 /// Most threads -p accepts; the library uses at most the machine's.
 inline constexpr std::int64_t kMaxThreads = 4096;
 
+/// An option naming a file: refuses an empty name (`--output ''` would
+/// otherwise mean standard output silently).
+[[nodiscard]] CLI::Validator file_name();
+
+/// Registers the files a run reads: emit() then refuses to write over any
+/// of them (`--output comm.mat` would destroy the input).
+void protect_inputs(const std::vector<std::string>& paths);
+
 /// Writes to stdout, or to `path` atomically when it is not empty.
 void emit(const std::string& content, const std::string& path);
 
@@ -65,6 +73,8 @@ struct InputOptions {
   /// --hosts, else the topology's own (cn<node>).
   [[nodiscard]] std::function<std::string(PE)> host_names(const Topology& topology,
                                                          const std::optional<Allocation>& allocation) const;
+  /// The files named by these options that exist (for protect_inputs).
+  [[nodiscard]] std::vector<std::string> files() const;
   /// Was a topology given (-t or -x)?
   [[nodiscard]] bool has_topology() const { return !topology.empty() || !hwloc_xml.empty(); }
   [[nodiscard]] bool has_constraints() const {

@@ -24,9 +24,12 @@ int main(int argc, char** argv) {
   std::string output;
   app.add_option("-m,--mapping", mapping_file, "The mapping to score (sigma[rank] = PE)")->required();
   app.add_option("--format", format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--output", output, "Write the result to this file instead of stdout");
+  app.add_option("--output", output, "Write the result to this file instead of stdout")->check(file_name());
 
   return run("tm-eval", app, argc, argv, [&]() -> int {
+    auto inputs = in.files();
+    inputs.push_back(mapping_file);
+    protect_inputs(inputs);
     if (!in.has_topology() || in.comm.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
     const auto topology = in.load_topology();
     const auto comm = in.load_comm();

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       ->check(unsigned_number());
   app.add_option("--format", format, "Output format (default from --output's extension, else mat)")
       ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph"}));
-  app.add_option("--output", output, "Output file (default stdout)");
+  app.add_option("--output", output, "Output file (default stdout)")->check(file_name());
 
   return run("tm-gen", app, argc, argv, [&]() -> int {
     CommMatrix comm;

@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile", "hydra"}));
   std::string program;
   app.add_option("--program", program, "--format hydra: the program and its arguments, e.g. './app -x 4'");
-  app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout");
+  app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout")
+      ->check(file_name());
   std::string rankfile_slots = "core";
   app.add_option("--rankfile-slots", rankfile_slots,
                  "What a rankfile's slot= names: core (logical core, Open MPI's default) or pu (hardware thread, "
@@ -143,6 +144,10 @@ int main(int argc, char** argv) {
                std::string("Map the embedded example (8x8 stencil on ") + kExampleTopology + ") instead of -t/-c");
 
   return run("tm-map", app, argc, argv, [&]() -> int {
+    auto inputs = in.files();
+    inputs.insert(inputs.end(), {grid2d_bw});
+    for (const auto& spec : compare_files) inputs.push_back(spec.substr(spec.find('=') + 1));
+    protect_inputs(inputs);
     std::unique_ptr<Topology> topology;
     CommMatrix comm;
     if (example) {
