@@ -18,10 +18,11 @@ using Distance = std::int64_t;
 /// larger declared sizes before allocating anything.
 inline constexpr std::int64_t kMaxRanks = std::int64_t{1} << 24;
 
-/// Most PEs a machine may have (2^26: 67 million, 50x a full Tianhe-3 of
-/// 64-core nodes). Topologies are refused above it before anything is
-/// allocated per PE.
-inline constexpr std::int64_t kMaxPEs = std::int64_t{1} << 26;
+/// Most PEs a machine may have (2^21: 2.1 million, 1.3x a full 16x16-chip
+/// Tianhe-3 of 64-core nodes). Topologies are refused above it before
+/// anything is allocated per PE, so that every strategy stays within
+/// seconds and a few GB even for a small job on the largest machine.
+inline constexpr std::int64_t kMaxPEs = std::int64_t{1} << 21;
 
 /// A compute node of a topology (a group of PEs that share a host).
 using NodeId = std::int64_t;

@@ -259,7 +259,7 @@ std::unique_ptr<Topology> load_any(TokenStream& in) {
 void check_size(const Topology& topology, const std::string& origin) {
   if (topology.size() > kMaxPEs) {
     throw InputError(origin, "the target has " + std::to_string(topology.size()) + " PEs; tmap maps onto at most " +
-                                 std::to_string(kMaxPEs) + " (2^26)");
+                                 std::to_string(kMaxPEs) + " (2^21)");
   }
 }
 

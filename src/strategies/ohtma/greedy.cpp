@@ -1,8 +1,10 @@
 #include "strategies/ohtma/greedy.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/distance_oracle.hpp"
+#include "tmap/error.hpp"
 #include "util/int128.hpp"
 
 namespace tmap::ohtma {
@@ -262,6 +264,21 @@ std::vector<std::int64_t> run(const CommMatrix& sym, const SlotSpace& slots, con
 std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const SlotSpace& slots,
                                               const Topology& topology, std::span<const PE> pes, int threads,
                                               SlotSearch search) {
+  // The paper's start sums, for every allowed place, the distance to every
+  // other one: quadratic in the places (nodes where distances follow nodes).
+  // Above 65,536 places (4.3e9 pairs, seconds) that is refused, not run.
+  constexpr std::int64_t kMaxPlaces = std::int64_t{1} << 16;
+  std::int64_t places = static_cast<std::int64_t>(pes.size());
+  if (places > kMaxPlaces && topology.node_uniform_distance()) {
+    std::vector<char> seen(static_cast<std::size_t>(topology.num_nodes()), 0);
+    places = 0;
+    for (const PE p : pes) places += std::exchange(seen[static_cast<std::size_t>(topology.node_of(p))], 1) == 0 ? 1 : 0;
+  }
+  if (places > kMaxPlaces) {
+    throw InputError("ohtma: its greedy start sums the distances between all " + std::to_string(places) +
+                     " allowed places (nodes or PEs), more than " + std::to_string(kMaxPlaces) +
+                     "; give the job's allocation (--alloc, -b) or use -s scotch or -s greedy");
+  }
   // Keys are at most (largest total) * (1 + steps): 64-bit when that fits.
   Int128 largest_row = 0;
   for (Rank p = 0; p < sym.num_ranks(); ++p) {
