@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libscotch-dev scotch libhwloc-dev hwloc libgtest-dev libgmock-dev
-          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libopenmpi-dev openmpi-bin
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libxml2-dev libopenmpi-dev openmpi-bin
           mpich)  # MPICH for its Hydra launcher only (the launcher-format tests); Open MPI stays the default MPI
 missing=()
 for p in "${packages[@]}"; do

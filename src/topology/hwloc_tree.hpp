@@ -56,9 +56,8 @@ class HwlocTreeTopology final : public Topology {
 
  private:
   HwlocTreeTopology() = default;
-  /// Loads through libhwloc in a child process (hwloc 2.9 can crash on
-  /// malformed XML; the child's death becomes an InputError here).
-  void load_isolated(const std::string& source, int kind, const std::string& origin);
+  /// Loads through libhwloc, in-process, after checking what it reads.
+  void load(const std::string& source, int kind, const std::string& origin);
   std::string source_;
   std::vector<std::vector<std::uint64_t>> ancestors_;  ///< per PU: object ids from the root down
   std::vector<std::int64_t> arities_;

@@ -72,7 +72,7 @@ std::vector<BadInput> catalog() {
       {"target_deco_distance_zero", {{"c.mat", kGood}, {"t.tgt", "deco 0 2 3\n0 1 2\n1 1 3\n0\n"}}, {"-t", "t.tgt", "-c", "c.mat"}, "t.tgt:4: deco distance must be between 1 and"},
       {"target_sub_out_of_range", {{"c.mat", kGood}, {"t.tgt", "sub 3 0 1 9 cmplt 4\n"}}, {"-t", "t.tgt", "-c", "c.mat"}, "t.tgt:1: sub: terminal 9 is outside the target (0..3)"},
       {"dist_not_symmetric", {{"c.mat", kGood}, {"m.dist", "3\n0 1 2\n1 0 1\n3 1 0\n"}}, {"-t", "m.dist", "-c", "c.mat"}, "m.dist:4: the matrix is not symmetric: (2, 0) is 3 but (0, 2) is 2"},
-      {"hwloc_xml_unreadable", {{"c.mat", kGood}, {"n.xml", "<topology><oops"}}, {"-x", "n.xml", "-c", "c.mat"}, "n.xml: hwloc cannot read this XML file"},
+      {"hwloc_xml_unreadable", {{"c.mat", kGood}, {"n.xml", "<topology><oops"}}, {"-x", "n.xml", "-c", "c.mat"}, "n.xml:1: not valid XML: "},
       {"dist_diagonal", {{"c.mat", kGood}, {"m.dist", "2\n1 1\n1 0\n"}}, {"-t", "m.dist", "-c", "c.mat"}, "m.dist:2: the diagonal must be 0"},
       {"unknown_topology", {{"c.mat", kGood}}, {"-t", "nosuch.tgt", "-c", "c.mat"}, "cannot open topology file 'nosuch.tgt'"},
       {"tianhe3_odd_nodes", {{"c.mat", kGood}}, {"-t", "tianhe3:2x2,nodes=3", "-c", "c.mat"}, "nodes per chip must be even"},

@@ -79,7 +79,7 @@ TEST(TmTopo, ErrorsExitTwoWithoutOutput) {
       {{"tianhe3", "--rows", "2", "--cols", "2", "--nodes", "3", "--tgt", "x.tgt"}, "nodes per chip must be even"},
       {{"tianhe3", "--rows", "1", "--cols", "1", "--alloc", "0-200", "--tgt", "x.tgt"}, "--alloc: node 96 is outside"},
       {{"tianhe3", "--rows", "1", "--cols", "1", "--cores", "8", "--tree", "x.tgt"}, "the node has 64 PUs but --cores is 8"},
-      {{"tianhe3", "--rows", "1", "--cols", "1", "--node", "pack:x", "--xml", "x.tgt"}, "hwloc rejects the synthetic"},
+      {{"tianhe3", "--rows", "1", "--cols", "1", "--node", "pack:x", "--xml", "x.tgt"}, "hwloc synthetic description 'pack:x': expected items TYPE:COUNT"},
       {{"tianhe3", "--rows", "10", "--cols", "10", "--tgt", "x.tgt"}, "give --alloc with the job's nodes"},
       {{"mesh", "--rows", "1", "--cols", "1", "--tgt", "x.tgt"}, "machine"},
   };

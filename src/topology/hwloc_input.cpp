@@ -1,0 +1,365 @@
+#include "topology/hwloc_input.hpp"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "tmap/error.hpp"
+
+namespace tmap::topo {
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+constexpr std::int64_t kMaxObjects = std::int64_t{1} << 20;
+constexpr std::size_t kMaxText = 1024;  ///< names, subtypes, info values
+
+/// A cpu or node set as hwloc writes it: "0xffffffff,0x0000000f" (32-bit
+/// words, most significant first), "0xf...f,..." for an infinite set.
+struct Bitmap {
+  std::vector<std::uint32_t> words;  ///< least significant first
+  bool infinite = false;
+
+  [[nodiscard]] bool bit(std::size_t b) const {
+    const auto w = b / 32;
+    if (w >= words.size()) return infinite;
+    return ((words[w] >> (b % 32)) & 1U) != 0;
+  }
+  [[nodiscard]] std::int64_t count() const {
+    std::int64_t c = 0;
+    for (const auto w : words) c += __builtin_popcount(w);
+    return c;
+  }
+  /// Is every bit of this set also in `outer`?
+  [[nodiscard]] bool within(const Bitmap& outer) const {
+    if (infinite && !outer.infinite) return false;
+    const auto n = std::max(words.size(), outer.words.size());
+    for (std::size_t w = 0; w < n; ++w) {
+      const std::uint32_t mine = w < words.size() ? words[w] : (infinite ? ~0U : 0U);
+      const std::uint32_t theirs = w < outer.words.size() ? outer.words[w] : (outer.infinite ? ~0U : 0U);
+      if ((mine & ~theirs) != 0) return false;
+    }
+    return true;
+  }
+};
+
+std::optional<Bitmap> parse_bitmap(std::string_view text) {
+  Bitmap map;
+  std::vector<std::uint32_t> words;  // most significant first
+  std::size_t start = 0;
+  bool first = true;
+  while (start <= text.size()) {
+    auto end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    const auto word = text.substr(start, end - start);
+    if (first && word == "0xf...f") {
+      map.infinite = true;
+    } else {
+      if (word.size() < 3 || word.size() > 10 || word[0] != '0' || word[1] != 'x') return std::nullopt;
+      std::uint32_t value = 0;
+      const auto* begin = word.data() + 2;
+      const auto [at, error] = std::from_chars(begin, word.data() + word.size(), value, 16);
+      if (error != std::errc() || at != word.data() + word.size()) return std::nullopt;
+      words.push_back(value);
+    }
+    first = false;
+    if (words.size() > static_cast<std::size_t>(kMaxNodePus / 32) + 1) return std::nullopt;
+    start = end + 1;
+  }
+  map.words.assign(words.rbegin(), words.rend());
+  return map;
+}
+
+std::optional<std::uint64_t> parse_unsigned(std::string_view text, std::uint64_t most) {
+  std::uint64_t value = 0;
+  const auto [at, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || at != text.data() + text.size() || value > most) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> parse_signed(std::string_view text, std::int64_t least, std::int64_t most) {
+  std::int64_t value = 0;
+  const auto [at, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || at != text.data() + text.size() || value < least || value > most) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+/// Object types kept (hwloc 2 names, and the hwloc 1.x names hwloc still
+/// imports). I/O objects and Misc are left out: tmap maps onto PUs.
+constexpr std::array<std::string_view, 17> kKeptTypes{
+    "Machine", "Package", "Die",     "Core",    "PU",       "Group",  "NUMANode", "MemCache", "L1Cache",
+    "L2Cache", "L3Cache", "L4Cache", "L5Cache", "L1iCache", "L2iCache", "L3iCache", "Socket"};
+constexpr std::array<std::string_view, 5> kDroppedTypes{"Bridge", "PCIDev", "OSDev", "Misc", "System"};
+
+struct XmlDoc {
+  xmlDocPtr doc = nullptr;
+  ~XmlDoc() {
+    if (doc != nullptr) xmlFreeDoc(doc);
+  }
+};
+
+struct XmlParser {
+  xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+  ~XmlParser() {
+    if (ctxt != nullptr) xmlFreeParserCtxt(ctxt);
+  }
+};
+
+std::string attribute(xmlNodePtr node, const char* name, bool& present) {
+  xmlChar* value = xmlGetProp(node, reinterpret_cast<const xmlChar*>(name));
+  present = value != nullptr;
+  if (value == nullptr) return {};
+  std::string text(reinterpret_cast<const char*>(value));
+  xmlFree(value);
+  return text;
+}
+
+bool named(xmlNodePtr node, const char* name) {
+  return node->type == XML_ELEMENT_NODE && xmlStrcmp(node->name, reinterpret_cast<const xmlChar*>(name)) == 0;
+}
+
+/// Walks the input tree and writes the kept objects into the output tree.
+class Sanitizer {
+ public:
+  explicit Sanitizer(const std::string& origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(xmlNodePtr node, const std::string& problem) const {
+    const long line = node != nullptr ? xmlGetLineNo(node) : -1;
+    if (line > 0) throw InputError(origin_, line, problem);
+    throw InputError(origin_, problem);
+  }
+
+  /// cpuset, complete_cpuset, nodeset, complete_nodeset.
+  using Sets = std::array<Bitmap, 4>;
+
+  void object(xmlNodePtr in, xmlNodePtr out_parent, const Sets* parent_sets, int depth) {
+    if (depth > kMaxDepth) fail(in, "objects nested more than " + std::to_string(kMaxDepth) + " deep");
+    if (++objects_ > kMaxObjects) fail(in, "more than " + std::to_string(kMaxObjects) + " objects");
+    bool present = false;
+    const auto type = attribute(in, "type", present);
+    if (std::find(kDroppedTypes.begin(), kDroppedTypes.end(), type) != kDroppedTypes.end()) return;
+    if (std::find(kKeptTypes.begin(), kKeptTypes.end(), type) == kKeptTypes.end()) {
+      fail(in, "unknown object type '" + type.substr(0, 64) + "'");
+    }
+    xmlNodePtr out = xmlNewChild(out_parent, nullptr, reinterpret_cast<const xmlChar*>("object"), nullptr);
+    set(out, "type", type);
+
+    // The four sets, checked, each within the parent's same set, and an
+    // object's own sets within its complete ones.
+    static constexpr std::array<const char*, 4> kSets{"cpuset", "complete_cpuset", "nodeset", "complete_nodeset"};
+    Sets sets;
+    for (std::size_t k = 0; k < kSets.size(); ++k) {
+      const char* name = kSets[k];
+      const auto text = attribute(in, name, present);
+      if (!present) fail(in, type + " object without " + name + " (every CPU or memory object needs all four sets)");
+      auto map = parse_bitmap(text);
+      if (!map) fail(in, std::string(name) + " '" + text.substr(0, 64) + "' is not an hwloc bitmap");
+      if (parent_sets != nullptr && !map->within((*parent_sets)[k])) {
+        fail(in, std::string(name) + " '" + text.substr(0, 64) + "' is not within the parent's");
+      }
+      sets[k] = std::move(*map);
+      set(out, name, text);
+    }
+    if (!sets[0].within(sets[1]) || !sets[2].within(sets[3])) {
+      fail(in, "the object's cpuset or nodeset is not within its complete set");
+    }
+    if (type == "Machine" || type == "System") {
+      for (const char* name : {"allowed_cpuset", "allowed_nodeset"}) {
+        const auto text = attribute(in, name, present);
+        if (!present) continue;
+        if (!parse_bitmap(text)) fail(in, std::string(name) + " '" + text.substr(0, 64) + "' is not an hwloc bitmap");
+        set(out, name, text);
+      }
+    }
+    numbers(in, out, type);
+    if (type == "PU") pu(in, sets[0]);
+
+    for (xmlNodePtr child = in->children; child != nullptr; child = child->next) {
+      if (named(child, "object")) {
+        object(child, out, &sets, depth + 1);
+      } else if (named(child, "info")) {
+        info(child, out);
+      }
+    }
+  }
+
+  void info(xmlNodePtr in, xmlNodePtr out_parent) {
+    bool has_name = false;
+    bool has_value = false;
+    const auto name = attribute(in, "name", has_name);
+    const auto value = attribute(in, "value", has_value);
+    if (!has_name || !has_value) fail(in, "info without name or value");
+    if (name.size() > kMaxText || value.size() > kMaxText) fail(in, "info longer than " + std::to_string(kMaxText));
+    xmlNodePtr out = xmlNewChild(out_parent, nullptr, reinterpret_cast<const xmlChar*>("info"), nullptr);
+    set(out, "name", name);
+    set(out, "value", value);
+  }
+
+  [[nodiscard]] std::int64_t pus() const { return static_cast<std::int64_t>(pu_bits_.size()); }
+
+ private:
+  void set(xmlNodePtr node, const char* name, const std::string& value) {
+    xmlNewProp(node, reinterpret_cast<const xmlChar*>(name), reinterpret_cast<const xmlChar*>(value.c_str()));
+  }
+
+  /// Numeric attributes: copied when valid, refused otherwise.
+  void numbers(xmlNodePtr in, xmlNodePtr out, const std::string& type) {
+    struct Rule {
+      const char* name;
+      std::int64_t least;
+      std::int64_t most;
+    };
+    constexpr std::int64_t kBig = std::numeric_limits<std::int64_t>::max();
+    static constexpr std::array<Rule, 11> kRules{{{"os_index", 0, std::numeric_limits<std::int32_t>::max()},
+                                                  {"gp_index", 0, kBig},
+                                                  {"cache_size", 0, kBig},
+                                                  {"depth", 0, 16},
+                                                  {"cache_linesize", 0, 1 << 20},
+                                                  {"cache_associativity", -1, 1 << 20},
+                                                  {"cache_type", 0, 2},
+                                                  {"kind", 0, 1 << 20},
+                                                  {"subkind", 0, 1 << 20},
+                                                  {"dont_merge", 0, 1},
+                                                  {"local_memory", 0, kBig}}};
+    bool present = false;
+    for (const auto& rule : kRules) {
+      const auto text = attribute(in, rule.name, present);
+      if (!present) continue;
+      if (!parse_signed(text, rule.least, rule.most)) {
+        fail(in, std::string(rule.name) + " '" + text.substr(0, 64) + "' is not a number between " +
+                     std::to_string(rule.least) + " and " + std::to_string(rule.most));
+      }
+      set(out, rule.name, text);
+    }
+    for (const char* name : {"name", "subtype"}) {
+      const auto text = attribute(in, name, present);
+      if (!present) continue;
+      if (text.size() > kMaxText) fail(in, std::string(name) + " longer than " + std::to_string(kMaxText));
+      set(out, name, text);
+    }
+    (void)type;
+  }
+
+  /// A PU has exactly one bit, equal to its os_index, used once.
+  void pu(xmlNodePtr in, const Bitmap& cpuset) {
+    if (cpuset.infinite || cpuset.count() != 1) fail(in, "a PU's cpuset must hold exactly one PU");
+    std::size_t bit = 0;
+    while (!cpuset.bit(bit)) ++bit;
+    bool present = false;
+    const auto os_index = parse_unsigned(attribute(in, "os_index", present), std::numeric_limits<std::int32_t>::max());
+    if (!present || !os_index) fail(in, "PU without a valid os_index");
+    if (*os_index != bit) fail(in, "PU os_index " + std::to_string(*os_index) + " differs from its cpuset bit " + std::to_string(bit));
+    if (!pu_bits_.insert(bit).second) fail(in, "PU " + std::to_string(bit) + " is listed twice");
+    if (pus() > kMaxNodePus) fail(in, "the node has more than " + std::to_string(kMaxNodePus) + " PUs");
+  }
+
+  const std::string& origin_;
+  std::int64_t objects_ = 0;
+  std::set<std::size_t> pu_bits_;
+};
+
+}  // namespace
+
+std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin) {
+  static std::once_flag init;
+  std::call_once(init, [] { xmlInitParser(); });
+  if (xml.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw InputError(origin, "the XML file is too large");
+  }
+  XmlParser parser;
+  if (parser.ctxt == nullptr) throw InternalError("libxml2: cannot create a parser");
+  // No network, no entity substitution, no DTD loading, nothing printed.
+  constexpr int kOptions = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
+  XmlDoc input;
+  input.doc = xmlCtxtReadMemory(parser.ctxt, xml.data(), static_cast<int>(xml.size()), origin.c_str(), nullptr,
+                                kOptions);
+  if (input.doc == nullptr) {
+    const xmlError* error = xmlCtxtGetLastError(parser.ctxt);
+    std::string message = error != nullptr && error->message != nullptr ? error->message : "not well-formed";
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    if (error != nullptr && error->line > 0) throw InputError(origin, error->line, "not valid XML: " + message);
+    throw InputError(origin, "not valid XML: " + message);
+  }
+  if (input.doc->intSubset != nullptr && input.doc->intSubset->entities != nullptr) {
+    throw InputError(origin, "XML entity declarations are not accepted in a topology");
+  }
+  xmlNodePtr root = xmlDocGetRootElement(input.doc);
+  if (root == nullptr || !named(root, "topology")) throw InputError(origin, "not an hwloc topology (no <topology> root)");
+
+  XmlDoc output;
+  output.doc = xmlNewDoc(reinterpret_cast<const xmlChar*>("1.0"));
+  xmlNodePtr out_root = xmlNewNode(nullptr, reinterpret_cast<const xmlChar*>("topology"));
+  xmlDocSetRootElement(output.doc, out_root);
+  bool present = false;
+  const auto version = attribute(root, "version", present);
+  if (present) {
+    if (version.empty() || version.size() > 8 || version.find_first_not_of("0123456789.") != std::string::npos) {
+      throw InputError(origin, "bad topology version '" + version.substr(0, 16) + "'");
+    }
+    xmlNewProp(out_root, reinterpret_cast<const xmlChar*>("version"), reinterpret_cast<const xmlChar*>(version.c_str()));
+  }
+  Sanitizer sanitizer(origin);
+  int machines = 0;
+  for (xmlNodePtr child = root->children; child != nullptr; child = child->next) {
+    if (!named(child, "object")) continue;  // distances, memory attributes, CPU kinds: not needed
+    if (++machines > 1) sanitizer.fail(child, "more than one root object");
+    sanitizer.object(child, out_root, nullptr, 0);
+  }
+  if (machines == 0 || sanitizer.pus() == 0) throw InputError(origin, "the topology has no PU");
+
+  xmlChar* buffer = nullptr;
+  int size = 0;
+  xmlDocDumpMemory(output.doc, &buffer, &size);
+  if (buffer == nullptr) throw InternalError("libxml2: cannot write the checked topology");
+  std::string text(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(size));
+  xmlFree(buffer);
+  return text;
+}
+
+void check_hwloc_synthetic(std::string_view description) {
+  const std::string quoted = "'" + std::string(description.substr(0, 200)) + "'";
+  std::int64_t pus = 1;
+  std::size_t items = 0;
+  std::size_t start = 0;
+  while (start < description.size()) {
+    const auto first = description.find_first_not_of(" \t\n", start);
+    if (first == std::string_view::npos) break;
+    auto end = description.find_first_of(" \t\n", first);
+    if (end == std::string_view::npos) end = description.size();
+    auto item = description.substr(first, end - first);
+    start = end;
+    ++items;
+    if (const auto open = item.find('('); open != std::string_view::npos) {
+      if (!item.ends_with(')')) {
+        throw InputError("the synthetic description " + quoted + " has an unclosed '(' in '" + std::string(item) + "'");
+      }
+      item = item.substr(0, open);
+    }
+    const auto colon = item.find(':');
+    const auto count = colon == std::string_view::npos ? std::nullopt
+                                                       : parse_unsigned(item.substr(colon + 1), kMaxNodePus);
+    if (colon == 0 || !count || *count < 1) {
+      throw InputError("hwloc synthetic description " + quoted + ": expected items TYPE:COUNT (e.g. 'pack:1 core:4 pu:1'), "
+                       "found '" + std::string(item.substr(0, 64)) + "'");
+    }
+    pus *= static_cast<std::int64_t>(*count);
+    if (pus > kMaxNodePus) {
+      throw InputError("the synthetic description " + quoted + " has more than " + std::to_string(kMaxNodePus) + " PUs");
+    }
+  }
+  if (items == 0) throw InputError("the synthetic description is empty");
+}
+
+}  // namespace tmap::topo

@@ -1,0 +1,35 @@
+// What tmap gives libhwloc, checked first: libhwloc 2.9 crashes or spins on
+// malformed XML (a missing complete_cpuset is a NULL dereference inside
+// hwloc_topology_load) and builds billions of objects for a synthetic
+// description such as "pack:1000 core:1000 pu:1000". tmap runs inside MPI
+// ranks, where it may not fork a sandbox, so inputs are validated and
+// bounded here and only then loaded, in-process.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tmap::topo {
+
+/// Most PUs a node may have (a malformed cpuset can claim millions).
+inline constexpr int kMaxNodePus = 65536;
+
+/// Parses lstopo XML with libxml2 (no network, no entity expansion, nothing
+/// printed) and rebuilds it with only what tmap needs and hwloc can load
+/// safely: the tree of CPU and memory objects (Machine, Package, Die,
+/// Group, caches, Core, PU, NUMANode, MemCache) with their type, indices,
+/// the four cpu/node sets and cache and group attributes, and their `info`
+/// pairs. I/O and Misc objects, distances and memory attributes are left
+/// out. Checked: every kept object carries valid cpuset, complete_cpuset,
+/// nodeset and complete_nodeset bitmaps; children's sets lie within their
+/// parent's; every PU has exactly one bit, equal to its os_index, unique;
+/// at most kMaxNodePus PUs, 2^20 objects, 64 levels. InputError naming
+/// `origin` and the line otherwise.
+[[nodiscard]] std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin);
+
+/// Checks a synthetic description ("pack:1 numa:8 l2:2 core:4 pu:1"): items
+/// TYPE:COUNT (an optional "(attributes)" after the count), whose product,
+/// the number of PUs, is at most kMaxNodePus. InputError otherwise.
+void check_hwloc_synthetic(std::string_view description);
+
+}  // namespace tmap::topo

@@ -1,0 +1,93 @@
+// What libhwloc is given is checked first, in-process (issue 19: no fork in
+// the library). Each class of input that crashed or hung libhwloc 2.9 in
+// fuzzing is refused with a message, and good XML loads as before.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tmap/error.hpp"
+#include "topology/hwloc_input.hpp"
+#include "topology/hwloc_tree.hpp"
+
+namespace {
+
+/// A two-core machine as lstopo writes it, with `change` applied to the
+/// second PU's attributes (or to the whole text by the caller).
+std::string machine(const std::string& second_pu = R"(os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002")") {
+  return R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc2.dtd">
+<topology version="2.0">
+  <object type="Machine" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" allowed_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
+    <info name="HostName" value="box7"/>
+    <object type="Package" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
+      <object type="NUMANode" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="7" local_memory="1000000"/>
+      <object type="Core" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3">
+        <object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4"/>
+      </object>
+      <object type="Core" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5">
+        <object type="PU" )" +
+         second_pu + R"( nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="6"/>
+      </object>
+    </object>
+    <object type="OSDev" name="eth0" gp_index="9" subtype="Network" osdev_type="2"/>
+  </object>
+</topology>
+)";
+}
+
+std::string refusal(const std::string& xml) {
+  try {
+    (void)tmap::topo::HwlocTreeTopology::from_xml_text(xml, "n.xml");
+  } catch (const tmap::InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST(HwlocInput, GoodXmlLoadsWithItsHostAndCores) {
+  const auto t = tmap::topo::HwlocTreeTopology::from_xml_text(machine(), "n.xml");
+  ASSERT_EQ(t->size(), 2);
+  EXPECT_EQ(t->distance(0, 1), 4);  // PU, Core, Package, Core, PU
+  EXPECT_EQ(t->host_name(0), "box7");
+  EXPECT_EQ(t->slot_in_node(1), 1);
+}
+
+TEST(HwlocInput, EachCrashClassIsRefusedWithAMessage) {
+  // A missing set: libhwloc dereferences NULL (the fuzzers' crashes).
+  EXPECT_NE(refusal(machine(R"(os_index="1" cpuset="0x00000002" completec_puset="0x00000002")"))
+                .find("n.xml:12: PU object without complete_cpuset"),
+            std::string::npos);
+  // A set that is not a bitmap, or escapes its parent.
+  EXPECT_NE(refusal(machine(R"(os_index="1" cpuset="1x00000002" complete_cpuset="0x00000002")")).find("is not an hwloc bitmap"),
+            std::string::npos);
+  EXPECT_NE(refusal(machine(R"(os_index="2" cpuset="0x00000004" complete_cpuset="0x00000004")"))
+                .find("is not within the parent's"),
+            std::string::npos);
+  // A PU whose os_index is missing or wrong, or listed twice (the fuzzers' hangs).
+  EXPECT_NE(refusal(machine(R"(es_index="1" cpuset="0x00000002" complete_cpuset="0x00000002")")).find("PU without a valid os_index"),
+            std::string::npos);
+  EXPECT_NE(refusal(machine(R"(os_index="0" cpuset="0x00000002" complete_cpuset="0x00000002")")).find("differs from its cpuset bit"),
+            std::string::npos);
+  // Entities (billion laughs), unknown types, not XML at all.
+  std::string bomb = machine();
+  const std::string doctype = "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">";
+  bomb.replace(bomb.find(doctype), doctype.size(),
+               "<!DOCTYPE topology [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;\">]>");
+  EXPECT_NE(refusal(bomb).find("entity declarations are not accepted"), std::string::npos) << refusal(bomb);
+  std::string odd = machine();
+  odd.replace(odd.find("type=\"Package\""), 14, "type=\"Rocket\"");
+  EXPECT_NE(refusal(odd).find("unknown object type 'Rocket'"), std::string::npos);
+  EXPECT_NE(refusal("<topology><oops").find("n.xml:1: not valid XML"), std::string::npos);
+  EXPECT_NE(refusal("<topology/>").find("no PU"), std::string::npos);
+}
+
+TEST(HwlocInput, SyntheticDescriptionsAreBounded) {
+  EXPECT_NO_THROW(tmap::topo::check_hwloc_synthetic("pack:1 numa:8 l2:2 core:4 pu:1"));
+  EXPECT_NO_THROW(tmap::topo::check_hwloc_synthetic("pack:2(memory=1GB) core:4 pu:2"));
+  EXPECT_THROW(tmap::topo::check_hwloc_synthetic("pack:1000 core:1000 pu:1000"), tmap::InputError);
+  EXPECT_THROW(tmap::topo::check_hwloc_synthetic("pack:x"), tmap::InputError);
+  EXPECT_THROW(tmap::topo::check_hwloc_synthetic("core:99999999999999999999"), tmap::InputError);
+  EXPECT_THROW(tmap::topo::check_hwloc_synthetic("   "), tmap::InputError);
+}
