@@ -2,7 +2,7 @@
 // malformed XML (a missing complete_cpuset is a NULL dereference inside
 // hwloc_topology_load) and builds billions of objects for a synthetic
 // description such as "pack:1000 core:1000 pu:1000". tmap runs inside MPI
-// ranks, where it may not fork a sandbox, so inputs are validated and
+// ranks, where it may not start a sandbox process, so inputs are validated and
 // bounded here and only then loaded, in-process.
 #pragma once
 
