@@ -70,6 +70,11 @@ TEST(TmTopo, AllocationKeepsWholeMachineDistances) {
     for (tmap::PE b = 0; b < 4; ++b) EXPECT_EQ(deco->distance(a * 64, b * 64), model->distance(nodes[a], nodes[b]));
   }
   EXPECT_EQ(tmap::load_topology(box.path("t.tgt").string())->size(), 4 * 64);
+  // The same nodes as a Slurm host list, as tm-map --alloc takes them.
+  const auto h = box.run("tm-topo", {"tianhe3", "--rows", "2", "--cols", "2", "--nodes", "4", "--alloc",
+                                     "cn[01,06],cn[09-10]", "--tgt", "h.tgt", "-q"});
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_EQ(box.read("h.tgt"), box.read("a.tgt"));
 }
 
 TEST(TmTopo, ErrorsExitTwoWithoutOutput) {
