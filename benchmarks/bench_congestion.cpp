@@ -51,7 +51,8 @@ void run(benchmark::State& state, const char* strategy) {
   state.counters["WH"] = static_cast<double>(links.wh);
   state.counters["MC"] = links.mc;
   state.counters["AC"] = links.ac;
-  state.counters["vs_inorder"] = hop_bytes / static_cast<double>(tmap::evaluate(comm, *setup.topology, inorder).hop_bytes);
+  state.counters["vs_inorder"] =
+      hop_bytes / static_cast<double>(tmap::evaluate(comm, *setup.topology, inorder).hop_bytes);
 }
 
 void register_all() {

@@ -25,8 +25,8 @@ void BM_Evaluate(benchmark::State& state) {
     benchmark::DoNotOptimize(hop_bytes);
   }
   state.counters["hop_bytes"] = static_cast<double>(hop_bytes);
-  state.counters["entries/s"] = benchmark::Counter(static_cast<double>(comm.num_entries() * state.iterations()),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["entries/s"] =
+      benchmark::Counter(static_cast<double>(comm.num_entries() * state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Evaluate)->ArgName("ranks")->RangeMultiplier(4)->Range(256, 65536)->Unit(benchmark::kMillisecond);
 

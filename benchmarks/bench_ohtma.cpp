@@ -4,7 +4,6 @@
 // hop-bytes next to in-order and round-robin.
 //   build/bin/bench_ohtma --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
-
 #include <sys/resource.h>
 
 #include <cmath>
@@ -56,10 +55,18 @@ void run(benchmark::State& state, const char* strategy) {
   state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
 
-void BM_Ohtma(benchmark::State& state) { run(state, "ohtma"); }
-void BM_OhtmaPlus(benchmark::State& state) { run(state, "ohtma+"); }
-void BM_Scotch(benchmark::State& state) { run(state, "scotch"); }
-void BM_TreeMatch(benchmark::State& state) { run(state, "treematch"); }
+void BM_Ohtma(benchmark::State& state) {
+  run(state, "ohtma");
+}
+void BM_OhtmaPlus(benchmark::State& state) {
+  run(state, "ohtma+");
+}
+void BM_Scotch(benchmark::State& state) {
+  run(state, "scotch");
+}
+void BM_TreeMatch(benchmark::State& state) {
+  run(state, "treematch");
+}
 
 /// One iteration per input (a mapping run is long), both patterns, these sizes.
 benchmark::internal::Benchmark* per_size(const char* name, void (*run)(benchmark::State&),

@@ -3,7 +3,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
 #include <tmap/tmap.h>
 
 static int check(tmap_status status, char* error) {

@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
 #include <tmap/tmap.h>
 
 int main(int argc, char** argv) {

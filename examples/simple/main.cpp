@@ -1,7 +1,6 @@
 // The smallest use of the C++ API: an 8x8 stencil onto an 8x8 mesh, mapped
 // in order, scored with hop-bytes.
 #include <iostream>
-
 #include <tmap/tmap.hpp>
 
 int main() {

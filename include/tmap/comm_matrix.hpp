@@ -33,9 +33,7 @@ class CommMatrix {
 
   [[nodiscard]] Rank num_ranks() const noexcept { return n_; }
   /// Number of stored (non-zero, off-diagonal) entries.
-  [[nodiscard]] std::int64_t num_entries() const noexcept {
-    return static_cast<std::int64_t>(column_.size());
-  }
+  [[nodiscard]] std::int64_t num_entries() const noexcept { return static_cast<std::int64_t>(column_.size()); }
   /// Ranks rank i sends to, in increasing order.
   [[nodiscard]] std::span<const Rank> targets(Rank i) const noexcept {
     return {column_.data() + row_begin_[i], column_.data() + row_begin_[i + 1]};

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
-#include "tmap/mapping.hpp"
 #include "tmap/mapper.hpp"
+#include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/routing.hpp"
 
@@ -34,11 +34,9 @@ enum class CommFormat {
 
 /// Reads a communication matrix. Graph formats store each undirected edge
 /// once (A[min][max] = load) so that hop-bytes count it once (contract 3).
-[[nodiscard]] CommMatrix read_comm(const std::string& path,
-                                   std::optional<CommFormat> format = std::nullopt);
+[[nodiscard]] CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format = std::nullopt);
 /// Same from text already in memory; `origin` names it in messages.
-[[nodiscard]] CommMatrix parse_comm(std::string_view text, CommFormat format,
-                                    const std::string& origin);
+[[nodiscard]] CommMatrix parse_comm(std::string_view text, CommFormat format, const std::string& origin);
 /// Writes a matrix in a format (graph formats need a symmetric matrix).
 [[nodiscard]] std::string format_comm(const CommMatrix& comm, CommFormat format);
 

@@ -22,9 +22,9 @@ struct OhtmaOptions {
   /// ohtma+ only: most exchange passes (each until its best prefix).
   std::int64_t max_passes = 64;
   /// ohtma+ only: switches for its extensions, to measure each one's effect.
-  bool repeat_passes = true;    ///< pair-exchange passes until one keeps nothing
-  bool free_slot_moves = true;  ///< free slots join the exchange as silent ranks
-  bool candidate_search = true; ///< candidate-list local search at the end
+  bool repeat_passes = true;     ///< pair-exchange passes until one keeps nothing
+  bool free_slot_moves = true;   ///< free slots join the exchange as silent ranks
+  bool candidate_search = true;  ///< candidate-list local search at the end
 };
 
 /// Scotch's knobs.
@@ -61,7 +61,7 @@ struct RefineStats {
   double seconds = 0.0;
   std::int64_t iterations = 0;
   std::int64_t swaps = 0;
-  std::string method;       ///< what ran ("swap (dense)", "tabu", "swap (candidates)", ...)
+  std::string method;  ///< what ran ("swap (dense)", "tabu", "swap (candidates)", ...)
 };
 
 /// grid2d's knobs (Malik et al.'s 2D arrangement).
@@ -145,7 +145,6 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
 [[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
 
 /// check_problem, run the named strategy, refine by context.refine, validate.
-[[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem,
-                               const Context& context);
+[[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Context& context);
 
 }  // namespace tmap

@@ -20,8 +20,7 @@ class Constraints {
   static Constraints all(const Topology& topology, std::int64_t oversubscription = 1);
   /// Only the given PEs (any order, no duplicates, all in range: checked,
   /// InputError otherwise), each with `oversubscription` slots.
-  static Constraints allowed(const Topology& topology, std::vector<PE> pes,
-                             std::int64_t oversubscription = 1);
+  static Constraints allowed(const Topology& topology, std::vector<PE> pes, std::int64_t oversubscription = 1);
 
   /// Allowed PEs in increasing order.
   [[nodiscard]] std::span<const PE> allowed_pes() const noexcept { return allowed_; }
@@ -53,7 +52,6 @@ class Constraints {
 /// Checks that a mapping places every one of n ranks on an allowed PE within
 /// capacity. Throws InternalError naming the first violation: a strategy
 /// returning an invalid mapping is a bug.
-void validate_mapping(std::span<const PE> mapping, std::int64_t num_ranks,
-                      const Constraints& constraints);
+void validate_mapping(std::span<const PE> mapping, std::int64_t num_ranks, const Constraints& constraints);
 
 }  // namespace tmap

@@ -28,7 +28,6 @@ struct Metrics {
 
 /// Scores `mapping` (sigma[rank] = PE). Exact integer arithmetic; throws
 /// InputError when hop-bytes would exceed 2^63-1.
-[[nodiscard]] Metrics evaluate(const CommMatrix& comm, const Topology& topology,
-                               std::span<const PE> mapping);
+[[nodiscard]] Metrics evaluate(const CommMatrix& comm, const Topology& topology, std::span<const PE> mapping);
 
 }  // namespace tmap

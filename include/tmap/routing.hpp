@@ -55,8 +55,7 @@ class RoutingModel {
   [[nodiscard]] Distance route_hops(PE a, PE b) const;
 
  protected:
-  explicit RoutingModel(std::vector<std::string> kinds)
-      : kinds_(std::move(kinds)), bandwidth_(kinds_.size(), 1.0) {}
+  explicit RoutingModel(std::vector<std::string> kinds) : kinds_(std::move(kinds)), bandwidth_(kinds_.size(), 1.0) {}
 
  private:
   std::vector<std::string> kinds_;
@@ -73,18 +72,18 @@ struct LinkLoad {
   LinkId link = 0;
   std::int64_t messages = 0;  ///< Congestion(e): messages routed through it
   Volume bytes = 0;
-  double congestion = 0.0;    ///< VC(e) = bytes / bandwidth
+  double congestion = 0.0;  ///< VC(e) = bytes / bandwidth
 };
 
 /// Deveci et al.'s metrics. A message is one stored matrix entry A[i][j] > 0
 /// between ranks on different nodes, routed from sigma(i) to sigma(j).
 struct RouteMetrics {
-  std::int64_t th = 0;    ///< total hops: sum of route hops over messages
-  std::int64_t wh = 0;    ///< weighted hops: sum of bytes x route hops
-  std::int64_t mmc = 0;   ///< maximum message congestion
-  double mc = 0.0;        ///< maximum volume congestion (bytes / bandwidth)
-  double amc = 0.0;       ///< sum of message congestion / links used
-  double ac = 0.0;        ///< sum of volume congestion / links used
+  std::int64_t th = 0;   ///< total hops: sum of route hops over messages
+  std::int64_t wh = 0;   ///< weighted hops: sum of bytes x route hops
+  std::int64_t mmc = 0;  ///< maximum message congestion
+  double mc = 0.0;       ///< maximum volume congestion (bytes / bandwidth)
+  double amc = 0.0;      ///< sum of message congestion / links used
+  double ac = 0.0;       ///< sum of volume congestion / links used
   std::int64_t used_links = 0;
   /// Every used link, by increasing id.
   std::vector<LinkLoad> loads;

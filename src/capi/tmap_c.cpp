@@ -1,7 +1,5 @@
 // The C API: thin wrappers over the C++ API that turn exceptions into status
 // codes and owned messages.
-#include "tmap/tmap.h"
-
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "tmap/tmap.h"
 #include "tmap/tmap.hpp"
 
 struct tmap_topology {
@@ -77,8 +76,12 @@ tmap_status out_of_range(char** error, const char* what, int64_t value, int64_t 
 
 extern "C" {
 
-const char* tmap_version(void) { return tmap::version(); }
-void tmap_string_free(char* message) { std::free(message); }
+const char* tmap_version(void) {
+  return tmap::version();
+}
+void tmap_string_free(char* message) {
+  std::free(message);
+}
 
 tmap_status tmap_topology_load(const char* spec, tmap_topology** out, char** error) {
   if (spec == nullptr || out == nullptr) return missing(error, "spec or out");
@@ -90,14 +93,18 @@ tmap_status tmap_topology_load_hwloc_xml(const char* path, tmap_topology** out, 
   return guarded(error, [&] { *out = new tmap_topology{tmap::load_hwloc_xml(path)}; });
 }
 
-int64_t tmap_topology_size(const tmap_topology* topology) { return topology == nullptr ? -1 : topology->t->size(); }
+int64_t tmap_topology_size(const tmap_topology* topology) {
+  return topology == nullptr ? -1 : topology->t->size();
+}
 
 int64_t tmap_topology_distance(const tmap_topology* topology, int64_t a, int64_t b) {
   if (topology == nullptr || a < 0 || b < 0 || a >= topology->t->size() || b >= topology->t->size()) return -1;
   return topology->t->distance(a, b);
 }
 
-void tmap_topology_free(tmap_topology* topology) { delete topology; }
+void tmap_topology_free(tmap_topology* topology) {
+  delete topology;
+}
 
 tmap_status tmap_comm_from_csr(int64_t n, const int64_t* row_begin, const int64_t* columns, const int64_t* volumes,
                                tmap_comm** out, char** error) {
@@ -160,8 +167,12 @@ tmap_status tmap_comm_load(const char* path, const char* format, tmap_comm** out
   });
 }
 
-int64_t tmap_comm_ranks(const tmap_comm* comm) { return comm == nullptr ? -1 : comm->m.num_ranks(); }
-void tmap_comm_free(tmap_comm* comm) { delete comm; }
+int64_t tmap_comm_ranks(const tmap_comm* comm) {
+  return comm == nullptr ? -1 : comm->m.num_ranks();
+}
+void tmap_comm_free(tmap_comm* comm) {
+  delete comm;
+}
 
 tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t* pes, int64_t count,
                                     int64_t oversubscription, tmap_constraints** out, char** error) {
@@ -171,15 +182,19 @@ tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t
     if (pes == nullptr) {
       *out = new tmap_constraints{tmap::Constraints::all(*topology->t, oversubscription)};
     } else {
-      *out = new tmap_constraints{tmap::Constraints::allowed(*topology->t, std::vector<tmap::PE>(pes, pes + count),
-                                                             oversubscription)};
+      *out = new tmap_constraints{
+          tmap::Constraints::allowed(*topology->t, std::vector<tmap::PE>(pes, pes + count), oversubscription)};
     }
   });
 }
 
-void tmap_constraints_free(tmap_constraints* constraints) { delete constraints; }
+void tmap_constraints_free(tmap_constraints* constraints) {
+  delete constraints;
+}
 
-tmap_options* tmap_options_create(void) { return new (std::nothrow) tmap_options{}; }
+tmap_options* tmap_options_create(void) {
+  return new (std::nothrow) tmap_options{};
+}
 void tmap_options_set_seed(tmap_options* options, uint64_t seed) {
   if (options != nullptr) options->context.seed = seed;
 }
@@ -197,9 +212,13 @@ tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int
     options->context.refine.iterations = iterations;
   });
 }
-void tmap_options_free(tmap_options* options) { delete options; }
+void tmap_options_free(tmap_options* options) {
+  delete options;
+}
 
-int tmap_strategy_count(void) { return static_cast<int>(tmap::strategy_table().size()); }
+int tmap_strategy_count(void) {
+  return static_cast<int>(tmap::strategy_table().size());
+}
 const char* tmap_strategy_name(int index) {
   const auto table = tmap::strategy_table();
   if (index < 0 || index >= static_cast<int>(table.size())) return nullptr;
@@ -228,11 +247,21 @@ int64_t tmap_result_ranks(const tmap_result* result) {
 const int64_t* tmap_result_mapping(const tmap_result* result) {
   return result == nullptr ? nullptr : result->mapping.data();
 }
-int64_t tmap_result_hop_bytes(const tmap_result* result) { return result == nullptr ? -1 : result->metrics.hop_bytes; }
-double tmap_result_avg_hops(const tmap_result* result) { return result == nullptr ? -1 : result->metrics.avg_hops; }
-int64_t tmap_result_max_com(const tmap_result* result) { return result == nullptr ? -1 : result->metrics.max_com; }
-double tmap_result_time(const tmap_result* result) { return result == nullptr ? -1 : result->time_s; }
-void tmap_result_free(tmap_result* result) { delete result; }
+int64_t tmap_result_hop_bytes(const tmap_result* result) {
+  return result == nullptr ? -1 : result->metrics.hop_bytes;
+}
+double tmap_result_avg_hops(const tmap_result* result) {
+  return result == nullptr ? -1 : result->metrics.avg_hops;
+}
+int64_t tmap_result_max_com(const tmap_result* result) {
+  return result == nullptr ? -1 : result->metrics.max_com;
+}
+double tmap_result_time(const tmap_result* result) {
+  return result == nullptr ? -1 : result->time_s;
+}
+void tmap_result_free(tmap_result* result) {
+  delete result;
+}
 
 tmap_status tmap_topomatch(const char* topology_file, const double* affinity, int64_t n, const int64_t* constraints,
                            int64_t constraint_count, int64_t oversubscription, const char* strategy, int64_t* sigma,

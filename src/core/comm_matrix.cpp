@@ -24,15 +24,14 @@ CommMatrix CommMatrix::from_entries(Rank n, std::vector<CommEntry> entries) {
   if (n > kMaxRanks) throw InputError("more than " + std::to_string(kMaxRanks) + " ranks");
   for (const auto& e : entries) {
     if (e.from < 0 || e.from >= n || e.to < 0 || e.to >= n) {
-      throw InputError("rank pair (" + std::to_string(e.from) + ", " + std::to_string(e.to) +
-                       ") out of range for " + std::to_string(n) + " ranks");
+      throw InputError("rank pair (" + std::to_string(e.from) + ", " + std::to_string(e.to) + ") out of range for " +
+                       std::to_string(n) + " ranks");
     }
     if (e.bytes < 0) throw InputError("negative volume " + std::to_string(e.bytes));
   }
   std::erase_if(entries, [](const CommEntry& e) { return e.from == e.to || e.bytes == 0; });
-  std::sort(entries.begin(), entries.end(), [](const CommEntry& a, const CommEntry& b) {
-    return a.from != b.from ? a.from < b.from : a.to < b.to;
-  });
+  std::sort(entries.begin(), entries.end(),
+            [](const CommEntry& a, const CommEntry& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; });
 
   CommMatrix m;
   m.n_ = n;

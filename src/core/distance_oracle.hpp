@@ -28,9 +28,15 @@ class DenseDistances {
       for (std::int64_t v = 0; v < m_; ++v) row[v] = static_cast<T>(topology.distance(pes[u], pes[v]));
     }
   }
-  [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept { return d_[u * m_ + v]; }
-  [[nodiscard]] const T* row(std::int64_t u) const noexcept { return d_.data() + u * m_; }
-  [[nodiscard]] std::int64_t size() const noexcept { return m_; }
+  [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept {
+    return d_[u * m_ + v];
+  }
+  [[nodiscard]] const T* row(std::int64_t u) const noexcept {
+    return d_.data() + u * m_;
+  }
+  [[nodiscard]] std::int64_t size() const noexcept {
+    return m_;
+  }
 
  private:
   std::int64_t m_;
@@ -44,8 +50,7 @@ class DenseDistances {
 template <typename T>
 class NodeDistances {
  public:
-  NodeDistances(const Topology& topology, std::span<const PE> pes, Distance intra, int threads)
-      : node_of_(pes.size()) {
+  NodeDistances(const Topology& topology, std::span<const PE> pes, Distance intra, int threads) : node_of_(pes.size()) {
     std::vector<std::pair<NodeId, std::size_t>> order;
     for (std::size_t u = 0; u < pes.size(); ++u) order.emplace_back(topology.node_of(pes[u]), u);
     std::sort(order.begin(), order.end());
@@ -70,7 +75,9 @@ class NodeDistances {
   [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept {
     return u == v ? 0 : d_[node_of_[u] * nodes_ + node_of_[v]];
   }
-  [[nodiscard]] std::int64_t size() const noexcept { return static_cast<std::int64_t>(node_of_.size()); }
+  [[nodiscard]] std::int64_t size() const noexcept {
+    return static_cast<std::int64_t>(node_of_.size());
+  }
 
  private:
   std::vector<std::int32_t> node_of_;
@@ -130,10 +137,10 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
 
 /// Instantiates X(Oracle) for every oracle with_distances() may pass, for
 /// explicit template instantiation in .cpp files.
-#define TMAP_FOR_EACH_DISTANCE_ORACLE(X)            \
-  X(::tmap::detail::DenseDistances<std::uint8_t>)   \
-  X(::tmap::detail::DenseDistances<std::uint16_t>)  \
-  X(::tmap::detail::DenseDistances<std::uint32_t>)  \
-  X(::tmap::detail::NodeDistances<std::uint8_t>)    \
-  X(::tmap::detail::NodeDistances<std::uint32_t>)   \
+#define TMAP_FOR_EACH_DISTANCE_ORACLE(X)           \
+  X(::tmap::detail::DenseDistances<std::uint8_t>)  \
+  X(::tmap::detail::DenseDistances<std::uint16_t>) \
+  X(::tmap::detail::DenseDistances<std::uint32_t>) \
+  X(::tmap::detail::NodeDistances<std::uint8_t>)   \
+  X(::tmap::detail::NodeDistances<std::uint32_t>)  \
   X(::tmap::detail::TopologyDistances)

@@ -30,8 +30,7 @@ Constraints Constraints::all(const Topology& topology, std::int64_t oversubscrip
   return allowed(topology, std::move(pes), oversubscription);
 }
 
-Constraints Constraints::allowed(const Topology& topology, std::vector<PE> pes,
-                                 std::int64_t oversubscription) {
+Constraints Constraints::allowed(const Topology& topology, std::vector<PE> pes, std::int64_t oversubscription) {
   check_oversubscription(oversubscription);
   for (const PE p : pes) {
     if (p < 0 || p >= topology.size()) {
@@ -79,19 +78,18 @@ bool Constraints::is_allowed(PE pe) const noexcept {
   return std::binary_search(allowed_.begin(), allowed_.end(), pe);
 }
 
-void validate_mapping(std::span<const PE> mapping, std::int64_t num_ranks,
-                      const Constraints& constraints) {
+void validate_mapping(std::span<const PE> mapping, std::int64_t num_ranks, const Constraints& constraints) {
   if (static_cast<std::int64_t>(mapping.size()) != num_ranks) {
-    throw InternalError("mapping has " + std::to_string(mapping.size()) + " entries for " +
-                        std::to_string(num_ranks) + " ranks");
+    throw InternalError("mapping has " + std::to_string(mapping.size()) + " entries for " + std::to_string(num_ranks) +
+                        " ranks");
   }
   const auto allowed = constraints.allowed_pes();
   std::vector<std::int64_t> load(allowed.size(), 0);
   for (std::size_t r = 0; r < mapping.size(); ++r) {
     const auto it = std::lower_bound(allowed.begin(), allowed.end(), mapping[r]);
     if (it == allowed.end() || *it != mapping[r]) {
-      throw InternalError("rank " + std::to_string(r) + " is mapped to PE " +
-                          std::to_string(mapping[r]) + ", which is not allowed");
+      throw InternalError("rank " + std::to_string(r) + " is mapped to PE " + std::to_string(mapping[r]) +
+                          ", which is not allowed");
     }
     if (++load[static_cast<std::size_t>(it - allowed.begin())] > constraints.capacity()) {
       throw InternalError("PE " + std::to_string(mapping[r]) + " holds more than " +

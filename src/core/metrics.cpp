@@ -15,8 +15,7 @@ namespace tmap {
 Metrics evaluate(const CommMatrix& comm, const Topology& topology, std::span<const PE> mapping) {
   if (static_cast<Rank>(mapping.size()) != comm.num_ranks()) {
     throw InputError("the mapping has " + std::to_string(mapping.size()) +
-                     " entries but the communication matrix has " +
-                     std::to_string(comm.num_ranks()) + " ranks");
+                     " entries but the communication matrix has " + std::to_string(comm.num_ranks()) + " ranks");
   }
   for (std::size_t r = 0; r < mapping.size(); ++r) {
     if (mapping[r] < 0 || mapping[r] >= topology.size()) {

@@ -1,5 +1,7 @@
 #include "tmap/version.hpp"
 
 namespace tmap {
-const char* version() noexcept { return TMAP_VERSION_STRING; }
+const char* version() noexcept {
+  return TMAP_VERSION_STRING;
+}
 }  // namespace tmap

@@ -16,26 +16,36 @@ namespace tmap::gen {
 namespace {
 
 struct ClassSizes {
-  std::int64_t cg_na;    ///< CG matrix order
-  std::int64_t grid;     ///< BT, SP and LU grid points per side
-  std::int64_t mg_grid;  ///< MG grid points per side
+  std::int64_t cg_na;      ///< CG matrix order
+  std::int64_t grid;       ///< BT, SP and LU grid points per side
+  std::int64_t mg_grid;    ///< MG grid points per side
   std::int64_t ft_points;  ///< FT grid points (nx * ny * nz)
 };
 
 ClassSizes class_sizes(char npb_class) {
   switch (npb_class) {
-    case 'S': return {1400, 12, 32, 64LL * 64 * 64};
-    case 'W': return {7000, 24, 128, 128LL * 128 * 32};
-    case 'A': return {14000, 64, 256, 256LL * 256 * 128};
-    case 'B': return {75000, 102, 256, 512LL * 256 * 256};
-    case 'C': return {150000, 162, 512, 512LL * 512 * 512};
-    case 'D': return {1500000, 408, 1024, 2048LL * 1024 * 1024};
-    case 'E': return {9000000, 1020, 2048, 4096LL * 2048 * 2048};
-    default: throw InputError(std::string("unknown NPB class '") + npb_class + "' (S, W, A, B, C, D or E)");
+    case 'S':
+      return {1400, 12, 32, 64LL * 64 * 64};
+    case 'W':
+      return {7000, 24, 128, 128LL * 128 * 32};
+    case 'A':
+      return {14000, 64, 256, 256LL * 256 * 128};
+    case 'B':
+      return {75000, 102, 256, 512LL * 256 * 256};
+    case 'C':
+      return {150000, 162, 512, 512LL * 512 * 512};
+    case 'D':
+      return {1500000, 408, 1024, 2048LL * 1024 * 1024};
+    case 'E':
+      return {9000000, 1020, 2048, 4096LL * 2048 * 2048};
+    default:
+      throw InputError(std::string("unknown NPB class '") + npb_class + "' (S, W, A, B, C, D or E)");
   }
 }
 
-bool power_of_two(Rank p) { return p > 0 && std::has_single_bit(static_cast<std::uint64_t>(p)); }
+bool power_of_two(Rank p) {
+  return p > 0 && std::has_single_bit(static_cast<std::uint64_t>(p));
+}
 
 /// The most square px x py = p with px >= py (px = 2 py or px = py for
 /// powers of two, as NPB's LU chooses).
@@ -117,11 +127,11 @@ CommMatrix multipartition(Rank p, const ClassSizes& c, int doubles_per_face, con
     const auto i = r % q;
     const auto j = r / q;
     const auto at = [q](std::int64_t x, std::int64_t y) { return ((y % q + q) % q) * q + (x % q + q) % q; };
-    b.send(r, at(i + 1, j), sweep + halo);   // successor(1)
-    b.send(r, at(i, j + 1), sweep + halo);   // successor(2)
+    b.send(r, at(i + 1, j), sweep + halo);      // successor(1)
+    b.send(r, at(i, j + 1), sweep + halo);      // successor(2)
     b.send(r, at(i + 1, j - 1), sweep + halo);  // successor(3)
-    b.send(r, at(i - 1, j), sweep + halo);   // predecessor(1)
-    b.send(r, at(i, j - 1), sweep + halo);   // predecessor(2)
+    b.send(r, at(i - 1, j), sweep + halo);      // predecessor(1)
+    b.send(r, at(i, j - 1), sweep + halo);      // predecessor(2)
     b.send(r, at(i - 1, j + 1), sweep + halo);  // predecessor(3)
   }
   return b.build();

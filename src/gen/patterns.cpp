@@ -14,7 +14,9 @@ CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume vol
   const auto nd = dims.size();
   if (nd != 2 && nd != 3) throw InputError("stencil: give 2 or 3 dimensions");
   const bool ok = nd == 2 ? (points == 5 || points == 9) : (points == 7 || points == 27);
-  if (!ok) throw InputError("stencil: " + std::to_string(nd) + "D stencils have " + (nd == 2 ? "5 or 9" : "7 or 27") + " points");
+  if (!ok)
+    throw InputError("stencil: " + std::to_string(nd) + "D stencils have " + (nd == 2 ? "5 or 9" : "7 or 27") +
+                     " points");
   if (volume < 0) throw InputError("stencil: the volume must be non-negative");
   if (!axis_volumes.empty() && axis_volumes.size() != nd) {
     throw InputError("stencil: give one axis volume per dimension (" + std::to_string(nd) + ")");
@@ -76,7 +78,8 @@ CommMatrix stencil(const std::vector<std::int64_t>& dims, int points, Volume vol
 }
 
 CommMatrix random_sparse(Rank n, std::int64_t degree, Volume max_volume, std::uint64_t seed) {
-  if (n < 1 || n > kMaxRanks) throw InputError("random: the number of ranks must be between 1 and " + std::to_string(kMaxRanks));
+  if (n < 1 || n > kMaxRanks)
+    throw InputError("random: the number of ranks must be between 1 and " + std::to_string(kMaxRanks));
   if (degree < 0 || (n > 1 && degree > n - 1) || (n == 1 && degree > 0)) {
     throw InputError("random: the degree must be between 0 and ranks-1");
   }

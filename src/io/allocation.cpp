@@ -84,7 +84,6 @@ bool is_id_ranges(std::string_view list) {
   return list.find_first_not_of("0123456789-, \t") == std::string_view::npos;
 }
 
-
 /// How many hosts an item expands to (saturating above kMaxHosts), so huge
 /// lists are refused before any string is built.
 std::size_t count_item(std::string_view item) {

@@ -27,8 +27,8 @@ CommMatrix parse_dense(std::string_view text, const std::string& origin, std::st
     }
     if (row == n) {
       throw InputError(origin, lines.line_number(),
-                       "extra row: the first row has " + std::to_string(n) +
-                           " values, so the matrix has " + std::to_string(n) + " rows");
+                       "extra row: the first row has " + std::to_string(n) + " values, so the matrix has " +
+                           std::to_string(n) + " rows");
     }
     // Values are parsed as they are found: no per-row token list.
     std::int64_t j = 0;
@@ -51,8 +51,8 @@ CommMatrix parse_dense(std::string_view text, const std::string& origin, std::st
   }
   if (n < 0) throw InputError(origin, "no matrix found (the file is empty)");
   if (row != n) {
-    throw InputError(origin, "the matrix is not square: " + std::to_string(n) + " columns but " +
-                                 std::to_string(row) + " rows");
+    throw InputError(
+        origin, "the matrix is not square: " + std::to_string(n) + " columns but " + std::to_string(row) + " rows");
   }
   return CommMatrix::from_csr(n, std::move(row_begin), std::move(column), std::move(volume));
 }

@@ -1,9 +1,9 @@
 // Format names, detection by extension, and the writers of tm-gen.
-#include <array>
-#include <algorithm>
-#include <filesystem>
-
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
 
 #include "io/comm_readers.hpp"
 #include "tmap/error.hpp"
@@ -23,10 +23,14 @@ constexpr std::array<detail::Named<CommFormat>, 6> kFormats{{
     {CommFormat::MetisGraph, "graph"},
 }};
 
-std::string format_list() { return detail::joined_names(kFormats); }
+std::string format_list() {
+  return detail::joined_names(kFormats);
+}
 
 /// A -> undirected edge loads: bytes exchanged in total by each pair.
-CommMatrix edge_loads(const CommMatrix& comm) { return comm.symmetrized(); }
+CommMatrix edge_loads(const CommMatrix& comm) {
+  return comm.symmetrized();
+}
 
 }  // namespace
 
@@ -52,12 +56,18 @@ namespace {
 
 CommMatrix parse_any(std::string_view text, CommFormat format, const std::string& origin) {
   switch (format) {
-    case CommFormat::Dense: return detail::parse_dense(text, origin, " \t\r\v\f");
-    case CommFormat::Csv: return detail::parse_dense(text, origin, ", \t\r\v\f");
-    case CommFormat::Coo: return detail::parse_coo(text, origin);
-    case CommFormat::MatrixMarket: return detail::parse_matrix_market(text, origin);
-    case CommFormat::ScotchGraph: return detail::parse_scotch_graph(text, origin);
-    case CommFormat::MetisGraph: return detail::parse_metis_graph(text, origin);
+    case CommFormat::Dense:
+      return detail::parse_dense(text, origin, " \t\r\v\f");
+    case CommFormat::Csv:
+      return detail::parse_dense(text, origin, ", \t\r\v\f");
+    case CommFormat::Coo:
+      return detail::parse_coo(text, origin);
+    case CommFormat::MatrixMarket:
+      return detail::parse_matrix_market(text, origin);
+    case CommFormat::ScotchGraph:
+      return detail::parse_scotch_graph(text, origin);
+    case CommFormat::MetisGraph:
+      return detail::parse_metis_graph(text, origin);
   }
   throw InternalError("unhandled communication format");
 }

@@ -11,8 +11,7 @@
 
 namespace tmap::detail {
 
-namespace {
-}
+namespace {}
 
 CommMatrix graph_to_matrix(Rank n, std::vector<Arc> arcs, const std::vector<std::int64_t>& line_of_vertex,
                            const std::string& origin, std::int64_t base) {
@@ -29,13 +28,14 @@ CommMatrix graph_to_matrix(Rank n, std::vector<Arc> arcs, const std::vector<std:
     const Arc reverse{a.to, a.from, 0};
     const auto it = std::lower_bound(arcs.begin(), arcs.end(), reverse, by_ends);
     if (it == arcs.end() || it->from != a.to || it->to != a.from) {
-      throw InputError(origin, line, "edge " + name(a.from) + "-" + name(a.to) + " is missing from vertex " +
-                                         name(a.to) + "'s list (graphs must be undirected)");
+      throw InputError(origin, line,
+                       "edge " + name(a.from) + "-" + name(a.to) + " is missing from vertex " + name(a.to) +
+                           "'s list (graphs must be undirected)");
     }
     if (it->load != a.load) {
-      throw InputError(origin, line, "edge " + name(a.from) + "-" + name(a.to) + " has load " +
-                                         std::to_string(a.load) + " here but " + std::to_string(it->load) +
-                                         " in vertex " + name(a.to) + "'s list");
+      throw InputError(origin, line,
+                       "edge " + name(a.from) + "-" + name(a.to) + " has load " + std::to_string(a.load) +
+                           " here but " + std::to_string(it->load) + " in vertex " + name(a.to) + "'s list");
     }
   }
   std::vector<CommEntry> entries;
@@ -126,8 +126,9 @@ CommMatrix parse_scotch_graph(std::string_view text, const std::string& origin) 
       to = r.end - base;
     }
     if (to < 0) {
-      throw InputError(origin, line_of_vertex[r.from],
-                       "vertex " + std::to_string(r.from + base) + " has an unknown neighbour " + std::to_string(r.end));
+      throw InputError(
+          origin, line_of_vertex[r.from],
+          "vertex " + std::to_string(r.from + base) + " has an unknown neighbour " + std::to_string(r.end));
     }
     arcs.push_back({r.from, to, r.load});
   }
@@ -159,8 +160,9 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
   // One line per vertex, two numbers per edge end: refuse what cannot fit.
   const auto lines_left = static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   if (n > lines_left || 2 * m > static_cast<std::int64_t>(text.size())) {
-    throw InputError(origin, at, "the header announces " + std::to_string(n) + " vertices and " + std::to_string(m) +
-                                     " edges, more than the file can hold");
+    throw InputError(origin, at,
+                     "the header announces " + std::to_string(n) + " vertices and " + std::to_string(m) +
+                         " edges, more than the file can hold");
   }
   std::string fmt = head.size() > 2 ? std::string(head[2]) : "0";
   if (fmt.size() > 3 || fmt.find_first_not_of("01") != std::string::npos) {
@@ -177,8 +179,8 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
   arcs.reserve(static_cast<std::size_t>(2 * m));
   for (Rank v = 0; v < n; ++v) {
     if (!next_non_comment()) {
-      throw InputError(origin, "the header announces " + std::to_string(n) + " vertices but the file lists " +
-                                   std::to_string(v));
+      throw InputError(
+          origin, "the header announces " + std::to_string(n) + " vertices but the file lists " + std::to_string(v));
     }
     const auto here = lines.line_number();
     line_of_vertex[v] = here;
@@ -188,7 +190,8 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
     std::size_t k = 0;
     const std::size_t skip = (sizes ? 1 : 0) + (vertex_weights ? static_cast<std::size_t>(ncon) : 0);
     if (t.size() < skip) throw InputError(origin, here, "missing vertex size or weights");
-    for (; k < skip; ++k) parse_int_in(t[k], 0, std::numeric_limits<std::int64_t>::max(), "vertex weight", origin, here);
+    for (; k < skip; ++k)
+      parse_int_in(t[k], 0, std::numeric_limits<std::int64_t>::max(), "vertex weight", origin, here);
     const std::size_t step = edge_weights ? 2 : 1;
     if ((t.size() - skip) % step != 0) throw InputError(origin, here, "a neighbour is missing its edge weight");
     for (; k < t.size(); k += step) {
@@ -198,7 +201,8 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
     }
   }
   while (next_non_comment()) {
-    if (!is_blank(line)) throw InputError(origin, lines.line_number(), "more vertex lines than the " + std::to_string(n) + " announced");
+    if (!is_blank(line))
+      throw InputError(origin, lines.line_number(), "more vertex lines than the " + std::to_string(n) + " announced");
   }
   if (static_cast<std::int64_t>(arcs.size()) != 2 * m) {
     throw InputError(origin, "the header announces " + std::to_string(m) + " edges but the vertex lines hold " +

@@ -87,8 +87,7 @@ CommMatrix parse_matrix_market(std::string_view text, const std::string& origin)
     throw InputError(origin, 1, "unsupported MatrixMarket field '" + field + "' (real, integer or pattern)");
   }
   if (symmetry != "general" && symmetry != "symmetric") {
-    throw InputError(origin, 1,
-                     "unsupported MatrixMarket symmetry '" + symmetry + "' (general or symmetric)");
+    throw InputError(origin, 1, "unsupported MatrixMarket symmetry '" + symmetry + "' (general or symmetric)");
   }
   if (format == "array" && field == "pattern") {
     throw InputError(origin, 1, "a MatrixMarket array cannot have the pattern field");
@@ -105,8 +104,9 @@ CommMatrix parse_matrix_market(std::string_view text, const std::string& origin)
   const auto at = lines.line_number();
   const std::size_t expected_sizes = format == "coordinate" ? 3 : 2;
   if (sizes.size() != expected_sizes) {
-    throw InputError(origin, at, "expected " + std::string(format == "coordinate" ? "'rows cols entries'" : "'rows cols'") +
-                                     " on the size line");
+    throw InputError(origin, at,
+                     "expected " + std::string(format == "coordinate" ? "'rows cols entries'" : "'rows cols'") +
+                         " on the size line");
   }
   const auto rows = parse_int_in(sizes[0], 0, kMaxRanks, "rows", origin, at);
   const auto cols = parse_int_in(sizes[1], 0, kMaxRanks, "columns", origin, at);
@@ -114,11 +114,12 @@ CommMatrix parse_matrix_market(std::string_view text, const std::string& origin)
     throw InputError(origin, at, "the matrix is not square: " + std::to_string(rows) + " x " + std::to_string(cols));
   }
   const std::int64_t n = rows;
-  const auto expected = format == "coordinate" ? parse_int_in(sizes[2], 0, std::numeric_limits<std::int64_t>::max(), "entries", origin, at)
-                                               : (symmetric ? n * (n + 1) / 2 : n * n);
+  const auto expected = format == "coordinate"
+                            ? parse_int_in(sizes[2], 0, std::numeric_limits<std::int64_t>::max(), "entries", origin, at)
+                            : (symmetric ? n * (n + 1) / 2 : n * n);
   if (expected > static_cast<std::int64_t>(text.size())) {
-    throw InputError(origin, at, "the size line announces " + std::to_string(expected) +
-                                     " entries, more than the file can hold");
+    throw InputError(origin, at,
+                     "the size line announces " + std::to_string(expected) + " entries, more than the file can hold");
   }
   std::vector<CommEntry> entries;
   std::int64_t seen = 0;
@@ -127,7 +128,8 @@ CommMatrix parse_matrix_market(std::string_view text, const std::string& origin)
   while (lines.next(line)) {
     if (is_comment_or_blank(line)) continue;
     const auto here = lines.line_number();
-    if (seen == expected) throw InputError(origin, here, "more entries than the " + std::to_string(expected) + " announced");
+    if (seen == expected)
+      throw InputError(origin, here, "more entries than the " + std::to_string(expected) + " announced");
     rest = line;
     std::vector<std::string_view> t;
     while (next_token(rest, token)) t.push_back(token);
@@ -137,7 +139,8 @@ CommMatrix parse_matrix_market(std::string_view text, const std::string& origin)
     if (format == "coordinate") {
       const std::size_t want = field == "pattern" ? 2 : 3;
       if (t.size() != want) {
-        throw InputError(origin, here, "expected " + std::to_string(want) + " values, found " + std::to_string(t.size()));
+        throw InputError(origin, here,
+                         "expected " + std::to_string(want) + " values, found " + std::to_string(t.size()));
       }
       i = parse_int_in(t[0], 1, n, "row index", origin, here) - 1;
       j = parse_int_in(t[1], 1, n, "column index", origin, here) - 1;
@@ -146,7 +149,8 @@ CommMatrix parse_matrix_market(std::string_view text, const std::string& origin)
         throw InputError(origin, here, "a symmetric MatrixMarket file lists the lower triangle only (row >= column)");
       }
     } else {
-      if (t.size() != 1) throw InputError(origin, here, "expected one value per line, found " + std::to_string(t.size()));
+      if (t.size() != 1)
+        throw InputError(origin, here, "expected one value per line, found " + std::to_string(t.size()));
       v = parse_volume(t[0], origin, here);
       i = array_i;
       j = array_j;  // column-major; symmetric arrays hold the lower triangle

@@ -1,10 +1,13 @@
 // The public file helpers of tmap/io.hpp, on top of util/file.
-#include "tmap/io.hpp"
 #include "util/file.hpp"
+
+#include "tmap/io.hpp"
 
 namespace tmap {
 
-std::string read_file(const std::string& path) { return detail::read_text_file(path); }
+std::string read_file(const std::string& path) {
+  return detail::read_text_file(path);
+}
 
 void write_file_atomically(const std::string& path, std::string_view content) {
   detail::write_output_file(path, content);

@@ -1,9 +1,9 @@
 // Mapping output formats (perm, json, TopoMatch, Scotch .map) and the reader
 // tm-eval uses, which recognises all four from the content.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tmap/error.hpp"
@@ -104,7 +104,8 @@ Mapping parse_topomatch_mapping(std::string_view text, const std::string& origin
 
 MappingFormat mapping_format_from_name(std::string_view name) {
   if (const auto format = detail::find_by_name(kFormats, name)) return *format;
-  throw InputError("unknown mapping format '" + std::string(name) + "' (known: " + detail::joined_names(kFormats) + ")");
+  throw InputError("unknown mapping format '" + std::string(name) + "' (known: " + detail::joined_names(kFormats) +
+                   ")");
 }
 
 std::string_view mapping_format_name(MappingFormat format) {
@@ -132,7 +133,8 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
       // Scotch's terminals: nodes for targets of weighted terminals.
       fmt::format_to(it, "{}\n", mapping.size());
       for (std::size_t r = 0; r < mapping.size(); ++r) {
-        fmt::format_to(it, "{}\t{}\n", r, report.scotch_terminal_of ? report.scotch_terminal_of(mapping[r]) : mapping[r]);
+        fmt::format_to(it, "{}\t{}\n", r,
+                       report.scotch_terminal_of ? report.scotch_terminal_of(mapping[r]) : mapping[r]);
       }
       break;
     case MappingFormat::Rankfile:
@@ -148,7 +150,8 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
         for (const PE p : mapping) fmt::format_to(it, "{}\n", report.host_of(p));
       } else {
         if (format == MappingFormat::Hydra && report.program.empty()) {
-          throw InputError("--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
+          throw InputError(
+              "--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
         }
         for (std::size_t r = 0; r < mapping.size();) {
           const auto host = report.host_of(mapping[r]);
@@ -206,8 +209,9 @@ Mapping parse_mapping(std::string_view text, const std::string& origin, bool* wa
   }
   const auto count = detail::parse_int_in(rows[0].tokens[0], 0, kAny, "number of entries", origin, rows[0].line);
   if (static_cast<std::int64_t>(rows.size()) - 1 != count) {
-    bad(origin, 0, "the Scotch mapping announces " + std::to_string(count) + " entries but holds " +
-                       std::to_string(rows.size() - 1));
+    bad(origin, 0,
+        "the Scotch mapping announces " + std::to_string(count) + " entries but holds " +
+            std::to_string(rows.size() - 1));
   }
   std::vector<std::pair<std::int64_t, PE>> entries;
   for (std::size_t k = 1; k < rows.size(); ++k) {
@@ -223,14 +227,17 @@ Mapping parse_mapping(std::string_view text, const std::string& origin, bool* wa
   m.assign(static_cast<std::size_t>(count), -1);
   for (std::size_t k = 0; k < entries.size(); ++k) {
     const auto v = entries[k].first - base;
-    if (v < 0 || v >= count) bad(origin, rows[k + 1].line, "vertex " + std::to_string(entries[k].first) + " out of range");
+    if (v < 0 || v >= count)
+      bad(origin, rows[k + 1].line, "vertex " + std::to_string(entries[k].first) + " out of range");
     if (m[v] != -1) bad(origin, rows[k + 1].line, "vertex " + std::to_string(entries[k].first) + " is mapped twice");
     m[v] = entries[k].second;
   }
   return m;
 }
 
-Mapping read_mapping(const std::string& path) { return parse_mapping(read_file(path), path); }
+Mapping read_mapping(const std::string& path) {
+  return parse_mapping(read_file(path), path);
+}
 
 Mapping read_mapping(const std::string& path, const Topology& topology) {
   bool scotch = false;
@@ -260,7 +267,9 @@ Mapping read_mapping(const std::string& path, const Topology& topology) {
   return mapping;
 }
 
-std::vector<PE> read_pe_list(const std::string& path, PE num_pes) { return parse_pe_list(read_file(path), path, num_pes); }
+std::vector<PE> read_pe_list(const std::string& path, PE num_pes) {
+  return parse_pe_list(read_file(path), path, num_pes);
+}
 
 std::vector<PE> parse_pe_list(std::string_view text, const std::string& path, PE num_pes) {
   detail::LineReader lines(text);
@@ -274,8 +283,9 @@ std::vector<PE> parse_pe_list(std::string_view text, const std::string& path, PE
       const auto at = lines.line_number();
       const auto pe = detail::parse_int_in(token, 0, num_pes - 1, "PE id", path, at);
       if (line_of[pe] != 0) {
-        throw InputError(path, at, "PE " + std::to_string(pe) + " is listed twice (first on line " +
-                                       std::to_string(line_of[pe]) + ")");
+        throw InputError(
+            path, at,
+            "PE " + std::to_string(pe) + " is listed twice (first on line " + std::to_string(line_of[pe]) + ")");
       }
       line_of[pe] = at;
       pes.push_back(pe);

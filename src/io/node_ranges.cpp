@@ -9,9 +9,7 @@ std::vector<NodeId> parse_node_ranges(std::string_view list, const std::string& 
   std::string_view rest = list;
   std::string_view item;
   constexpr NodeId kMax = NodeId{1} << 40;
-  auto bad = [&](const std::string& problem) {
-    throw InputError(origin + " '" + std::string(list) + "': " + problem);
-  };
+  auto bad = [&](const std::string& problem) { throw InputError(origin + " '" + std::string(list) + "': " + problem); };
   while (detail::next_token(rest, item, ", \t")) {
     const auto dash = item.find('-', 1);
     NodeId first = 0;
@@ -20,8 +18,7 @@ std::vector<NodeId> parse_node_ranges(std::string_view list, const std::string& 
       bad("expected a node id or a range a-b, found " + detail::quote(item));
     }
     last = first;
-    if (dash != std::string_view::npos &&
-        (!detail::parse_int(item.substr(dash + 1), last) || last < first)) {
+    if (dash != std::string_view::npos && (!detail::parse_int(item.substr(dash + 1), last) || last < first)) {
       bad("bad range " + detail::quote(item) + " (expected a-b with a <= b)");
     }
     if (last >= kMax) bad("node id too large in " + detail::quote(item));

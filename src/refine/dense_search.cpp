@@ -70,7 +70,9 @@ class MoveTable {
   }
 
  private:
-  [[nodiscard]] std::int64_t w(std::int64_t a, std::int64_t b) const { return p_.w[static_cast<std::size_t>(a * n_ + b)]; }
+  [[nodiscard]] std::int64_t w(std::int64_t a, std::int64_t b) const {
+    return p_.w[static_cast<std::size_t>(a * n_ + b)];
+  }
   [[nodiscard]] std::int64_t dist(std::int64_t a, std::int64_t b) const {
     return p_.d[static_cast<std::size_t>(a * n_ + b)];
   }
@@ -163,7 +165,8 @@ SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& 
   // The same by place (left_at[place * n + item]) for contiguous scans.
   std::vector<std::int64_t> left_at(left.size());
   for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t p = 0; p < n; ++p) left_at[static_cast<std::size_t>(p * n + i)] = left[static_cast<std::size_t>(i * n + p)];
+    for (std::int64_t p = 0; p < n; ++p)
+      left_at[static_cast<std::size_t>(p * n + i)] = left[static_cast<std::size_t>(i * n + p)];
   }
   const auto t_min = std::max<std::int64_t>(2, (9 * n) / 10);
   const auto t_max = std::max<std::int64_t>(t_min + 1, (11 * n + 9) / 10);
@@ -171,7 +174,8 @@ SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& 
   std::int64_t tenure = t_min;
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t it = 0; it < iterations; ++it) {
-    if (it % (2 * t_max) == 0) tenure = t_min + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(t_max - t_min + 1)));
+    if (it % (2 * t_max) == 0)
+      tenure = t_min + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(t_max - t_min + 1)));
     if (seconds > 0 && (it & 63) == 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) {
       break;

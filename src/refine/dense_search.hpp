@@ -32,11 +32,11 @@ inline constexpr std::int64_t kMaxDenseDescent = 256;
 }
 
 struct DenseProblem {
-  std::int64_t n = 0;               ///< positions = items
-  std::vector<std::int64_t> w;      ///< n x n symmetric traffic (silent items: 0)
-  std::vector<std::int64_t> d;      ///< n x n distances between positions
-  std::vector<std::int64_t> pe;     ///< position -> its PE (swaps within one PE change nothing)
-  std::vector<char> silent;         ///< item is a free slot
+  std::int64_t n = 0;            ///< positions = items
+  std::vector<std::int64_t> w;   ///< n x n symmetric traffic (silent items: 0)
+  std::vector<std::int64_t> d;   ///< n x n distances between positions
+  std::vector<std::int64_t> pe;  ///< position -> its PE (swaps within one PE change nothing)
+  std::vector<char> silent;      ///< item is a free slot
 };
 
 struct SearchStats {

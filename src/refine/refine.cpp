@@ -1,10 +1,10 @@
 // refine_mapping: the dense swap and tabu searches when the slots fit the
 // move table, else the candidate-list search that ohtma+ uses (VieM's
 // communication neighbourhood), which scales to hundreds of thousands of ranks.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
-
-#include <fmt/format.h>
 
 #include "core/distance_oracle.hpp"
 #include "refine/dense_search.hpp"
@@ -47,7 +47,8 @@ refine::DenseProblem dense_problem(const CommMatrix& sym, const Topology& topolo
   for (Rank i = 0; i < sym.num_ranks(); ++i) {
     const auto cols = sym.targets(i);
     const auto vols = sym.volumes(i);
-    for (std::size_t e = 0; e < cols.size(); ++e) p.w[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(cols[e])] = vols[e];
+    for (std::size_t e = 0; e < cols.size(); ++e)
+      p.w[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(cols[e])] = vols[e];
   }
   p.d.assign(n * n, 0);
   p.pe.resize(n);
@@ -87,8 +88,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
   auto sigma = slots_of(mapping, constraints);
   const auto n_slots = constraints.num_slots();
   bool done = false;
-  const auto dense_limit =
-      options.kind == RefineKind::Swap ? refine::kMaxDenseDescent : refine::kMaxDensePositions;
+  const auto dense_limit = options.kind == RefineKind::Swap ? refine::kMaxDenseDescent : refine::kMaxDensePositions;
   if (n_slots <= dense_limit) {
     const auto dense = dense_problem(sym, problem.topology, constraints);
     if (refine::dense_fits(dense)) {
@@ -104,8 +104,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
         r = refine::dense_descent(dense, pos);
         stats.method = "swap";
       } else {
-        const auto iterations =
-            options.iterations >= 0 ? options.iterations : refine::default_tabu_iterations(n_slots);
+        const auto iterations = options.iterations >= 0 ? options.iterations : refine::default_tabu_iterations(n_slots);
         r = refine::robust_tabu(dense, pos, iterations, options.time_limit_s, context.seed);
         stats.method = "tabu";
       }

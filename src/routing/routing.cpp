@@ -1,9 +1,9 @@
 // make_routing, bandwidths and the link metrics.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "routing/models.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -90,8 +90,8 @@ std::unique_ptr<RoutingModel> make_routing(const Topology& topology) {
 
 RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing, std::span<const PE> mapping) {
   if (static_cast<Rank>(mapping.size()) != comm.num_ranks()) {
-    throw InputError(fmt::format("the mapping has {} entries but the communication matrix has {} ranks",
-                                 mapping.size(), comm.num_ranks()));
+    throw InputError(fmt::format("the mapping has {} entries but the communication matrix has {} ranks", mapping.size(),
+                                 comm.num_ranks()));
   }
   std::vector<std::int64_t> messages(static_cast<std::size_t>(routing.num_links()), 0);
   std::vector<detail::Int128> bytes(messages.size(), 0);

@@ -9,8 +9,7 @@ namespace {
 enum Kind { kNode = 0, kSide = 1, kRow = 2, kCol = 3 };
 }
 
-Tianhe3Routing::Tianhe3Routing(std::int64_t rows, std::int64_t cols, std::int64_t nodes_per_chip,
-                               std::int64_t cores)
+Tianhe3Routing::Tianhe3Routing(std::int64_t rows, std::int64_t cols, std::int64_t nodes_per_chip, std::int64_t cores)
     : RoutingModel({"node", "side", "row", "col"}),
       rows_(rows),
       cols_(cols),

@@ -43,8 +43,8 @@ TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(to
     }
     std::int64_t parent = 0;
     for (std::int64_t k = 0; k < depth_; ++k) {
-      auto [it, fresh] = ids.try_emplace({parent, path[static_cast<std::size_t>(k)]},
-                                         static_cast<std::int64_t>(depth_of_.size()));
+      auto [it, fresh] =
+          ids.try_emplace({parent, path[static_cast<std::size_t>(k)]}, static_cast<std::int64_t>(depth_of_.size()));
       if (fresh) {
         depth_of_.push_back(k + 1);
         parent_.push_back(parent);

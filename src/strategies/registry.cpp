@@ -18,7 +18,6 @@
 #include "strategies/treematch/treematch.hpp"
 #include "strategies/umpa/umpa.hpp"
 #include "tmap/comm_matrix.hpp"
-
 #include "tmap/error.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/topology.hpp"
@@ -55,8 +54,9 @@ constexpr std::array kStrategies{
                  make<strategies::UmpaWhMapper>},
     StrategyInfo{"umpa-mc", "umpa-wh + Algorithm 3: max-congestion refinement under the routing model",
                  make<strategies::UmpaMcMapper>},
-    StrategyInfo{"grid2d", "Malik et al.: 2D stencils with asymmetric halos, group blocks and columns permuted "
-                           "(--grid2d-bw, --grid2d-domain)",
+    StrategyInfo{"grid2d",
+                 "Malik et al.: 2D stencils with asymmetric halos, group blocks and columns permuted "
+                 "(--grid2d-bw, --grid2d-domain)",
                  make<strategies::Grid2dMapper>},
     StrategyInfo{"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
                  make<strategies::BestMapper>},
@@ -64,9 +64,13 @@ constexpr std::array kStrategies{
 
 }  // namespace
 
-std::span<const StrategyInfo> strategy_table() { return kStrategies; }
+std::span<const StrategyInfo> strategy_table() {
+  return kStrategies;
+}
 
-std::string_view default_strategy() { return "scotch"; }
+std::string_view default_strategy() {
+  return "scotch";
+}
 
 const StrategyInfo& find_strategy(std::string_view name) {
   for (const auto& s : kStrategies) {
@@ -80,14 +84,14 @@ const StrategyInfo& find_strategy(std::string_view name) {
 void check_problem(const Problem& problem) {
   const auto& c = problem.constraints;
   if (c.topology_size() != problem.topology.size()) {
-    throw InputError("the constraints were made for a topology of " + std::to_string(c.topology_size()) +
-                     " PEs, not " + std::to_string(problem.topology.size()));
+    throw InputError("the constraints were made for a topology of " + std::to_string(c.topology_size()) + " PEs, not " +
+                     std::to_string(problem.topology.size()));
   }
   const Rank n = problem.comm.num_ranks();
   if (n > c.num_slots()) {
     throw InputError(std::to_string(n) + " ranks do not fit: " + std::to_string(c.allowed_pes().size()) +
-                     " allowed PEs x " + std::to_string(c.capacity()) + " rank(s) each = " +
-                     std::to_string(c.num_slots()) + " slots (use -o K to oversubscribe)");
+                     " allowed PEs x " + std::to_string(c.capacity()) +
+                     " rank(s) each = " + std::to_string(c.num_slots()) + " slots (use -o K to oversubscribe)");
   }
 }
 

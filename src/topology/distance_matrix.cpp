@@ -9,7 +9,8 @@
 
 namespace tmap::topo {
 
-DistanceMatrixTopology::DistanceMatrixTopology(std::vector<std::int64_t> labels, const std::vector<std::int64_t>& weights,
+DistanceMatrixTopology::DistanceMatrixTopology(std::vector<std::int64_t> labels,
+                                               const std::vector<std::int64_t>& weights,
                                                std::vector<std::uint32_t> distances, std::string kind)
     : terminals_(static_cast<std::int64_t>(labels.size())),
       labels_(std::move(labels)),
@@ -53,16 +54,17 @@ std::string DistanceMatrixTopology::to_tgt() const {
 std::unique_ptr<Topology> parse_dist(std::string_view text, const std::string& origin) {
   detail::TokenStream in(text, origin);
   const auto n = in.expect_int("number of PEs", 1, 1 << 14);
-  if (n * n * 2 > in.remaining() + 1) in.fail("a " + std::to_string(n) + " x " + std::to_string(n) + " matrix does not fit in the rest of the file");
+  if (n * n * 2 > in.remaining() + 1)
+    in.fail("a " + std::to_string(n) + " x " + std::to_string(n) + " matrix does not fit in the rest of the file");
   std::vector<std::uint32_t> d(static_cast<std::size_t>(n * n));
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t j = 0; j < n; ++j) {
-      d[static_cast<std::size_t>(i * n + j)] = static_cast<std::uint32_t>(
-          in.expect_int("distance (" + std::to_string(i) + ", " + std::to_string(j) + ")", 0,
-                        std::numeric_limits<std::uint32_t>::max()));
+      d[static_cast<std::size_t>(i * n + j)] =
+          static_cast<std::uint32_t>(in.expect_int("distance (" + std::to_string(i) + ", " + std::to_string(j) + ")", 0,
+                                                   std::numeric_limits<std::uint32_t>::max()));
       if (i == j && d[static_cast<std::size_t>(i * n + j)] != 0) {
-        in.fail("the diagonal must be 0, found " + std::to_string(d[static_cast<std::size_t>(i * n + j)]) +
-                " at (" + std::to_string(i) + ", " + std::to_string(i) + ")");
+        in.fail("the diagonal must be 0, found " + std::to_string(d[static_cast<std::size_t>(i * n + j)]) + " at (" +
+                std::to_string(i) + ", " + std::to_string(i) + ")");
       }
       if (j < i && d[static_cast<std::size_t>(i * n + j)] != d[static_cast<std::size_t>(j * n + i)]) {
         in.fail("the matrix is not symmetric: (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +

@@ -99,7 +99,7 @@ std::optional<std::int64_t> parse_signed(std::string_view text, std::int64_t lea
 /// Object types kept (hwloc 2 names, and the hwloc 1.x names hwloc still
 /// imports). I/O objects and Misc are left out: tmap maps onto PUs.
 constexpr std::array<std::string_view, 17> kKeptTypes{
-    "Machine", "Package", "Die",     "Core",    "PU",       "Group",  "NUMANode", "MemCache", "L1Cache",
+    "Machine", "Package", "Die",     "Core",    "PU",       "Group",    "NUMANode", "MemCache", "L1Cache",
     "L2Cache", "L3Cache", "L4Cache", "L5Cache", "L1iCache", "L2iCache", "L3iCache", "Socket"};
 constexpr std::array<std::string_view, 5> kDroppedTypes{"Bridge", "PCIDev", "OSDev", "Misc", "System"};
 
@@ -260,7 +260,8 @@ class Sanitizer {
     bool present = false;
     const auto os_index = parse_unsigned(attribute(in, "os_index", present), std::numeric_limits<std::int32_t>::max());
     if (!present || !os_index) fail(in, "PU without a valid os_index");
-    if (*os_index != bit) fail(in, "PU os_index " + std::to_string(*os_index) + " differs from its cpuset bit " + std::to_string(bit));
+    if (*os_index != bit)
+      fail(in, "PU os_index " + std::to_string(*os_index) + " differs from its cpuset bit " + std::to_string(bit));
     if (!pu_bits_.insert(bit).second) fail(in, "PU " + std::to_string(bit) + " is listed twice");
     if (pus() > kMaxNodePus) fail(in, "the node has more than " + std::to_string(kMaxNodePus) + " PUs");
   }
@@ -283,8 +284,8 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
   // No network, no entity substitution, no DTD loading, nothing printed.
   constexpr int kOptions = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
   XmlDoc input;
-  input.doc = xmlCtxtReadMemory(parser.ctxt, xml.data(), static_cast<int>(xml.size()), origin.c_str(), nullptr,
-                                kOptions);
+  input.doc =
+      xmlCtxtReadMemory(parser.ctxt, xml.data(), static_cast<int>(xml.size()), origin.c_str(), nullptr, kOptions);
   if (input.doc == nullptr) {
     const xmlError* error = xmlCtxtGetLastError(parser.ctxt);
     std::string message = error != nullptr && error->message != nullptr ? error->message : "not well-formed";
@@ -296,7 +297,8 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
     throw InputError(origin, "XML entity declarations are not accepted in a topology");
   }
   xmlNodePtr root = xmlDocGetRootElement(input.doc);
-  if (root == nullptr || !named(root, "topology")) throw InputError(origin, "not an hwloc topology (no <topology> root)");
+  if (root == nullptr || !named(root, "topology"))
+    throw InputError(origin, "not an hwloc topology (no <topology> root)");
 
   XmlDoc output;
   output.doc = xmlNewDoc(reinterpret_cast<const xmlChar*>("1.0"));
@@ -308,7 +310,8 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
     if (version.empty() || version.size() > 8 || version.find_first_not_of("0123456789.") != std::string::npos) {
       throw InputError(origin, "bad topology version '" + version.substr(0, 16) + "'");
     }
-    xmlNewProp(out_root, reinterpret_cast<const xmlChar*>("version"), reinterpret_cast<const xmlChar*>(version.c_str()));
+    xmlNewProp(out_root, reinterpret_cast<const xmlChar*>("version"),
+               reinterpret_cast<const xmlChar*>(version.c_str()));
   }
   Sanitizer sanitizer(origin);
   int machines = 0;
@@ -348,15 +351,18 @@ void check_hwloc_synthetic(std::string_view description) {
       item = item.substr(0, open);
     }
     const auto colon = item.find(':');
-    const auto count = colon == std::string_view::npos ? std::nullopt
-                                                       : parse_unsigned(item.substr(colon + 1), kMaxNodePus);
+    const auto count =
+        colon == std::string_view::npos ? std::nullopt : parse_unsigned(item.substr(colon + 1), kMaxNodePus);
     if (colon == 0 || !count || *count < 1) {
-      throw InputError("hwloc synthetic description " + quoted + ": expected items TYPE:COUNT (e.g. 'pack:1 core:4 pu:1'), "
-                       "found '" + std::string(item.substr(0, 64)) + "'");
+      throw InputError("hwloc synthetic description " + quoted +
+                       ": expected items TYPE:COUNT (e.g. 'pack:1 core:4 pu:1'), "
+                       "found '" +
+                       std::string(item.substr(0, 64)) + "'");
     }
     pus *= static_cast<std::int64_t>(*count);
     if (pus > kMaxNodePus) {
-      throw InputError("the synthetic description " + quoted + " has more than " + std::to_string(kMaxNodePus) + " PUs");
+      throw InputError("the synthetic description " + quoted + " has more than " + std::to_string(kMaxNodePus) +
+                       " PUs");
     }
   }
   if (items == 0) throw InputError("the synthetic description is empty");

@@ -33,7 +33,8 @@ HwlocTreeTopology::HwlocTreeTopology(const std::string& source, bool xml) : sour
   load(source, xml ? kXmlFile : kSynthetic, xml ? source : "'" + source + "'");
 }
 
-std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::from_xml_text(const std::string& text, const std::string& origin) {
+std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::from_xml_text(const std::string& text,
+                                                                    const std::string& origin) {
   std::unique_ptr<HwlocTreeTopology> result(new HwlocTreeTopology());
   result->source_ = origin;
   result->load(text, kXmlText, origin);
@@ -48,7 +49,8 @@ void HwlocTreeTopology::load(const std::string& source, int kind, const std::str
   if (kind == kSynthetic) {
     check_hwloc_synthetic(source);
     if (hwloc_topology_set_synthetic(topology.t, source.c_str()) != 0) {
-      throw InputError("hwloc rejects the synthetic description " + origin + " (e.g. 'pack:1 numa:8 l2:2 core:4 pu:1')");
+      throw InputError("hwloc rejects the synthetic description " + origin +
+                       " (e.g. 'pack:1 numa:8 l2:2 core:4 pu:1')");
     }
   } else {
     checked = sanitized_hwloc_xml(kind == kXmlFile ? detail::read_text_file(source) : source, origin);
@@ -74,7 +76,8 @@ void HwlocTreeTopology::load(const std::string& source, int kind, const std::str
   for (int d = 0; d + 1 < depth && symmetric; ++d) {
     const unsigned count = static_cast<unsigned>(hwloc_get_nbobjs_by_depth(topology.t, d));
     const unsigned arity = hwloc_get_obj_by_depth(topology.t, d, 0)->arity;
-    for (unsigned k = 0; k < count; ++k) symmetric = symmetric && hwloc_get_obj_by_depth(topology.t, d, k)->arity == arity;
+    for (unsigned k = 0; k < count; ++k)
+      symmetric = symmetric && hwloc_get_obj_by_depth(topology.t, d, k)->arity == arity;
     if (arity > 1) arities_.push_back(arity);
   }
   if (!symmetric) arities_.clear();

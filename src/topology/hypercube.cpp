@@ -8,6 +8,8 @@ HypercubeTopology::HypercubeTopology(int dimension) : dimension_(dimension) {
   if (dimension < 0 || dimension > 40) throw InputError("hcub: the dimension must be between 0 and 40");
 }
 
-std::string HypercubeTopology::description() const { return "hcub " + std::to_string(dimension_); }
+std::string HypercubeTopology::description() const {
+  return "hcub " + std::to_string(dimension_);
+}
 
 }  // namespace tmap::topo

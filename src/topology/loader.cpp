@@ -6,17 +6,17 @@
 #include <limits>
 
 #include "tmap/error.hpp"
-#include "util/file.hpp"
 #include "tmap/topology.hpp"
 #include "topology/complete.hpp"
 #include "topology/distance_matrix.hpp"
 #include "topology/hwloc_tree.hpp"
-#include "topology/tianhe3_recognise.hpp"
-#include "topology/subset.hpp"
 #include "topology/hypercube.hpp"
 #include "topology/mesh.hpp"
+#include "topology/subset.hpp"
 #include "topology/tianhe3.hpp"
+#include "topology/tianhe3_recognise.hpp"
 #include "topology/tree_leaf.hpp"
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace tmap {
@@ -59,7 +59,8 @@ std::unique_ptr<Topology> load_tleaf_kind(TokenStream& in, bool labeled) {
   std::vector<std::int64_t> permutation;
   if (labeled) {
     const auto count = in.expect_int("ltleaf permutation size", 1, kMaxDim);
-    for (std::int64_t k = 0; k < count; ++k) permutation.push_back(in.expect_int("ltleaf permutation value", 0, kMaxDim));
+    for (std::int64_t k = 0; k < count; ++k)
+      permutation.push_back(in.expect_int("ltleaf permutation value", 0, kMaxDim));
   }
   try {
     return std::make_unique<topo::TreeLeafTopology>(std::move(fanouts), std::move(links), std::move(permutation));
@@ -68,8 +69,12 @@ std::unique_ptr<Topology> load_tleaf_kind(TokenStream& in, bool labeled) {
   }
 }
 
-std::unique_ptr<Topology> load_tleaf(TokenStream& in) { return load_tleaf_kind(in, false); }
-std::unique_ptr<Topology> load_ltleaf(TokenStream& in) { return load_tleaf_kind(in, true); }
+std::unique_ptr<Topology> load_tleaf(TokenStream& in) {
+  return load_tleaf_kind(in, false);
+}
+std::unique_ptr<Topology> load_ltleaf(TokenStream& in) {
+  return load_tleaf_kind(in, true);
+}
 
 std::unique_ptr<Topology> load_cmpltw(TokenStream& in) {
   const auto n = in.expect_int("cmpltw size", 1, std::int64_t{1} << 24);
@@ -193,8 +198,8 @@ std::unique_ptr<Topology> load_deco(TokenStream& in) {
     }
   }
   try {
-    auto deco = std::make_unique<topo::DistanceMatrixTopology>(std::move(sorted_labels), sorted_weights, std::move(d),
-                                                               "deco");
+    auto deco =
+        std::make_unique<topo::DistanceMatrixTopology>(std::move(sorted_labels), sorted_weights, std::move(d), "deco");
     if (auto machine = topo::recognise_tianhe3(*deco)) return machine;
     return deco;
   } catch (const InputError& e) {

@@ -10,8 +10,7 @@ namespace {
 constexpr PE kMaxPes = PE{1} << 40;
 }
 
-MeshTopology::MeshTopology(std::vector<std::int64_t> dims, bool torus)
-    : dims_(std::move(dims)), torus_(torus) {
+MeshTopology::MeshTopology(std::vector<std::int64_t> dims, bool torus) : dims_(std::move(dims)), torus_(torus) {
   if (dims_.empty()) throw InputError(kind() + ": at least one dimension is needed");
   for (const auto d : dims_) {
     if (d < 1) throw InputError(kind() + ": every dimension must be at least 1");

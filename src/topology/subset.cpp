@@ -17,7 +17,8 @@ SubTopology::SubTopology(std::unique_ptr<Topology> base, std::vector<PE> termina
       throw InputError("sub: terminal " + std::to_string(sorted[k]) + " is outside the target (0.." +
                        std::to_string(base_->size() - 1) + ")");
     }
-    if (k > 0 && sorted[k] == sorted[k - 1]) throw InputError("sub: terminal " + std::to_string(sorted[k]) + " is listed twice");
+    if (k > 0 && sorted[k] == sorted[k - 1])
+      throw InputError("sub: terminal " + std::to_string(sorted[k]) + " is listed twice");
   }
   // Nodes renumbered in order of the base's node ids.
   std::map<NodeId, NodeId> local;

@@ -17,9 +17,7 @@ class SubTopology final : public Topology {
   /// the base's target of those nodes.
   SubTopology(std::unique_ptr<Topology> base, std::vector<PE> terminals, bool whole_nodes = false);
   [[nodiscard]] PE size() const override { return static_cast<PE>(terminals_.size()); }
-  [[nodiscard]] Distance distance(PE a, PE b) const override {
-    return base_->distance(terminals_[a], terminals_[b]);
-  }
+  [[nodiscard]] Distance distance(PE a, PE b) const override { return base_->distance(terminals_[a], terminals_[b]); }
   [[nodiscard]] Distance max_distance() const override { return max_distance_; }
   [[nodiscard]] NodeId num_nodes() const override { return nodes_; }
   [[nodiscard]] NodeId node_of(PE pe) const override { return node_of_[pe]; }

@@ -21,7 +21,9 @@ namespace tmap::detail {
 
 namespace {
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error) {
+  return std::strerror(error);
+}
 
 /// Closes a descriptor on scope exit unless released.
 class Fd {
@@ -85,7 +87,8 @@ int own_stream(const std::string& path) {
   for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
     if (!path.starts_with(prefix)) continue;
     const std::string_view digits = std::string_view(path).substr(prefix.size());
-    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string_view::npos) return -1;
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+      return -1;
     return std::stoi(std::string(digits));
   }
   return -1;
@@ -97,7 +100,7 @@ std::string read_text_file(const std::string& path, std::size_t stream_limit) {
   const int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (raw < 0) throw InputError(path, "cannot open: " + errno_text(errno));
   Fd fd(raw);
-  struct stat info{};
+  struct stat info {};
   if (::fstat(fd.get(), &info) != 0) throw InputError(path, "cannot read: " + errno_text(errno));
   if (S_ISDIR(info.st_mode)) throw InputError(path, "is a directory, not a file");
   const bool regular = S_ISREG(info.st_mode);
@@ -136,7 +139,7 @@ void write_output_file(const std::string& path, std::string_view content) {
     return;
   }
   const fs::path target = resolve_links(path);
-  struct stat info{};
+  struct stat info {};
   const bool exists = ::stat(target.c_str(), &info) == 0;
   if (!exists && errno != ENOENT) throw InputError(path, "cannot write: " + errno_text(errno));
   if (exists && S_ISDIR(info.st_mode)) throw InputError(path, "is a directory; cannot write the output there");

@@ -111,8 +111,8 @@ std::string quote(std::string_view token) {
   return "'" + std::string(token) + "'";
 }
 
-std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi,
-                          std::string_view what, const std::string& origin, std::int64_t line) {
+std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi, std::string_view what,
+                          const std::string& origin, std::int64_t line) {
   std::int64_t value = 0;
   if (!parse_int(token, value)) {
     throw InputError(origin, line, std::string(what) + ": expected an integer, found " + quote(token));
@@ -121,8 +121,7 @@ std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t 
     std::string range = hi == std::numeric_limits<std::int64_t>::max()
                             ? "at least " + std::to_string(lo)
                             : "between " + std::to_string(lo) + " and " + std::to_string(hi);
-    throw InputError(origin, line,
-                     std::string(what) + " must be " + range + ", found " + std::string(token));
+    throw InputError(origin, line, std::string(what) + " must be " + range + ", found " + std::string(token));
   }
   return value;
 }
@@ -155,8 +154,7 @@ Volume parse_volume(std::string_view token, const std::string& origin, std::int6
     throw InputError(origin, line, "volume " + quote(token) + " exceeds 2^63-1 bytes");
   }
   if (std::floor(value) != value) {
-    throw InputError(origin, line,
-                     "volume " + quote(token) + " is not a whole number of bytes");
+    throw InputError(origin, line, "volume " + quote(token) + " is not a whole number of bytes");
   }
   return static_cast<Volume>(value);
 }

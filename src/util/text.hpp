@@ -29,8 +29,7 @@ class LineReader {
 
 /// Takes the next token off `rest`, splitting on any character of `separators`.
 /// Returns false when only separators remain.
-bool next_token(std::string_view& rest, std::string_view& token,
-                std::string_view separators = kBlanks);
+bool next_token(std::string_view& rest, std::string_view& token, std::string_view separators = kBlanks);
 
 /// Drops everything from the first `comment` character on.
 std::string_view strip_comment(std::string_view line, char comment);
@@ -70,8 +69,8 @@ class TokenStream {
 bool parse_int(std::string_view token, std::int64_t& value);
 
 /// Parses an integer in [lo, hi]; InputError "<what> must be ..." otherwise.
-std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi,
-                          std::string_view what, const std::string& origin, std::int64_t line);
+std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi, std::string_view what,
+                          const std::string& origin, std::int64_t line);
 
 /// Parses a byte volume: a non-negative whole number, in integer, decimal
 /// (1000.0) or scientific (1e3) notation. Negative, NaN, infinite, fractional,

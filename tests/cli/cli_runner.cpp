@@ -1,14 +1,13 @@
 #include "cli_runner.hpp"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-#include <unistd.h>
 
 namespace tmap::test {
 
@@ -46,9 +45,13 @@ void Sandbox::write(const std::string& name, const std::string& content) const {
   std::ofstream(dir_ / name, std::ios::binary) << content;
 }
 
-std::string Sandbox::read(const std::string& name) const { return slurp(dir_ / name); }
+std::string Sandbox::read(const std::string& name) const {
+  return slurp(dir_ / name);
+}
 
-bool Sandbox::exists(const std::string& name) const { return std::filesystem::exists(dir_ / name); }
+bool Sandbox::exists(const std::string& name) const {
+  return std::filesystem::exists(dir_ / name);
+}
 
 Outcome Sandbox::run(const std::string& tool, const std::vector<std::string>& args,
                      const std::vector<std::pair<std::string, std::string>>& env) const {

@@ -92,14 +92,15 @@ TEST(Cli, EvalAgreesWithMapOnEveryInputFormat) {
   std::int64_t first = -1;
   for (const std::string ext : {"mat", "csv", "coo", "mtx", "grf", "graph"}) {
     const std::string comm = "traffic." + ext;
-    ASSERT_EQ(box.run("tm-gen", {"random", "--ranks", "40", "--degree", "3", "--seed", "4", "--output", comm}).exit_code, 0);
+    ASSERT_EQ(
+        box.run("tm-gen", {"random", "--ranks", "40", "--degree", "3", "--seed", "4", "--output", comm}).exit_code, 0);
     for (const std::string strategy : {"inorder", "roundrobin", "random"}) {
-      const auto map = box.run("tm-map", {"-t", "tianhe3:1x2,nodes=4,cores=8", "-c", comm, "-s", strategy, "--seed", "3",
-                                          "--format", "json", "--output", "m.json", "-q"});
+      const auto map = box.run("tm-map", {"-t", "tianhe3:1x2,nodes=4,cores=8", "-c", comm, "-s", strategy, "--seed",
+                                          "3", "--format", "json", "--output", "m.json", "-q"});
       ASSERT_EQ(map.exit_code, 0) << map.err;
       const auto reported = nlohmann::json::parse(box.read("m.json"))["hop_bytes"].get<std::int64_t>();
-      const auto eval = box.run("tm-eval", {"-t", "tianhe3:1x2,nodes=4,cores=8", "-c", comm, "-m", "m.json",
-                                            "--format", "json"});
+      const auto eval =
+          box.run("tm-eval", {"-t", "tianhe3:1x2,nodes=4,cores=8", "-c", comm, "-m", "m.json", "--format", "json"});
       ASSERT_EQ(eval.exit_code, 0) << eval.err;
       EXPECT_EQ(nlohmann::json::parse(eval.out)["hop_bytes"].get<std::int64_t>(), reported) << ext << " " << strategy;
       if (strategy == "random") {
@@ -133,7 +134,8 @@ TEST(Cli, EvalReportsLinkMetricsAndWritesLinkLoads) {
             "6,3-4,dim0,1,4,20,20\n"
             "8,4-5,dim0,1,2,10,10\n");
   // Twice the bandwidth along x: link 0 drops to 15, the y links stay at 10.
-  r = box.run("tm-eval", {"-t", "mesh2D 3 2", "-c", "s.mat", "-m", "m.perm", "--link-bw", "dim0=2", "--format", "json"});
+  r = box.run("tm-eval",
+              {"-t", "mesh2D 3 2", "-c", "s.mat", "-m", "m.perm", "--link-bw", "dim0=2", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["mc"].get<double>(), 15.0);
@@ -201,15 +203,15 @@ TEST(Cli, RefineIsReportedAndComparable) {
   Sandbox box;
   auto r = box.run("tm-gen", {"random", "--ranks", "24", "--degree", "3", "--seed", "3", "--output", "r.mat"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = box.run("tm-map", {"-t", "tleaf 3 2 100 3 10 4 1", "-c", "r.mat", "-s", "inorder", "--refine", "tabu",
-                         "--format", "json"});
+  r = box.run("tm-map",
+              {"-t", "tleaf 3 2 100 3 10 4 1", "-c", "r.mat", "-s", "inorder", "--refine", "tabu", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["refine"], "tabu");
   EXPECT_LT(j["hop_bytes"].get<std::int64_t>(), j["construction_hop_bytes"].get<std::int64_t>());
   EXPECT_TRUE(j.contains("refine_time_s"));
-  r = box.run("tm-map", {"-t", "tleaf 3 2 100 3 10 4 1", "-c", "r.mat", "--compare", "inorder,inorder:swap,inorder:tabu",
-                         "--format", "json"});
+  r = box.run("tm-map", {"-t", "tleaf 3 2 100 3 10 4 1", "-c", "r.mat", "--compare",
+                         "inorder,inorder:swap,inorder:tabu", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto c = nlohmann::json::parse(r.out);
   std::map<std::string, std::int64_t> cost;
@@ -272,11 +274,12 @@ TEST(Cli, ConstraintsAndOversubscription) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));
   box.write("allowed.txt", "# two PEs, three ranks each\n7 2\n");
-  const auto r = box.run("tm-map", {"-t", "cmplt 8", "-c", "s.mat", "-b", "allowed.txt", "-o", "3", "-s", "inorder", "-q"});
+  const auto r =
+      box.run("tm-map", {"-t", "cmplt 8", "-c", "s.mat", "-b", "allowed.txt", "-o", "3", "-s", "inorder", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "2\n2\n2\n7\n7\n7\n");
-  const auto alloc = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=2", "-c", "s.mat", "--alloc", "1,3-3",
-                                        "-s", "roundrobin", "-o", "2", "-q"});
+  const auto alloc = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=2", "-c", "s.mat", "--alloc", "1,3-3", "-s",
+                                        "roundrobin", "-o", "2", "-q"});
   ASSERT_EQ(alloc.exit_code, 0) << alloc.err;
   EXPECT_EQ(alloc.out, "2\n6\n2\n6\n3\n7\n");
 }
@@ -288,7 +291,8 @@ TEST(Cli, CompareTableAndJson) {
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("* inorder"), std::string::npos) << table.out;  // 70 is optimal here
   EXPECT_NE(table.out.find("roundrobin"), std::string::npos);
-  const auto json = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--compare", "random,inorder", "--format", "json"});
+  const auto json =
+      box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--compare", "random,inorder", "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto j = nlohmann::json::parse(json.out);
   ASSERT_EQ(j["results"].size(), 2U);
@@ -329,8 +333,8 @@ TEST(Cli, LauncherFilesUseTheAllocationsSpelling) {
   // spelled cn[01,03]; in order: ranks 0-2 on cn01 cores 0-2, 3-5 on cn03.
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));
-  const std::vector<std::string> base{"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc", "cn[01,03]",
-                                      "-s", "inorder", "-q", "--format"};
+  const std::vector<std::string> base{
+      "-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc", "cn[01,03]", "-s", "inorder", "-q", "--format"};
   auto with = [&](const std::string& format) {
     auto args = base;
     args.push_back(format);
@@ -350,8 +354,9 @@ TEST(Cli, LauncherFilesUseTheAllocationsSpelling) {
 TEST(Cli, AllocationFromTheSlurmEnvironment) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));
-  const auto r = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env", "-s",
-                                    "inorder", "-q", "--format", "hostfile"},
+  const auto r = box.run("tm-map",
+                         {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env", "-s", "inorder", "-q",
+                          "--format", "hostfile"},
                          {{"SLURM_JOB_NODELIST", "cn[2-3]"}});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "cn2\ncn2\ncn2\ncn3\ncn3\ncn3\n");

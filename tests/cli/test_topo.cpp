@@ -23,13 +23,17 @@ std::string arch_file(const std::string& name) {
   return s.str();
 }
 
-bool have(const char* tool) { return std::system((std::string("command -v ") + tool + " > /dev/null 2>&1").c_str()) == 0; }
+bool have(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " > /dev/null 2>&1").c_str()) == 0;
+}
 
 }  // namespace
 
 TEST(TmTopo, ShippedTargetsAreReproduced) {
   Sandbox box;
-  ASSERT_EQ(box.run("tm-topo", {"tianhe3", "--rows", "2", "--cols", "2", "--tgt", "a.tgt", "--tree", "t.tgt", "-q"}).exit_code, 0);
+  ASSERT_EQ(box.run("tm-topo", {"tianhe3", "--rows", "2", "--cols", "2", "--tgt", "a.tgt", "--tree", "t.tgt", "-q"})
+                .exit_code,
+            0);
   ASSERT_EQ(box.run("tm-topo", {"tianhe3", "--rows", "1", "--cols", "2", "--tgt", "b.tgt", "-q"}).exit_code, 0);
   EXPECT_EQ(box.read("a.tgt"), arch_file("tianhe3-2x2.tgt"));
   EXPECT_EQ(box.read("t.tgt"), arch_file("tianhe3-2x2-tree.tgt"));
@@ -40,14 +44,17 @@ TEST(TmTopo, ShippedTargetsAreReproduced) {
 
 TEST(TmTopo, DecoTargetAndBuiltInModelScoreEveryMappingAlike) {
   Sandbox box;
-  ASSERT_EQ(box.run("tm-gen", {"random", "--ranks", "300", "--degree", "4", "--seed", "2", "--output", "c.coo"}).exit_code, 0);
+  ASSERT_EQ(
+      box.run("tm-gen", {"random", "--ranks", "300", "--degree", "4", "--seed", "2", "--output", "c.coo"}).exit_code,
+      0);
   for (const std::string strategy : {"random", "roundrobin", "ohtma"}) {
-    const auto a = box.run("tm-map", {"-t", std::string(TMAP_ARCH_DIR) + "/tianhe3-2x2.tgt", "-c", "c.coo", "-s", strategy,
-                                      "--format", "json", "-q"});
+    const auto a = box.run("tm-map", {"-t", std::string(TMAP_ARCH_DIR) + "/tianhe3-2x2.tgt", "-c", "c.coo", "-s",
+                                      strategy, "--format", "json", "-q"});
     ASSERT_EQ(a.exit_code, 0) << a.err;
     box.write("m.json", a.out);
     // The shipped target has one terminal of weight 64 (cores) per node.
-    const auto b = box.run("tm-eval", {"-t", "tianhe3:2x2,cores=64", "-c", "c.coo", "-m", "m.json", "--format", "json"});
+    const auto b =
+        box.run("tm-eval", {"-t", "tianhe3:2x2,cores=64", "-c", "c.coo", "-m", "m.json", "--format", "json"});
     ASSERT_EQ(b.exit_code, 0) << b.err;
     EXPECT_EQ(nlohmann::json::parse(a.out)["hop_bytes"], nlohmann::json::parse(b.out)["hop_bytes"]) << strategy;
   }
@@ -83,8 +90,10 @@ TEST(TmTopo, ErrorsExitTwoWithoutOutput) {
       {{"tianhe3", "--rows", "2", "--cols", "2"}, "nothing to write"},
       {{"tianhe3", "--rows", "2", "--cols", "2", "--nodes", "3", "--tgt", "x.tgt"}, "nodes per chip must be even"},
       {{"tianhe3", "--rows", "1", "--cols", "1", "--alloc", "0-200", "--tgt", "x.tgt"}, "--alloc: node 96 is outside"},
-      {{"tianhe3", "--rows", "1", "--cols", "1", "--cores", "8", "--tree", "x.tgt"}, "the node has 64 PUs but --cores is 8"},
-      {{"tianhe3", "--rows", "1", "--cols", "1", "--node", "pack:x", "--xml", "x.tgt"}, "hwloc synthetic description 'pack:x': expected items TYPE:COUNT"},
+      {{"tianhe3", "--rows", "1", "--cols", "1", "--cores", "8", "--tree", "x.tgt"},
+       "the node has 64 PUs but --cores is 8"},
+      {{"tianhe3", "--rows", "1", "--cols", "1", "--node", "pack:x", "--xml", "x.tgt"},
+       "hwloc synthetic description 'pack:x': expected items TYPE:COUNT"},
       {{"tianhe3", "--rows", "10", "--cols", "10", "--tgt", "x.tgt"}, "give --alloc with the job's nodes"},
       {{"mesh", "--rows", "1", "--cols", "1", "--tgt", "x.tgt"}, "machine"},
   };

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "tmap/tmap.hpp"
 #include "strategies/grid2d/grid2d.hpp"
+#include "tmap/tmap.hpp"
 #include "topology/distance_matrix.hpp"
 #include "topology/hwloc_tree.hpp"
 
@@ -38,7 +38,7 @@ void tgt(const std::uint8_t* data, std::size_t size) {
 
 void comm(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return;
-  const CommFormat formats[] = {CommFormat::Dense, CommFormat::Csv, CommFormat::Coo,
+  const CommFormat formats[] = {CommFormat::Dense,        CommFormat::Csv,         CommFormat::Coo,
                                 CommFormat::MatrixMarket, CommFormat::ScotchGraph, CommFormat::MetisGraph};
   const auto format = formats[data[0] % 6];
   expect_input_errors_only([&] {

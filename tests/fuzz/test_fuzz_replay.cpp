@@ -16,9 +16,9 @@ TEST(FuzzReplay, CorpusAndCrashersOnlyEverRaiseInputErrors) {
     for (const auto& entry : fs::recursive_directory_iterator(root)) {
       if (!entry.is_regular_file() || entry.path().filename() == ".keep") continue;
       // corpus/<target>/file; crashes/<target>-<anything>
-      const std::string name = std::string(folder) == "corpus"
-                                   ? entry.path().parent_path().filename().string()
-                                   : entry.path().filename().string().substr(0, entry.path().filename().string().find('-'));
+      const std::string name = std::string(folder) == "corpus" ? entry.path().parent_path().filename().string()
+                                                               : entry.path().filename().string().substr(
+                                                                     0, entry.path().filename().string().find('-'));
       const auto target = tmap::fuzz::find(name);
       ASSERT_NE(target, nullptr) << entry.path();
       std::ifstream in(entry.path(), std::ios::binary);

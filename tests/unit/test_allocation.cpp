@@ -58,11 +58,13 @@ TEST(Allocation, ParseChecksAgainstTheTopology) {
   const auto hosts = tmap::parse_allocation("cn[01-02],cn7");
   EXPECT_EQ(hosts.nodes, (std::vector<tmap::NodeId>{1, 2, 7}));
   EXPECT_NO_THROW(hosts.check(*t));
-  EXPECT_NE(error_of([&] { tmap::parse_allocation("cn1,cn01").check(*t); })
-                .find("--alloc: host cn01 (node 1) is listed twice (also as cn1)"),
+  EXPECT_NE(error_of([&] {
+              tmap::parse_allocation("cn1,cn01").check(*t);
+            }).find("--alloc: host cn01 (node 1) is listed twice (also as cn1)"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { tmap::parse_allocation("cn[6-9]").check(*t); })
-                .find("--alloc: host cn8 (node 8) is outside the topology (nodes 0..7)"),
+  EXPECT_NE(error_of([&] {
+              tmap::parse_allocation("cn[6-9]").check(*t);
+            }).find("--alloc: host cn8 (node 8) is outside the topology (nodes 0..7)"),
             std::string::npos);
 }
 
@@ -114,8 +116,9 @@ TEST(Allocation, PartialNodesAndLabels) {
   EXPECT_EQ(labelled.nodes, (std::vector<tmap::NodeId>{1, 0}));  // nodes in label order: 7, 40
   EXPECT_EQ(deco->size(), 5);
   EXPECT_EQ(deco->host_name(1), "cn40");
-  EXPECT_NE(error_of([&] { tmap::parse_allocation("cn8").check(*deco); })
-                .find("--alloc: host cn8 (node 8) is outside the topology (2 nodes numbered 7..40 with gaps)"),
+  EXPECT_NE(error_of([&] {
+              tmap::parse_allocation("cn8").check(*deco);
+            }).find("--alloc: host cn8 (node 8) is outside the topology (2 nodes numbered 7..40 with gaps)"),
             std::string::npos);
 }
 

@@ -3,11 +3,10 @@
 // own metric, and invariance to the direction of messages.
 #include <gtest/gtest.h>
 
-#include "fixtures.hpp"
-
 #include <algorithm>
 #include <numeric>
 
+#include "fixtures.hpp"
 #include "strategies/rcm/rcm.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/generators.hpp"
@@ -80,8 +79,7 @@ TEST(Greedy, ReachesTheOptimumOfPairedRanksOnATree) {
   const auto comm = CommMatrix::from_entries(8, entries);
   const auto optimum = brute_force_optimum(comm, *topology);
   for (const char* s : {"greedy", "umpa-greedy", "umpa-wh"}) {
-    EXPECT_EQ(tmap::evaluate(comm, *topology, run(s, comm, *topology, Constraints::all(*topology))).hop_bytes,
-              optimum)
+    EXPECT_EQ(tmap::evaluate(comm, *topology, run(s, comm, *topology, Constraints::all(*topology))).hop_bytes, optimum)
         << s;
   }
 }
@@ -117,8 +115,8 @@ TEST(Rcm, MapsAShuffledPathOntoALineOptimally) {
 // umpa-wh never has more hop-bytes than umpa-greedy (its start), umpa-mc
 // never more maximum congestion than umpa-wh (its start); and MC does drop.
 TEST(Umpa, RefinementsNeverWorsenTheirOwnMetric) {
-  const char* specs[] = {"torus2D 4 4", "mesh3D 3 3 2", "tianhe3:1x3,nodes=4,cores=2", "tianhe3:2x2,nodes=4",
-                         "tleaf 3 2 50 4 5 4 1", "hcub 4"};
+  const char* specs[] = {"torus2D 4 4",         "mesh3D 3 3 2",         "tianhe3:1x3,nodes=4,cores=2",
+                         "tianhe3:2x2,nodes=4", "tleaf 3 2 50 4 5 4 1", "hcub 4"};
   int mc_dropped = 0;
   for (std::uint64_t seed = 0; seed < 24; ++seed) {
     const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);

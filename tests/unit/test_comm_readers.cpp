@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
+#include "print.hpp"
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/io.hpp"
-#include "print.hpp"
 
 using tmap::CommFormat;
 using tmap::CommMatrix;
@@ -19,7 +19,9 @@ CommMatrix reference() {
 // The graph files below: edges 0-1 (load 5), 1-2 (7), 0-2 (2), the load
 // being the total bytes the pair exchanges. Graph formats store each
 // undirected edge once, A[min][max] = load.
-CommMatrix reference_as_graph() { return CommMatrix::from_entries(3, {{0, 1, 5}, {1, 2, 7}, {0, 2, 2}}); }
+CommMatrix reference_as_graph() {
+  return CommMatrix::from_entries(3, {{0, 1, 5}, {1, 2, 7}, {0, 2, 2}});
+}
 
 std::string error_of(std::string_view text, CommFormat format) {
   try {
@@ -38,19 +40,24 @@ TEST(CommReaders, DenseMat) {
   EXPECT_EQ(parse_comm("# traffic\n9 5 2\r\n\n5 0 7.0\n2 7e0 3\n", CommFormat::Dense, "a.mat"), reference());
 }
 
-TEST(CommReaders, Csv) { EXPECT_EQ(parse_comm("0,5,2\n5,0,7\n2, 7, 0\n", CommFormat::Csv, "a.csv"), reference()); }
+TEST(CommReaders, Csv) {
+  EXPECT_EQ(parse_comm("0,5,2\n5,0,7\n2, 7, 0\n", CommFormat::Csv, "a.csv"), reference());
+}
 
 TEST(CommReaders, CooWithAndWithoutSize) {
   EXPECT_EQ(parse_comm("3\n0 1 5\n1 0 5\n1 2 7\n2 1 7\n0 2 2\n2 0 2\n", CommFormat::Coo, "a.coo"), reference());
-  EXPECT_EQ(parse_comm("% c\n0 1 5\n1 0 5\n1 2 7\n2 1 7\n0 2 1\n0 2 1\n2 0 2\n", CommFormat::Coo, "a.coo"), reference());
+  EXPECT_EQ(parse_comm("% c\n0 1 5\n1 0 5\n1 2 7\n2 1 7\n0 2 1\n0 2 1\n2 0 2\n", CommFormat::Coo, "a.coo"),
+            reference());
   // With n given, ranks without traffic still count.
   EXPECT_EQ(parse_comm("5\n0 1 3\n", CommFormat::Coo, "a.coo").num_ranks(), 5);
 }
 
 TEST(CommReaders, MatrixMarket) {
-  EXPECT_EQ(parse_comm("%%MatrixMarket matrix coordinate integer general\n% c\n3 3 6\n1 2 5\n2 1 5\n2 3 7\n3 2 7\n1 3 2\n3 1 2\n",
-                       CommFormat::MatrixMarket, "a.mtx"),
-            reference());
+  EXPECT_EQ(
+      parse_comm(
+          "%%MatrixMarket matrix coordinate integer general\n% c\n3 3 6\n1 2 5\n2 1 5\n2 3 7\n3 2 7\n1 3 2\n3 1 2\n",
+          CommFormat::MatrixMarket, "a.mtx"),
+      reference());
   EXPECT_EQ(parse_comm("%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 5\n3 2 7\n3 1 2\n",
                        CommFormat::MatrixMarket, "a.mtx"),
             reference());
@@ -60,8 +67,8 @@ TEST(CommReaders, MatrixMarket) {
   EXPECT_EQ(parse_comm("%%MatrixMarket matrix array integer symmetric\n3 3\n0\n5\n2\n0\n7\n0\n",
                        CommFormat::MatrixMarket, "a.mtx"),
             reference());
-  const auto pattern = parse_comm("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n",
-                                  CommFormat::MatrixMarket, "a.mtx");
+  const auto pattern =
+      parse_comm("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", CommFormat::MatrixMarket, "a.mtx");
   EXPECT_EQ(pattern.at(0, 1), 1);
 }
 
@@ -72,8 +79,9 @@ TEST(CommReaders, ScotchGraph) {
   EXPECT_EQ(parse_comm("0\n3 4\n1 001\n4 1 2\n1 2 1 3\n9 1 2\n", CommFormat::ScotchGraph, "a.grf"),
             CommMatrix::from_entries(3, {{0, 1, 1}, {1, 2, 1}}));
   // Labels: neighbours refer to labels.
-  EXPECT_EQ(parse_comm("0\n3 6\n0 110\n10 2 5 20 2 30\n20 2 5 10 7 30\n30 2 2 10 7 20\n", CommFormat::ScotchGraph, "a.grf"),
-            reference_as_graph());
+  EXPECT_EQ(
+      parse_comm("0\n3 6\n0 110\n10 2 5 20 2 30\n20 2 5 10 7 30\n30 2 2 10 7 20\n", CommFormat::ScotchGraph, "a.grf"),
+      reference_as_graph());
 }
 
 TEST(CommReaders, MetisGraph) {

@@ -131,7 +131,9 @@ TEST_F(Files, FileSizeLimitFailsTheWriteAndLeavesNoPartialFile) {
 TEST_F(Files, StreamsAreBoundedAndByteOrderMarksDropped) {
   EXPECT_THROW((void)tmap::read_file("/dev/zero"), tmap::InputError);
   const auto bom = path("bom.txt");
-  put(bom, "\xEF\xBB\xBF" "2 3\n");
+  put(bom,
+      "\xEF\xBB\xBF"
+      "2 3\n");
   EXPECT_EQ(tmap::read_file(bom), "2 3\n");
   EXPECT_THROW((void)tmap::read_file(dir_.string()), tmap::InputError);
   EXPECT_THROW((void)tmap::read_file(path("none")), tmap::InputError);

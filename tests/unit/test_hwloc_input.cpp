@@ -60,15 +60,18 @@ TEST(HwlocInput, EachCrashClassIsRefusedWithAMessage) {
                 .find("n.xml:12: PU object without complete_cpuset"),
             std::string::npos);
   // A set that is not a bitmap, or escapes its parent.
-  EXPECT_NE(refusal(machine(R"(os_index="1" cpuset="1x00000002" complete_cpuset="0x00000002")")).find("is not an hwloc bitmap"),
+  EXPECT_NE(refusal(machine(R"(os_index="1" cpuset="1x00000002" complete_cpuset="0x00000002")"))
+                .find("is not an hwloc bitmap"),
             std::string::npos);
   EXPECT_NE(refusal(machine(R"(os_index="2" cpuset="0x00000004" complete_cpuset="0x00000004")"))
                 .find("is not within the parent's"),
             std::string::npos);
   // A PU whose os_index is missing or wrong, or listed twice (the fuzzers' hangs).
-  EXPECT_NE(refusal(machine(R"(es_index="1" cpuset="0x00000002" complete_cpuset="0x00000002")")).find("PU without a valid os_index"),
+  EXPECT_NE(refusal(machine(R"(es_index="1" cpuset="0x00000002" complete_cpuset="0x00000002")"))
+                .find("PU without a valid os_index"),
             std::string::npos);
-  EXPECT_NE(refusal(machine(R"(os_index="0" cpuset="0x00000002" complete_cpuset="0x00000002")")).find("differs from its cpuset bit"),
+  EXPECT_NE(refusal(machine(R"(os_index="0" cpuset="0x00000002" complete_cpuset="0x00000002")"))
+                .find("differs from its cpuset bit"),
             std::string::npos);
   // Entities (billion laughs), unknown types, not XML at all.
   std::string bomb = machine();

@@ -27,7 +27,8 @@ tmap::MappingReport sample_report() {
 
 TEST(MappingIo, EveryFormatRoundTrips) {
   const tmap::Mapping m{3, 0, 2, 1};
-  for (const auto format : {MappingFormat::Perm, MappingFormat::Json, MappingFormat::TopoMatch, MappingFormat::Scotch}) {
+  for (const auto format :
+       {MappingFormat::Perm, MappingFormat::Json, MappingFormat::TopoMatch, MappingFormat::Scotch}) {
     const auto text = tmap::format_mapping(format, m, sample_report());
     EXPECT_EQ(tmap::parse_mapping(text, "m"), m) << text;
   }
@@ -59,8 +60,8 @@ TEST(MappingIo, BadMappings) {
   EXPECT_THROW((void)tmap::parse_mapping("", "m"), tmap::InputError);
   EXPECT_THROW((void)tmap::parse_mapping("1\n-2\n", "m"), tmap::InputError);
   EXPECT_THROW((void)tmap::parse_mapping("1 2\n3\n", "m"), tmap::InputError);
-  EXPECT_THROW((void)tmap::parse_mapping("3\n0 1\n1 2\n", "m"), tmap::InputError);     // count mismatch
-  EXPECT_THROW((void)tmap::parse_mapping("2\n0 1\n0 2\n", "m"), tmap::InputError);     // vertex twice
+  EXPECT_THROW((void)tmap::parse_mapping("3\n0 1\n1 2\n", "m"), tmap::InputError);  // count mismatch
+  EXPECT_THROW((void)tmap::parse_mapping("2\n0 1\n0 2\n", "m"), tmap::InputError);  // vertex twice
   EXPECT_THROW((void)tmap::parse_mapping("{\"mapping\": [1, \"a\"]}", "m"), tmap::InputError);
   EXPECT_THROW((void)tmap::parse_mapping("{\"map\": []}", "m"), tmap::InputError);
   EXPECT_THROW((void)tmap::parse_mapping("{oops", "m"), tmap::InputError);

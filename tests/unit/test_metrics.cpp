@@ -72,7 +72,8 @@ TEST(Metrics, BruteForceOnATreeMatchesTheHandOptimum) {
   // Two pairs that talk a lot (0-1: 100, 2-3: 100) and a light link 1-2: 1.
   // On tleaf 2 2 10 2 1 (two nodes of two cores) the optimum puts each pair on
   // a node: 2*(100*1 + 100*1) + 2*(1*11) = 422.
-  const auto comm = CommMatrix::from_entries(4, {{0, 1, 100}, {1, 0, 100}, {2, 3, 100}, {3, 2, 100}, {1, 2, 1}, {2, 1, 1}});
+  const auto comm =
+      CommMatrix::from_entries(4, {{0, 1, 100}, {1, 0, 100}, {2, 3, 100}, {3, 2, 100}, {1, 2, 1}, {2, 1, 1}});
   const auto t = tmap::load_topology("tleaf 2 2 10 2 1");
   std::vector<tmap::PE> sigma{0, 1, 2, 3};
   std::int64_t best = std::numeric_limits<std::int64_t>::max();

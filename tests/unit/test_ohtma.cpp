@@ -165,8 +165,8 @@ CommMatrix random_directed(Rank n, double density, tmap::Volume max_volume, std:
 }  // namespace
 
 TEST(Ohtma, MatchesTheReferenceOn60RandomInstances) {
-  const char* topologies[] = {"mesh2D 4 4", "tleaf 3 2 20 2 5 4 1", "tianhe3:2x2,nodes=2,cores=2", "cmplt 9",
-                              "torus2D 3 4", "hcub 4"};
+  const char* topologies[] = {"mesh2D 4 4", "tleaf 3 2 20 2 5 4 1", "tianhe3:2x2,nodes=2,cores=2",
+                              "cmplt 9",    "torus2D 3 4",          "hcub 4"};
   int checked = 0;
   for (std::uint64_t seed = 0; seed < 60; ++seed) {
     tmap::detail::Random rng(seed, 11);
@@ -181,7 +181,8 @@ TEST(Ohtma, MatchesTheReferenceOn60RandomInstances) {
     const auto slots = constraints.num_slots();
     const Rank n = std::max<Rank>(2, std::min<Rank>(slots, 3 + static_cast<Rank>(rng.below(10))));
     const auto comm = random_directed(n, 0.1 + 0.1 * static_cast<double>(seed % 5), seed % 2 ? 1000 : 7, seed);
-    const std::int64_t loop = seed % 4 == 0 ? n / 2 : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
+    const std::int64_t loop =
+        seed % 4 == 0 ? n / 2 : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
     EXPECT_EQ(fast_ohtma(comm, *topology, constraints, loop), reference_ohtma(comm, *topology, constraints, loop))
         << "seed " << seed << " on " << topology->description() << " n=" << n << " loop=" << loop;
     ++checked;

@@ -70,8 +70,13 @@ TEST(Scotch, FragmentedMeshAllocationKeepsTrueDistances) {
 }
 
 TEST(Scotch, ValidOnRandomAllocationsWithOversubscription) {
-  const char* specs[] = {"tianhe3:2x2,nodes=4,cores=4", "tleaf 3 2 50 4 5 4 1", "mesh2D 8 6", "meshXD 3 4 3 3",
-                         "torus2D 6 6", "hcub 5", "cmplt 30"};
+  const char* specs[] = {"tianhe3:2x2,nodes=4,cores=4",
+                         "tleaf 3 2 50 4 5 4 1",
+                         "mesh2D 8 6",
+                         "meshXD 3 4 3 3",
+                         "torus2D 6 6",
+                         "hcub 5",
+                         "cmplt 30"};
   for (std::uint64_t seed = 0; seed < 21; ++seed) {
     const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);
     tmap::detail::Random rng(seed, 5);
@@ -122,9 +127,8 @@ TEST(Scotch, RepairMovesExcessRanksWhereTheyCostLeast) {
   const auto terminals = tmap::scotchmap::make_terminals(*topology, constraints);
   const auto sym = tmap::CommMatrix::from_entries(4, {{0, 1, 5}, {1, 0, 5}, {2, 3, 7}, {3, 2, 7}}).symmetrized();
   std::vector<std::int64_t> terminal_of{0, 0, 0, 3};
-  const auto moved = tmap::scotchmap::repair_overfull(sym, terminals, terminal_of, [&](std::int64_t a, std::int64_t b) {
-    return topology->distance(a, b);
-  });
+  const auto moved = tmap::scotchmap::repair_overfull(
+      sym, terminals, terminal_of, [&](std::int64_t a, std::int64_t b) { return topology->distance(a, b); });
   EXPECT_EQ(moved, 2);
   // Least loss first: rank 2 moves next to rank 3 (PE 2, its cost 42 -> 14);
   // then ranks 0 and 1 tie (10 either way) and the lower one moves to PE 1.

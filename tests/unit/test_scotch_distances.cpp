@@ -44,32 +44,68 @@ void expect_same_as_scotch(const char* scotch_text, const char* our_text) {
   }
   if (by_node) {  // the PEs of one node are 0 apart, and the node's size is its weight
     for (tmap::PE p = 1; p < ours->size(); ++p) {
-      if (ours->node_of(p) == ours->node_of(p - 1)) EXPECT_EQ(ours->distance(p, p - 1), 0);
+      if (ours->node_of(p) == ours->node_of(p - 1)) {
+        EXPECT_EQ(ours->distance(p, p - 1), 0);
+      }
     }
   }
   SCOTCH_archExit(&arch);
 }
 
-void expect_same_as_scotch(const char* text) { expect_same_as_scotch(text, text); }
+void expect_same_as_scotch(const char* text) {
+  expect_same_as_scotch(text, text);
+}
 
 }  // namespace
 
-TEST(ScotchDistances, Complete) { expect_same_as_scotch("cmplt 9\n"); }
-TEST(ScotchDistances, Hypercube) { expect_same_as_scotch("hcub 5\n"); }
-TEST(ScotchDistances, Mesh2D) { expect_same_as_scotch("mesh2D 5 3\n"); }
-TEST(ScotchDistances, Mesh3D) { expect_same_as_scotch("mesh3D 2 3 4\n"); }
+TEST(ScotchDistances, Complete) {
+  expect_same_as_scotch("cmplt 9\n");
+}
+TEST(ScotchDistances, Hypercube) {
+  expect_same_as_scotch("hcub 5\n");
+}
+TEST(ScotchDistances, Mesh2D) {
+  expect_same_as_scotch("mesh2D 5 3\n");
+}
+TEST(ScotchDistances, Mesh3D) {
+  expect_same_as_scotch("mesh3D 2 3 4\n");
+}
 // Scotch 7.0.3's archMeshXDomDist applies the torus wrap-around formula, so
 // its meshXD is a torus. tmap keeps the contract's Manhattan distance for
 // meshXD; this pins Scotch's behaviour so a fix upstream gets noticed.
-TEST(ScotchDistances, MeshXDIsATorusInScotch) { expect_same_as_scotch("meshXD 4 2 3 2 2\n", "torusXD 4 2 3 2 2\n"); }
-TEST(ScotchDistances, OurMeshXDEqualsScotchMesh3D) { expect_same_as_scotch("mesh3D 5 3 4\n", "meshXD 3 5 3 4\n"); }
-TEST(ScotchDistances, Torus2D) { expect_same_as_scotch("torus2D 5 4\n"); }
-TEST(ScotchDistances, Torus3D) { expect_same_as_scotch("torus3D 3 4 5\n"); }
-TEST(ScotchDistances, TorusXD) { expect_same_as_scotch("torusXD 3 4 2 3\n"); }
-TEST(ScotchDistances, TreeLeaf) { expect_same_as_scotch("tleaf 3 4 100 4 10 4 1\n"); }
-TEST(ScotchDistances, TreeLeafUnevenCosts) { expect_same_as_scotch("tleaf 4 2 7 3 5 2 1 3 2\n"); }
-TEST(ScotchDistances, CompleteWeighted) { expect_same_as_scotch("cmpltw 5 1 2 3 1 4\n"); }
-TEST(ScotchDistances, LabeledTreeLeaf) { expect_same_as_scotch("ltleaf 3 2 10 2 5 4 1 4 3 0 2 1\n"); }
-TEST(ScotchDistances, LabeledTreeLeafTwoLevelBlock) { expect_same_as_scotch("ltleaf 2 3 7 2 1 2 1 0\n"); }
-TEST(ScotchDistances, SubOfMesh) { expect_same_as_scotch("sub 5 0 3 12 15 6 mesh2D 4 4\n"); }
-TEST(ScotchDistances, NestedSub) { expect_same_as_scotch("sub 3 0 2 3 sub 4 1 5 9 20 tleaf 2 4 10 6 1\n"); }
+TEST(ScotchDistances, MeshXDIsATorusInScotch) {
+  expect_same_as_scotch("meshXD 4 2 3 2 2\n", "torusXD 4 2 3 2 2\n");
+}
+TEST(ScotchDistances, OurMeshXDEqualsScotchMesh3D) {
+  expect_same_as_scotch("mesh3D 5 3 4\n", "meshXD 3 5 3 4\n");
+}
+TEST(ScotchDistances, Torus2D) {
+  expect_same_as_scotch("torus2D 5 4\n");
+}
+TEST(ScotchDistances, Torus3D) {
+  expect_same_as_scotch("torus3D 3 4 5\n");
+}
+TEST(ScotchDistances, TorusXD) {
+  expect_same_as_scotch("torusXD 3 4 2 3\n");
+}
+TEST(ScotchDistances, TreeLeaf) {
+  expect_same_as_scotch("tleaf 3 4 100 4 10 4 1\n");
+}
+TEST(ScotchDistances, TreeLeafUnevenCosts) {
+  expect_same_as_scotch("tleaf 4 2 7 3 5 2 1 3 2\n");
+}
+TEST(ScotchDistances, CompleteWeighted) {
+  expect_same_as_scotch("cmpltw 5 1 2 3 1 4\n");
+}
+TEST(ScotchDistances, LabeledTreeLeaf) {
+  expect_same_as_scotch("ltleaf 3 2 10 2 5 4 1 4 3 0 2 1\n");
+}
+TEST(ScotchDistances, LabeledTreeLeafTwoLevelBlock) {
+  expect_same_as_scotch("ltleaf 2 3 7 2 1 2 1 0\n");
+}
+TEST(ScotchDistances, SubOfMesh) {
+  expect_same_as_scotch("sub 5 0 3 12 15 6 mesh2D 4 4\n");
+}
+TEST(ScotchDistances, NestedSub) {
+  expect_same_as_scotch("sub 3 0 2 3 sub 4 1 5 9 20 tleaf 2 4 10 6 1\n");
+}

@@ -1,9 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "fixtures.hpp"
-
 #include <set>
 
+#include "fixtures.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
@@ -73,7 +72,8 @@ TEST(Strategies, EveryStrategyValidUnderConstraintsOversubscriptionAndUndersubsc
   for (const auto& s : tmap::strategy_table()) {
     for (const std::int64_t k : {1, 3}) {
       for (const tmap::Rank n : {1, 7, 12}) {
-        const auto comm = tmap::gen::random_sparse(n, std::min<tmap::Rank>(3, n - 1), 100, static_cast<std::uint64_t>(n));
+        const auto comm =
+            tmap::gen::random_sparse(n, std::min<tmap::Rank>(3, n - 1), 100, static_cast<std::uint64_t>(n));
         const auto c = Constraints::allowed(*t, {0, 1, 5, 8, 9, 13, 20, 21, 30, 31, 2, 3}, k);
         const auto m = tmap::map_with(s.name, Problem{comm, *t, c}, Context{});
         EXPECT_NO_THROW(tmap::validate_mapping(m, n, c)) << s.name;
@@ -108,7 +108,8 @@ TEST(Strategies, PropertyRandomAllocationsAllStrategiesIndependentScore) {
     const auto allowed = tmap::test::random_allowed_pes(*topology, rng, 3);
     const std::int64_t k = seed % 2 == 0 ? 1 : 2;
     const auto constraints = Constraints::allowed(*topology, allowed, k);
-    const tmap::Rank n = 2 + static_cast<tmap::Rank>(rng.below(static_cast<std::uint64_t>(constraints.num_slots() - 1)));
+    const tmap::Rank n =
+        2 + static_cast<tmap::Rank>(rng.below(static_cast<std::uint64_t>(constraints.num_slots() - 1)));
     const auto comm = tmap::gen::random_sparse(n, std::min<tmap::Rank>(3, n - 1), 500, seed);
     for (const auto& s : tmap::strategy_table()) {
       Context context;
@@ -175,9 +176,11 @@ TEST(Strategies, VolumesNear1e15StayExact) {
     tmap::detail::Int128 exact = 0;
     for (tmap::Rank i = 0; i < 32; ++i) {
       for (std::size_t k = 0; k < big.targets(i).size(); ++k) {
-        exact += static_cast<tmap::detail::Int128>(big.volumes(i)[k]) * topology->distance(mapping[i], mapping[big.targets(i)[k]]);
+        exact += static_cast<tmap::detail::Int128>(big.volumes(i)[k]) *
+                 topology->distance(mapping[i], mapping[big.targets(i)[k]]);
       }
     }
-    EXPECT_TRUE(static_cast<tmap::detail::Int128>(tmap::evaluate(big, *topology, mapping).hop_bytes) == exact) << s.name;
+    EXPECT_TRUE(static_cast<tmap::detail::Int128>(tmap::evaluate(big, *topology, mapping).hop_bytes) == exact)
+        << s.name;
   }
 }

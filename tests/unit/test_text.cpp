@@ -48,14 +48,9 @@ TEST(Text, ParseVolumeAcceptsWholeNumbersInAnyNotation) {
 
 TEST(Text, ParseVolumeRejectsWithFileAndLine) {
   const std::pair<const char*, const char*> bad[] = {
-      {"-3", "negative volume -3"},
-      {"abc", "is not a number"},
-      {"nan", "is NaN"},
-      {"inf", "is infinite"},
-      {"0.5", "not a whole number"},
-      {"1e30", "exceeds 2^63-1"},
-      {"12abc", "is not a number"},
-      {"", "is not a number"},
+      {"-3", "negative volume -3"}, {"abc", "is not a number"},    {"nan", "is NaN"},
+      {"inf", "is infinite"},       {"0.5", "not a whole number"}, {"1e30", "exceeds 2^63-1"},
+      {"12abc", "is not a number"}, {"", "is not a number"},
   };
   for (const auto& [token, message] : bad) {
     try {

@@ -1,9 +1,6 @@
 #include "cli.hpp"
 
-#include "util/file.hpp"
-
 #include <fmt/core.h>
-
 #include <sys/stat.h>
 
 #include <charconv>
@@ -12,6 +9,8 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+
+#include "util/file.hpp"
 
 namespace tmap::cli {
 
@@ -121,7 +120,7 @@ std::vector<Protected>& protected_inputs() {
 /// InputError when `path` is one of the registered inputs (same file, by
 /// device and inode: links and other spellings included).
 void refuse_input(const std::string& path) {
-  struct stat info{};
+  struct stat info {};
   if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;
   for (const auto& input : protected_inputs()) {
     if (input.device == info.st_dev && input.inode == info.st_ino) {
@@ -134,7 +133,7 @@ void refuse_input(const std::string& path) {
 
 void protect_inputs(const std::vector<std::string>& paths) {
   for (const auto& path : paths) {
-    struct stat info{};
+    struct stat info {};
     if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
       protected_inputs().push_back({info.st_dev, info.st_ino, path});
     }
@@ -213,8 +212,9 @@ std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
         throw InputError(hosts_file, line, "expected one host name per line, found '" + std::string(entry) + "'");
       }
       if (const auto [it, fresh] = line_of.emplace(entry, line); !fresh) {
-        throw InputError(hosts_file, line,
-                         "host " + std::string(entry) + " is listed twice (first on line " + std::to_string(it->second) + ")");
+        throw InputError(
+            hosts_file, line,
+            "host " + std::string(entry) + " is listed twice (first on line " + std::to_string(it->second) + ")");
       }
       names.emplace_back(entry);
     }
@@ -270,7 +270,7 @@ Constraints InputOptions::load_constraints(const Topology& t, const std::optiona
 }
 
 std::function<std::string(PE)> InputOptions::host_names(const Topology& t,
-                                                       const std::optional<Allocation>& allocation) const {
+                                                        const std::optional<Allocation>& allocation) const {
   std::map<NodeId, std::string> spelled;
   if (allocation) {
     for (std::size_t k = 0; k < allocation->hosts.size(); ++k) spelled[allocation->nodes[k]] = allocation->hosts[k];
@@ -287,8 +287,8 @@ std::function<std::string(PE)> InputOptions::host_names(const Topology& t,
 void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ranks, const std::string& matrix,
                         const Topology& topology, const Constraints* constraints) {
   if (static_cast<Rank>(mapping.size()) != ranks) {
-    throw InputError(file, "maps " + std::to_string(mapping.size()) + " ranks but " + matrix + " has " +
-                               std::to_string(ranks));
+    throw InputError(
+        file, "maps " + std::to_string(mapping.size()) + " ranks but " + matrix + " has " + std::to_string(ranks));
   }
   for (std::size_t r = 0; r < mapping.size(); ++r) {
     if (mapping[r] >= topology.size()) {
@@ -334,8 +334,8 @@ void RoutingOptions::write_loads(const RoutingModel* routing, const std::optiona
 }
 
 std::string route_metrics_text(const RouteMetrics& m) {
-  return fmt::format("th {}\nwh {}\nmmc {}\nmc {:.6f}\namc {:.6f}\nac {:.6f}\nused_links {}\n", m.th, m.wh, m.mmc,
-                     m.mc, m.amc, m.ac, m.used_links);
+  return fmt::format("th {}\nwh {}\nmmc {}\nmc {:.6f}\namc {:.6f}\nac {:.6f}\nused_links {}\n", m.th, m.wh, m.mmc, m.mc,
+                     m.amc, m.ac, m.used_links);
 }
 
 }  // namespace tmap::cli

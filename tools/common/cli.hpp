@@ -72,7 +72,7 @@ struct InputOptions {
   /// Host names for launcher files: as the allocation spelled them, else
   /// --hosts, else the topology's own (cn<node>).
   [[nodiscard]] std::function<std::string(PE)> host_names(const Topology& topology,
-                                                         const std::optional<Allocation>& allocation) const;
+                                                          const std::optional<Allocation>& allocation) const;
   /// The files named by these options that exist (for protect_inputs).
   [[nodiscard]] std::vector<std::string> files() const;
   /// Was a topology given (-t or -x)?

@@ -10,10 +10,11 @@
 int main(int argc, char** argv) {
   using namespace tmap;
   using namespace tmap::cli;
-  CLI::App app{"tm-eval: scores a mapping (perm, json, TopoMatch or Scotch .map) against a topology and a "
-               "communication matrix: hop_bytes, avg_hops, max_com, bytes per distance and, where the topology has a "
-               "routing model, Deveci et al.'s TH, WH, MMC, MC, AMC and AC.",
-               "tm-eval"};
+  CLI::App app{
+      "tm-eval: scores a mapping (perm, json, TopoMatch or Scotch .map) against a topology and a "
+      "communication matrix: hop_bytes, avg_hops, max_com, bytes per distance and, where the topology has a "
+      "routing model, Deveci et al.'s TH, WH, MMC, MC, AMC and AC.",
+      "tm-eval"};
   app.set_version_flag("--version", std::string("tm-eval ") + tmap::version());
   InputOptions in;
   in.add_to(app);

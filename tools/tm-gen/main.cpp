@@ -33,11 +33,12 @@ std::vector<std::int64_t> parse_dims(const std::string& text) {
 int main(int argc, char** argv) {
   using namespace tmap;
   using namespace tmap::cli;
-  CLI::App app{"tm-gen: writes a communication pattern. Patterns: stencil2d, stencil3d (every rank sends --volume "
-               "bytes to each neighbour; rank = x + X*(y + Y*z)), random (--ranks, --degree partners each, "
-               "volumes uniform in [1, --volume], symmetric) and the application-like cg, bt, sp, lu, mg, ft, "
-               "sweep3d, snap (--ranks, --class; bytes per iteration, models in the README).",
-               "tm-gen"};
+  CLI::App app{
+      "tm-gen: writes a communication pattern. Patterns: stencil2d, stencil3d (every rank sends --volume "
+      "bytes to each neighbour; rank = x + X*(y + Y*z)), random (--ranks, --degree partners each, "
+      "volumes uniform in [1, --volume], symmetric) and the application-like cg, bt, sp, lu, mg, ft, "
+      "sweep3d, snap (--ranks, --class; bytes per iteration, models in the README).",
+      "tm-gen"};
   app.set_version_flag("--version", std::string("tm-gen ") + tmap::version());
   std::string pattern;
   std::string dims;
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
   std::string output;
   app.add_option("pattern", pattern, "stencil2d, stencil3d, random, cg, bt, sp, lu, mg, ft, sweep3d or snap")
       ->required()
-      ->check(CLI::IsMember({"stencil2d", "stencil3d", "random", "cg", "bt", "sp", "lu", "mg", "ft", "sweep3d", "snap"}));
+      ->check(
+          CLI::IsMember({"stencil2d", "stencil3d", "random", "cg", "bt", "sp", "lu", "mg", "ft", "sweep3d", "snap"}));
   std::string npb_class = "D";
   app.add_option("--class", npb_class, "NPB problem class of cg, bt, sp, lu, mg, ft: S, W, A, B, C, D (default) or E")
       ->check(CLI::IsMember({"S", "W", "A", "B", "C", "D", "E"}));

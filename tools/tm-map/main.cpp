@@ -26,8 +26,8 @@ void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
   const auto& m = r.report.metrics;
   fmt::print(stderr, "tm-map: {} ranks on {} ({} allowed PEs x {}), strategy {}\n", n, r.report.topology,
              constraints.allowed_pes().size(), constraints.capacity(), r.report.strategy);
-  fmt::print(stderr, "tm-map: hop_bytes {}  avg_hops {:.4f}  max_com {}  total_bytes {}  time {:.4f} s\n",
-             m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, r.report.time_s);
+  fmt::print(stderr, "tm-map: hop_bytes {}  avg_hops {:.4f}  max_com {}  total_bytes {}  time {:.4f} s\n", m.hop_bytes,
+             m.avg_hops, m.max_com, m.total_bytes, r.report.time_s);
   if (r.report.routes) {
     const auto& x = *r.report.routes;
     fmt::print(stderr, "tm-map: links: TH {}  WH {}  MMC {}  MC {:.6g}  AMC {:.6g}  AC {:.6g}  ({} links used)\n", x.th,
@@ -64,9 +64,10 @@ void note_shared_cores(const RunResult& r, const Topology& topology) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"tm-map: topology-aware process mapping. Places the ranks of a parallel job on the PEs of a "
-               "machine so that ranks that talk a lot sit close together (objective: hop-bytes).",
-               "tm-map"};
+  CLI::App app{
+      "tm-map: topology-aware process mapping. Places the ranks of a parallel job on the PEs of a "
+      "machine so that ranks that talk a lot sit close together (objective: hop-bytes).",
+      "tm-map"};
   app.set_version_flag("--version", std::string("tm-map ") + tmap::version());
   InputOptions in;
   in.add_to(app);
@@ -117,7 +118,8 @@ int main(int argc, char** argv) {
                  "scotch: drop traffic below this fraction of the heaviest pair (TopoMatch -a)")
       ->check(real_number(0.0, 1.0));
   std::int64_t tau = TreeMatchOptions{}.tau;
-  app.add_option("--tau", tau, "treematch: group by full enumeration below this many candidate groups (30000, at most 1e7)")
+  app.add_option("--tau", tau,
+                 "treematch: group by full enumeration below this many candidate groups (30000, at most 1e7)")
       ->check(whole_number(0, 10000000));
   std::string refine = "none";
   app.add_option("--refine", refine,
@@ -125,8 +127,9 @@ int main(int argc, char** argv) {
                  "tabu (robust tabu search; --refine-iters)")
       ->check(CLI::IsMember({"none", "swap", "tabu"}));
   std::int64_t refine_iters = -1;
-  app.add_option("--refine-iters", refine_iters,
-                 "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; at most 1e9)")
+  app.add_option(
+         "--refine-iters", refine_iters,
+         "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; at most 1e9)")
       ->check(whole_number(0, 1000000000));
   double time_limit = 0.0;
   app.add_option("--time-limit", time_limit,

@@ -124,9 +124,9 @@ std::string compare_text(const std::vector<RunResult>& results, const std::vecto
     const bool best = r->report.metrics.hop_bytes == order.front()->report.metrics.hop_bytes;
     const auto mc = r->report.routes ? fmt::format("{:.1f}", r->report.routes->mc) : std::string("-");
     const auto time = r->external ? std::string("external") : fmt::format("{:.4f}", r->report.time_s);
-    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}\n", best ? '*' : ' ',
-                       r->report.strategy, r->report.metrics.hop_bytes, show(ratio(*r, scotch)),
-                       show(ratio(*r, inorder)), r->report.metrics.max_com, mc, time);
+    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}\n", best ? '*' : ' ', r->report.strategy,
+                       r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
+                       r->report.metrics.max_com, mc, time);
   }
   if (scotch == nullptr) out += "(vs_scotch: the scotch strategy is not in this build)\n";
   return out;

@@ -11,12 +11,13 @@
 int main(int argc, char** argv) {
   using namespace tmap;
   using namespace tmap::cli;
-  CLI::App app{"tm-topo: writes the Tianhe-3 prototype's network as Scotch targets and its node as hwloc XML.\n"
-               "  --tgt  a deco 0 target with the exact hop table (one terminal per node, weight = cores)\n"
-               "  --tree a tleaf of chip, side, node and the node's hwloc levels (link costs approximate\n"
-               "         the hop table; the worst error is printed)\n"
-               "  --xml  the node's hwloc XML",
-               "tm-topo"};
+  CLI::App app{
+      "tm-topo: writes the Tianhe-3 prototype's network as Scotch targets and its node as hwloc XML.\n"
+      "  --tgt  a deco 0 target with the exact hop table (one terminal per node, weight = cores)\n"
+      "  --tree a tleaf of chip, side, node and the node's hwloc levels (link costs approximate\n"
+      "         the hop table; the worst error is printed)\n"
+      "  --xml  the node's hwloc XML",
+      "tm-topo"};
   app.set_version_flag("--version", std::string("tm-topo ") + tmap::version());
   std::string machine;
   topo::Tianhe3Shape shape;
@@ -52,8 +53,8 @@ int main(int argc, char** argv) {
     if (tgt_file.empty() && tree_file.empty() && xml_file.empty()) {
       throw InputError("nothing to write: give --tgt, --tree and/or --xml");
     }
-    const topo::HwlocTreeTopology node = node_xml.empty() ? topo::HwlocTreeTopology(node_synthetic, false)
-                                                          : topo::HwlocTreeTopology(node_xml, true);
+    const topo::HwlocTreeTopology node =
+        node_xml.empty() ? topo::HwlocTreeTopology(node_synthetic, false) : topo::HwlocTreeTopology(node_xml, true);
     shape.cores = cores.value_or(node.size());
     const auto spec = fmt::format("tianhe3:{}x{},nodes={},cores={}", shape.rows, shape.cols, shape.nodes, shape.cores);
     const topo::Tianhe3Topology machine_model(topo::parse_tianhe3_spec(spec));
@@ -85,7 +86,8 @@ int main(int argc, char** argv) {
       const auto tree = topo::tianhe3_tree(shape, node.symmetric_arities(), nodes);
       outputs.emplace_back(tree_file, tree.tgt);
       if (!quiet) {
-        fmt::print(stderr, "tm-topo: tree link costs approximate the hop table; worst error {:.2f} hops between chips\n",
+        fmt::print(stderr,
+                   "tm-topo: tree link costs approximate the hop table; worst error {:.2f} hops between chips\n",
                    tree.worst_error_hops);
       }
     }

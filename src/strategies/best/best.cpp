@@ -60,9 +60,8 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
   if (context.refine.kind == RefineKind::Tabu) {
     std::vector<std::size_t> finalists;
     for (const auto k : order) {
-      const bool duplicate = std::any_of(finalists.begin(), finalists.end(), [&](std::size_t f) {
-        return candidates[f].mapping == candidates[k].mapping;
-      });
+      const bool duplicate = std::any_of(finalists.begin(), finalists.end(),
+                                         [&](std::size_t f) { return candidates[f].mapping == candidates[k].mapping; });
       if (!duplicate && static_cast<int>(finalists.size()) < kTabuFinalists) finalists.push_back(k);
     }
     const auto slots = problem.constraints.num_slots();
@@ -74,10 +73,10 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
     // per rank).
     const bool dense = slots <= refine::kMaxDensePositions;
     const auto square = std::max<std::int64_t>(1, slots * slots);
-    const auto budget = context.refine.iterations >= 0 ? context.refine.iterations
-                        : dense ? std::max<std::int64_t>(60'000'000 / square,
-                                                         std::min<std::int64_t>(500 * slots, 300'000'000 / square))
-                                : -1;
+    const auto budget =
+        context.refine.iterations >= 0 ? context.refine.iterations
+        : dense ? std::max<std::int64_t>(60'000'000 / square, std::min<std::int64_t>(500 * slots, 300'000'000 / square))
+                : -1;
     for (std::size_t f = 0; f < finalists.size(); ++f) {
       auto& c = candidates[finalists[f]];
       Context tabu = context;

@@ -10,7 +10,7 @@
 namespace tmap::strategies {
 
 /// Constructions best tries, in order (ties keep the earlier one).
-inline constexpr const char* kPortfolio[] = {"inorder", "roundrobin", "rcm",    "greedy", "umpa-wh",
+inline constexpr const char* kPortfolio[] = {"inorder", "roundrobin", "rcm",   "greedy", "umpa-wh",
                                              "scotch",  "treematch",  "ohtma", "grid2d"};
 /// Tabu searches that share the budget (the best refined candidates).
 inline constexpr int kTabuFinalists = 3;

@@ -64,10 +64,7 @@ class Placement {
   std::vector<Volume> weight_on_;
   std::vector<Site> touched_;
   std::vector<Site> candidates_;
-  [[nodiscard]] bool is_open(Site s) const noexcept {
-    return load_[static_cast<std::size_t>(s)] < sites_.capacity(s);
-  }
-
+  [[nodiscard]] bool is_open(Site s) const noexcept { return load_[static_cast<std::size_t>(s)] < sites_.capacity(s); }
 };
 
 }  // namespace tmap::strategies

@@ -22,7 +22,10 @@ std::vector<std::pair<std::int64_t, std::int64_t>> shapes_of(const Model& model)
 class Costs {
  public:
   Costs(const Model& model, std::int64_t rows, std::int64_t cols)
-      : m_(model), rows_(rows), cols_(cols), h_(model.height / static_cast<double>(rows)),
+      : m_(model),
+        rows_(rows),
+        cols_(cols),
+        h_(model.height / static_cast<double>(rows)),
         w_(model.width / static_cast<double>(cols)) {
     if (!model.scale_with_shape) {
       h_ = model.height;
@@ -196,11 +199,11 @@ Arrangement arrange(const Model& model, std::vector<std::int64_t> order) {
   return result;
 }
 
-  // Extension: local search over single processors, swaps of two of
-  // different groups and moves of one to another position of the column-
-  // major order, while one lowers the cost. Group blocks cannot split a
-  // group, and when groups of one level differ slightly (Table 1's clusters
-  // of one site) splitting pays. O(p^3) a pass: up to kMaxPolished.
+// Extension: local search over single processors, swaps of two of
+// different groups and moves of one to another position of the column-
+// major order, while one lowers the cost. Group blocks cannot split a
+// group, and when groups of one level differ slightly (Table 1's clusters
+// of one site) splitting pays. O(p^3) a pass: up to kMaxPolished.
 void polish(const Model& model, Arrangement& result) {
   if (model.processors > kMaxPolished) return;
   {

@@ -50,8 +50,7 @@ class ProcessPicker {
         }
       }
 #pragma omp critical(tmap_ohtma_pick_process)
-      if (local_found &&
-          (!found || local_key > best_key || (local_key == best_key && open_[local] < open_[best]))) {
+      if (local_found && (!found || local_key > best_key || (local_key == best_key && open_[local] < open_[best]))) {
         best = local;
         best_key = local_key;
         found = true;
@@ -82,8 +81,8 @@ class ProcessPicker {
 template <typename Key, typename NodeDistances>
 class NodeSlotPicker {
  public:
-  NodeSlotPicker(const SlotSpace& slots, std::span<const std::int64_t> node_of_pe, std::int64_t nodes,
-                 Distance intra, const NodeDistances& d, int threads)
+  NodeSlotPicker(const SlotSpace& slots, std::span<const std::int64_t> node_of_pe, std::int64_t nodes, Distance intra,
+                 const NodeDistances& d, int threads)
       : slots_(slots), node_of_pe_(node_of_pe), d_(d), intra_(intra), nodes_(nodes) {
     const auto pes = static_cast<std::int64_t>(node_of_pe.size());
     pes_of_node_.resize(static_cast<std::size_t>(nodes));
@@ -247,9 +246,8 @@ std::vector<std::int64_t> run(const CommMatrix& sym, const SlotSpace& slots, con
       node_of_pe[u] = static_cast<std::int64_t>(representative.size()) - 1;
     }
     return detail::with_distances(topology, representative, threads, [&](const auto& d) {
-      NodeSlotPicker<Key, std::decay_t<decltype(d)>> picker(slots, node_of_pe,
-                                                            static_cast<std::int64_t>(representative.size()), *intra,
-                                                            d, threads);
+      NodeSlotPicker<Key, std::decay_t<decltype(d)>> picker(
+          slots, node_of_pe, static_cast<std::int64_t>(representative.size()), *intra, d, threads);
       return greedy_loop<Key>(sym, picker, threads);
     });
   }
@@ -261,9 +259,8 @@ std::vector<std::int64_t> run(const CommMatrix& sym, const SlotSpace& slots, con
 
 }  // namespace
 
-std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const SlotSpace& slots,
-                                              const Topology& topology, std::span<const PE> pes, int threads,
-                                              SlotSearch search) {
+std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const SlotSpace& slots, const Topology& topology,
+                                              std::span<const PE> pes, int threads, SlotSearch search) {
   // The paper's start sums, for every allowed place, the distance to every
   // other one: quadratic in the places (nodes where distances follow nodes).
   // Above 65,536 places (4.3e9 pairs, seconds) that is refused, not run.

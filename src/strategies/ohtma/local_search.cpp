@@ -19,7 +19,11 @@ class CandidateSearch {
  public:
   CandidateSearch(const CommMatrix& sym, const SlotSpace& slots, const Distances& d,
                   std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma)
-      : s_(sym), slots_(slots), d_(d), node_of_pe_(node_of_pe), sigma_(sigma),
+      : s_(sym),
+        slots_(slots),
+        d_(d),
+        node_of_pe_(node_of_pe),
+        sigma_(sigma),
         occupant_(static_cast<std::size_t>(slots.num_slots), -1) {
     for (Rank r = 0; r < sym.num_ranks(); ++r) occupant_[sigma_[r]] = r;
     std::int64_t nodes = 0;
@@ -220,12 +224,12 @@ std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const 
   return node_of_pe;
 }
 
-#define TMAP_INSTANTIATE(Oracle)                                                                                 \
-  template SearchResult candidate_search<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,              \
-                                                 std::span<const std::int64_t>, std::vector<std::int64_t>&,      \
-                                                 std::int64_t);                                                  \
-  template SearchResult candidate_tabu<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,                \
-                                               std::span<const std::int64_t>, std::vector<std::int64_t>&,        \
+#define TMAP_INSTANTIATE(Oracle)                                                                            \
+  template SearchResult candidate_search<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,        \
+                                                 std::span<const std::int64_t>, std::vector<std::int64_t>&, \
+                                                 std::int64_t);                                             \
+  template SearchResult candidate_tabu<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,          \
+                                               std::span<const std::int64_t>, std::vector<std::int64_t>&,   \
                                                std::int64_t, std::uint64_t);
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "strategies/ohtma/slots.hpp"
-#include "tmap/topology.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/topology.hpp"
 #include "util/int128.hpp"
 
 namespace tmap::ohtma {

@@ -29,15 +29,14 @@ Mapping OhtmaMapper::map(const Problem& problem, const Context& context) const {
   auto start = std::chrono::steady_clock::now();
   auto sigma = ohtma::greedy_construction(sym, slots, problem.topology, constraints.allowed_pes(), context.threads);
   context.note(2, "ohtma: greedy construction " + std::to_string(seconds_since(start)) + " s");
-  detail::with_distances(
-      problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
-        start = std::chrono::steady_clock::now();
-        const auto pass = ohtma::exchange_pass(sym, slots, distances, problem.topology.max_distance(), sigma, loop,
-                                               context.threads);
-        context.note(2, "ohtma: " + std::to_string(pass.swaps.size()) + " swaps, kept " + std::to_string(pass.kept) +
-                            " (hop-bytes -" + std::to_string(static_cast<std::int64_t>(pass.gain)) + ") in " +
-                            std::to_string(seconds_since(start)) + " s");
-      });
+  detail::with_distances(problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
+    start = std::chrono::steady_clock::now();
+    const auto pass =
+        ohtma::exchange_pass(sym, slots, distances, problem.topology.max_distance(), sigma, loop, context.threads);
+    context.note(2, "ohtma: " + std::to_string(pass.swaps.size()) + " swaps, kept " + std::to_string(pass.kept) +
+                        " (hop-bytes -" + std::to_string(static_cast<std::int64_t>(pass.gain)) + ") in " +
+                        std::to_string(seconds_since(start)) + " s");
+  });
   return slots.to_mapping(sigma, constraints.allowed_pes());
 }
 

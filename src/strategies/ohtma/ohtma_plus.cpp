@@ -29,7 +29,9 @@ CommMatrix with_silent_ranks(const CommMatrix& sym, Rank extra) {
                               std::vector<Volume>(sym.all_volumes().begin(), sym.all_volumes().end()));
 }
 
-std::string str(detail::Int128 v) { return std::to_string(static_cast<std::int64_t>(v)); }
+std::string str(detail::Int128 v) {
+  return std::to_string(static_cast<std::int64_t>(v));
+}
 
 }  // namespace
 
@@ -40,43 +42,39 @@ Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) con
   const Rank n = sym.num_ranks();
   const Distance max_distance = problem.topology.max_distance();
 
-  auto sigma_now =
-      ohtma::greedy_construction(sym, slots, problem.topology, constraints.allowed_pes(), context.threads);
-  detail::with_distances(
-      problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
-        const Rank free = slots.num_slots - n;
-        const bool with_free = context.ohtma.free_slot_moves && free > 0 && n + free <= kPlusFreeSlotRanks;
-        if (n + (with_free ? free : 0) <= kPlusTableRanks) {
-          // Extensions 1 and 2: repeated passes, free slots as silent ranks.
-          const auto ext = with_free ? with_silent_ranks(sym, free) : sym;
-          std::vector<std::int64_t> sigma_ext = sigma_now;
-          if (with_free) {
-            std::vector<char> used(static_cast<std::size_t>(slots.num_slots), 0);
-            for (const auto s : sigma_now) used[s] = 1;
-            for (std::int64_t s = 0; s < slots.num_slots; ++s) {
-              if (used[s] == 0) sigma_ext.push_back(s);
-            }
-          }
-          const std::int64_t passes = context.ohtma.repeat_passes ? context.ohtma.max_passes : 1;
-          for (std::int64_t pass = 0; pass < passes; ++pass) {
-            const auto r = ohtma::exchange_pass(ext, slots, distances, max_distance, sigma_ext,
-                                                ext.num_ranks() / 2, context.threads);
-            context.note(2, "ohtma+: pass " + std::to_string(pass + 1) + " kept " + std::to_string(r.kept) +
-                                " swaps (hop-bytes -" + str(r.gain) + ")");
-            if (r.kept == 0) break;
-          }
-          sigma_ext.resize(static_cast<std::size_t>(n));
-          sigma_now = std::move(sigma_ext);
+  auto sigma_now = ohtma::greedy_construction(sym, slots, problem.topology, constraints.allowed_pes(), context.threads);
+  detail::with_distances(problem.topology, constraints.allowed_pes(), context.threads, [&](const auto& distances) {
+    const Rank free = slots.num_slots - n;
+    const bool with_free = context.ohtma.free_slot_moves && free > 0 && n + free <= kPlusFreeSlotRanks;
+    if (n + (with_free ? free : 0) <= kPlusTableRanks) {
+      // Extensions 1 and 2: repeated passes, free slots as silent ranks.
+      const auto ext = with_free ? with_silent_ranks(sym, free) : sym;
+      std::vector<std::int64_t> sigma_ext = sigma_now;
+      if (with_free) {
+        std::vector<char> used(static_cast<std::size_t>(slots.num_slots), 0);
+        for (const auto s : sigma_now) used[s] = 1;
+        for (std::int64_t s = 0; s < slots.num_slots; ++s) {
+          if (used[s] == 0) sigma_ext.push_back(s);
         }
-        // Extension 3: candidate-list search, always last.
-        if (!context.ohtma.candidate_search) return;
-        const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
+      }
+      const std::int64_t passes = context.ohtma.repeat_passes ? context.ohtma.max_passes : 1;
+      for (std::int64_t pass = 0; pass < passes; ++pass) {
         const auto r =
-            ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma_now, context.ohtma.max_passes);
-        context.note(2, "ohtma+: candidate search " + std::to_string(r.passes) + " passes, " +
-                            std::to_string(r.swaps) + " swaps, " + std::to_string(r.moves) + " moves (hop-bytes -" +
-                            str(r.gain) + ")");
-      });
+            ohtma::exchange_pass(ext, slots, distances, max_distance, sigma_ext, ext.num_ranks() / 2, context.threads);
+        context.note(2, "ohtma+: pass " + std::to_string(pass + 1) + " kept " + std::to_string(r.kept) +
+                            " swaps (hop-bytes -" + str(r.gain) + ")");
+        if (r.kept == 0) break;
+      }
+      sigma_ext.resize(static_cast<std::size_t>(n));
+      sigma_now = std::move(sigma_ext);
+    }
+    // Extension 3: candidate-list search, always last.
+    if (!context.ohtma.candidate_search) return;
+    const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
+    const auto r = ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma_now, context.ohtma.max_passes);
+    context.note(2, "ohtma+: candidate search " + std::to_string(r.passes) + " passes, " + std::to_string(r.swaps) +
+                        " swaps, " + std::to_string(r.moves) + " moves (hop-bytes -" + str(r.gain) + ")");
+  });
   const auto& sigma = sigma_now;
   return slots.to_mapping(sigma, constraints.allowed_pes());
 }

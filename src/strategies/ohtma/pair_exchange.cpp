@@ -78,7 +78,9 @@ class GainTable {
   }
 
  private:
-  Gain& at(Rank a, Rank b) noexcept { return g_[static_cast<std::size_t>(a * n_ + b)]; }
+  Gain& at(Rank a, Rank b) noexcept {
+    return g_[static_cast<std::size_t>(a * n_ + b)];
+  }
 
   void build() {
     // E[a][b] = D_a(p_b) = sum_l S_al d(p_b, p_l), in the table's storage.
@@ -290,8 +292,8 @@ PassResult exchange_pass(const CommMatrix& sym, const SlotSpace& slots, const Di
   return GainTable<std::int64_t, Distances>(sym, slots, distances, sigma, threads).run(loop);
 }
 
-#define TMAP_INSTANTIATE(Oracle)                                                                                   \
-  template PassResult exchange_pass<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&, Distance,            \
+#define TMAP_INSTANTIATE(Oracle)                                                                          \
+  template PassResult exchange_pass<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&, Distance, \
                                             std::vector<std::int64_t>&, std::int64_t, int);
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE

@@ -13,9 +13,7 @@ struct SlotSpace {
   std::int64_t num_slots = 0;
   std::int64_t capacity = 1;
 
-  static SlotSpace of(const Constraints& constraints) {
-    return {constraints.num_slots(), constraints.capacity()};
-  }
+  static SlotSpace of(const Constraints& constraints) { return {constraints.num_slots(), constraints.capacity()}; }
   [[nodiscard]] std::int64_t pe_of(std::int64_t slot) const noexcept { return slot / capacity; }
 
   /// sigma (rank -> slot) as a mapping (rank -> PE id of the topology).

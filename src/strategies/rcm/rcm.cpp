@@ -54,7 +54,8 @@ std::vector<std::int64_t> reverse_cuthill_mckee(
     bfs(start, visit, false);
     std::int64_t root = start;
     for (const auto v : visit) {
-      if (std::pair(degree[static_cast<std::size_t>(v)], v) < std::pair(degree[static_cast<std::size_t>(root)], root)) root = v;
+      if (std::pair(degree[static_cast<std::size_t>(v)], v) < std::pair(degree[static_cast<std::size_t>(root)], root))
+        root = v;
     }
     const auto component = visit;
     for (const auto v : component) level_of[static_cast<std::size_t>(v)] = -1;
@@ -90,7 +91,9 @@ std::vector<std::int64_t> reverse_cuthill_mckee(
 std::vector<Site> site_order(const SiteSpace& sites, const std::vector<Site>& pool) {
   const auto s = static_cast<Site>(pool.size());
   if (s <= 2 || s > kMaxRcmSites) return pool;
-  const auto d = [&](Site a, Site b) { return sites.distance(pool[static_cast<std::size_t>(a)], pool[static_cast<std::size_t>(b)]); };
+  const auto d = [&](Site a, Site b) {
+    return sites.distance(pool[static_cast<std::size_t>(a)], pool[static_cast<std::size_t>(b)]);
+  };
   // Smallest threshold that connects the sites: the bottleneck of a minimum
   // spanning tree (Prim, O(S^2)).
   std::vector<Distance> best(static_cast<std::size_t>(s), std::numeric_limits<Distance>::max());
@@ -100,12 +103,15 @@ std::vector<Site> site_order(const SiteSpace& sites, const std::vector<Site>& po
   for (Site step = 0; step < s; ++step) {
     Site u = -1;
     for (Site v = 0; v < s; ++v) {
-      if (!in[static_cast<std::size_t>(v)] && (u < 0 || best[static_cast<std::size_t>(v)] < best[static_cast<std::size_t>(u)])) u = v;
+      if (!in[static_cast<std::size_t>(v)] &&
+          (u < 0 || best[static_cast<std::size_t>(v)] < best[static_cast<std::size_t>(u)]))
+        u = v;
     }
     in[static_cast<std::size_t>(u)] = 1;
     threshold = std::max(threshold, best[static_cast<std::size_t>(u)]);
     for (Site v = 0; v < s; ++v) {
-      if (!in[static_cast<std::size_t>(v)]) best[static_cast<std::size_t>(v)] = std::min(best[static_cast<std::size_t>(v)], d(u, v));
+      if (!in[static_cast<std::size_t>(v)])
+        best[static_cast<std::size_t>(v)] = std::min(best[static_cast<std::size_t>(v)], d(u, v));
     }
   }
   std::vector<std::int64_t> degree(static_cast<std::size_t>(s), 0);
@@ -149,7 +155,8 @@ Mapping RcmMapper::map(const Problem& problem, const Context& context) const {
     room += sites.capacity(s);
   }
   if (static_cast<std::int64_t>(pool.size()) > kMaxRcmSites) {
-    context.note(1, "rcm: more than " + std::to_string(kMaxRcmSites) + " sites to order; they keep the topology's order");
+    context.note(1,
+                 "rcm: more than " + std::to_string(kMaxRcmSites) + " sites to order; they keep the topology's order");
   }
   const auto order = site_order(sites, pool);
   std::vector<Site> site_of(static_cast<std::size_t>(sym.num_ranks()));

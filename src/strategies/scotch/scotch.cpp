@@ -59,8 +59,8 @@ std::mutex& libscotch_parser() {
 
 void load_arch(Arch& arch, const std::string& text) {
   const std::lock_guard lock(libscotch_parser());
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
-      fmemopen(const_cast<char*>(text.data()), text.size(), "r"), &std::fclose);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(fmemopen(const_cast<char*>(text.data()), text.size(), "r"),
+                                                       &std::fclose);
   if (!file || SCOTCH_archLoad(&arch.a, file.get()) != 0) {
     throw InternalError("scotch: libscotch refused the target it was given");
   }
@@ -167,9 +167,10 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
     total += v;
     heaviest = std::max(heaviest, v);
   }
-  const Volume cutoff = context.scotch.sparse_factor > 0
-                            ? static_cast<Volume>(std::ceil(context.scotch.sparse_factor * static_cast<double>(heaviest)))
-                            : 0;
+  const Volume cutoff =
+      context.scotch.sparse_factor > 0
+          ? static_cast<Volume>(std::ceil(context.scotch.sparse_factor * static_cast<double>(heaviest)))
+          : 0;
   const Int128 reach = total * std::max<Distance>(std::min<Distance>(topology.max_distance(), 65535), 1);
   const Int128 scale = reach > kScotchSumLimit ? (reach + kScotchSumLimit - 1) / kScotchSumLimit : 1;
   std::vector<SCOTCH_Num> verttab(static_cast<std::size_t>(n) + 1, 0);
@@ -222,10 +223,10 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
   for (const auto& target : targets) {
     Arch arch;
     build_arch(arch, topology, target, context);
-    for (const Setting setting : {Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0},
-                                  Setting{SCOTCH_STRATBALANCE, 0.05}}) {
-      auto candidate = map_once(graph, arch, target, sym, topology, constraints, context, setting.flags,
-                                setting.imbalance);
+    for (const Setting setting :
+         {Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0}, Setting{SCOTCH_STRATBALANCE, 0.05}}) {
+      auto candidate =
+          map_once(graph, arch, target, sym, topology, constraints, context, setting.flags, setting.imbalance);
       const auto cost = evaluate(problem.comm, topology, candidate).hop_bytes;
       if (best.empty() || cost < best_cost) {
         best = std::move(candidate);

@@ -75,8 +75,7 @@ std::vector<std::int64_t> bisection_order(const Topology& topology, const Termin
   return order;
 }
 
-std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals,
-                             std::vector<std::int64_t>& terminal_of,
+std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, std::vector<std::int64_t>& terminal_of,
                              const std::function<Distance(std::int64_t, std::int64_t)>& distance) {
   std::vector<std::int64_t> load(static_cast<std::size_t>(terminals.size()), 0);
   for (const auto t : terminal_of) ++load[t];

@@ -51,8 +51,7 @@ Terminals compact_block(const Topology& topology, const Terminals& terminals, st
 /// pairs, apply the move that raises the cost of that rank's traffic (sym,
 /// the symmetrised matrix) least; ties to the lowest rank, then terminal.
 /// `distance` works on terminal indices. Returns how many ranks moved.
-std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals,
-                             std::vector<std::int64_t>& terminal_of,
+std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, std::vector<std::int64_t>& terminal_of,
                              const std::function<Distance(std::int64_t, std::int64_t)>& distance);
 
 /// Spreads the ranks of each terminal over its PEs (K slots each, in PE

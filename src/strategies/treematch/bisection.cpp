@@ -117,7 +117,8 @@ Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes
       std::int64_t pair[2];
       bool ok = true;
       for (int s = 0; s < 2 && ok; ++s) {
-        pair[s] = heaps[s].pop([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
+        pair[s] =
+            heaps[s].pop([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
         if (pair[s] < 0) {
           ok = false;
           break;

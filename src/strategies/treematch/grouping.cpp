@@ -22,7 +22,9 @@ std::int64_t choose(std::int64_t m, std::int64_t a, std::int64_t cap) {
   return static_cast<std::int64_t>(c + 0.5);
 }
 
-Volume weight(const CommMatrix& g, std::int64_t a, std::int64_t b) { return g.at(a, b); }
+Volume weight(const CommMatrix& g, std::int64_t a, std::int64_t b) {
+  return g.at(a, b);
+}
 
 /// Internal traffic of a set of objects.
 Volume inside(const CommMatrix& g, const std::vector<std::int64_t>& set) {
@@ -54,8 +56,8 @@ void improve(const CommMatrix& g, Groups& groups) {
         const auto gu = static_cast<std::size_t>(group_of[u]);
         const auto gv = static_cast<std::size_t>(group_of[v]);
         if (gu == gv) continue;
-        const Volume gain = to_group(u, gv) - weight(g, u, v) - to_group(u, gu) + to_group(v, gu) - weight(g, u, v) -
-                            to_group(v, gv);
+        const Volume gain =
+            to_group(u, gv) - weight(g, u, v) - to_group(u, gu) + to_group(v, gu) - weight(g, u, v) - to_group(v, gv);
         if (gain <= 0) continue;
         std::replace(groups[gu].begin(), groups[gu].end(), u, v);
         std::replace(groups[gv].begin(), groups[gv].end(), v, u);
@@ -196,9 +198,9 @@ std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std
   // Pad with silent objects so the tree is full.
   std::vector<std::int64_t> row_begin(sym.row_begin().begin(), sym.row_begin().end());
   row_begin.insert(row_begin.end(), static_cast<std::size_t>(leaves - sym.num_ranks()), row_begin.back());
-  CommMatrix current = CommMatrix::from_csr(leaves, std::move(row_begin),
-                                            std::vector<Rank>(sym.columns().begin(), sym.columns().end()),
-                                            std::vector<Volume>(sym.all_volumes().begin(), sym.all_volumes().end()));
+  CommMatrix current =
+      CommMatrix::from_csr(leaves, std::move(row_begin), std::vector<Rank>(sym.columns().begin(), sym.columns().end()),
+                           std::vector<Volume>(sym.all_volumes().begin(), sym.all_volumes().end()));
   std::vector<Groups> levels;  // bottom level first
   for (auto level = arities.size(); level-- > 1;) {
     const auto a = arities[level];

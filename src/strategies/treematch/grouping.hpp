@@ -23,7 +23,6 @@ namespace tmap::treematch {
 /// `arities`: fan-outs from the root to the leaves (including an extra
 /// level for K slots per PE); their product >= sym.num_ranks(). Returns
 /// the leaf position (0..product-1) of each rank.
-std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities,
-                                    std::int64_t tau);
+std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau);
 
 }  // namespace tmap::treematch

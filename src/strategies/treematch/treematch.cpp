@@ -6,8 +6,8 @@
 #include "strategies/scotch/scotch.hpp"
 #include "strategies/treematch/bisection.hpp"
 #include "strategies/treematch/grouping.hpp"
-#include "tmap/metrics.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::strategies {
@@ -60,8 +60,8 @@ class Placer {
     });
     auto left = static_cast<std::int64_t>(ranks.size());
     for (const auto c : order) {
-      children[c].size = std::min<std::int64_t>(left, static_cast<std::int64_t>(children[c].hi - children[c].lo) *
-                                                          trie_.capacity);
+      children[c].size =
+          std::min<std::int64_t>(left, static_cast<std::int64_t>(children[c].hi - children[c].lo) * trie_.capacity);
       left -= children[c].size;
     }
     std::vector<Child> used;

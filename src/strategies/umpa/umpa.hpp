@@ -25,8 +25,8 @@
 namespace tmap::strategies {
 
 namespace umpa {
-inline constexpr std::size_t kDelta = 8;           ///< candidates per task (the paper's Delta)
-inline constexpr double kMinPassGain = 0.005;      ///< another WH pass only above 0.5 %
+inline constexpr std::size_t kDelta = 8;       ///< candidates per task (the paper's Delta)
+inline constexpr double kMinPassGain = 0.005;  ///< another WH pass only above 0.5 %
 
 /// Algorithm 1 with `seeds` = N_BFS.
 [[nodiscard]] std::vector<Site> greedy_mapping(const CommMatrix& sym, const SiteSpace& sites, int seeds);
