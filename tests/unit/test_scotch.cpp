@@ -14,6 +14,7 @@ using tmap::Constraints;
 using tmap::Context;
 using tmap::PE;
 using tmap::Problem;
+using tmap::Volume;
 
 namespace {
 
@@ -115,6 +116,25 @@ TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
   const auto constraints = Constraints::all(*topology);
   const auto mapping = tmap::map_with("scotch", Problem{comm, *topology, constraints}, context);
   EXPECT_NO_THROW(tmap::validate_mapping(mapping, 64, constraints));
+  // What libscotch saw: the edges (of A + A^T) whose load reaches half the
+  // heaviest, counted here independently.
+  const auto sym = comm.symmetrized();
+  Volume heaviest = 0;
+  for (const Volume v : sym.all_volumes()) heaviest = std::max(heaviest, v);
+  std::int64_t kept = 0;
+  for (const Volume v : sym.all_volumes()) kept += 2 * v >= heaviest ? 1 : 0;
+  ASSERT_LT(kept, sym.num_entries() / 2) << "the test needs light traffic to drop";
+  std::vector<std::string> notes;
+  context.verbosity = 2;
+  context.log = [&](std::string_view note) { notes.emplace_back(note); };
+  (void)tmap::map_with("scotch", Problem{comm, *topology, constraints}, context);
+  const auto expected = "scotch: --sparse-factor kept " + std::to_string(kept / 2) + " of " +
+                        std::to_string(sym.num_entries() / 2) + " edges";
+  EXPECT_NE(std::find_if(notes.begin(), notes.end(), [&](const std::string& n) { return n.starts_with(expected); }),
+            notes.end())
+      << expected;
+  // And the light traffic did change what libscotch was given.
+  EXPECT_NE(tmap::map_with("scotch", Problem{comm, *topology, constraints}, Context{}), mapping);
 }
 
 #include "strategies/scotch/terminals.hpp"

@@ -101,7 +101,6 @@ TEST(Strategies, TooManyRanksIsAnInputError) {
 TEST(Strategies, PropertyRandomAllocationsAllStrategiesIndependentScore) {
   const char* specs[] = {"tianhe3:2x2,nodes=4,cores=4", "tleaf 3 2 50 4 5 4 1", "mesh2D 8 6", "torus3D 3 3 4",
                          "hcub 5"};
-  int checked = 0;
   for (std::uint64_t seed = 0; seed < 10; ++seed) {
     const auto topology = tmap::load_topology(specs[seed % std::size(specs)]);
     tmap::detail::Random rng(seed, 21);
@@ -124,10 +123,8 @@ TEST(Strategies, PropertyRandomAllocationsAllStrategiesIndependentScore) {
         }
       }
       EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, naive) << s.name;
-      ++checked;
     }
   }
-  EXPECT_EQ(checked, 10 * static_cast<int>(tmap::strategy_table().size()));
 }
 
 TEST(Strategies, DeterministicAcrossRunsAndThreadCounts) {

@@ -128,7 +128,6 @@ std::string compare_text(const std::vector<RunResult>& results, const std::vecto
                        r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
                        r->report.metrics.max_com, mc, time);
   }
-  if (scotch == nullptr) out += "(vs_scotch: the scotch strategy is not in this build)\n";
   return out;
 }
 

@@ -189,6 +189,10 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
     }
     verttab[static_cast<std::size_t>(i) + 1] = static_cast<SCOTCH_Num>(edgetab.size());
   }
+  if (cutoff > 0) {
+    context.note(2, "scotch: --sparse-factor kept " + std::to_string(edgetab.size() / 2) + " of " +
+                        std::to_string(sym.num_entries() / 2) + " edges (loads >= " + std::to_string(cutoff) + ")");
+  }
   Graph graph;
   if (SCOTCH_graphBuild(&graph.a, 0, static_cast<SCOTCH_Num>(n), verttab.data(), nullptr, nullptr, nullptr,
                         static_cast<SCOTCH_Num>(edgetab.size()), edgetab.data(), edlotab.data()) != 0) {
