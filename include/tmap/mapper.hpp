@@ -119,11 +119,37 @@ class Mapper {
   [[nodiscard]] virtual Mapping map(const Problem& problem, const Context& context) const = 0;
 };
 
+/// What a strategy can do, so that callers ask the row instead of comparing
+/// names.
+enum StrategyTraits : unsigned {
+  /// Runs the refinement itself (best): --refine is handed to it, not applied after.
+  kRefinesItself = 1U << 0,
+  /// Keeps an n x n table: the portfolio leaves it out above 4096 ranks.
+  kQuadraticInRanks = 1U << 1,
+};
+
+/// One option of a strategy: `key` is tm-map's flag without "--" and the C
+/// API's key; `apply` reads a value into the context (strictly: InputError
+/// "KEY: problem" for a bad value).
+struct StrategyOption {
+  std::string_view key;
+  std::string_view help;
+  void (*apply)(Context& context, std::string_view value);
+};
+
 /// One row of the strategy table.
 struct StrategyInfo {
   std::string_view name;
   std::string_view summary;
   std::unique_ptr<Mapper> (*make)();
+  /// StrategyTraits bits.
+  unsigned traits = 0;
+  /// Its place among best's constructions (1 = tried first); 0 = not one.
+  int portfolio_order = 0;
+  /// Its options, registered as tm-map flags and C API keys from here.
+  std::span<const StrategyOption> options = {};
+
+  [[nodiscard]] bool has(StrategyTraits trait) const noexcept { return (traits & trait) != 0; }
 };
 
 /// Every strategy compiled into this build, in the order `--help` lists them.
@@ -132,6 +158,11 @@ struct StrategyInfo {
 [[nodiscard]] std::string_view default_strategy();
 /// Looks a strategy up by name; InputError listing the known names otherwise.
 [[nodiscard]] const StrategyInfo& find_strategy(std::string_view name);
+
+/// Sets a strategy option by key, as tm-map's `--KEY VALUE` does (e.g.
+/// "ohtma-loop", "32"). InputError "KEY: problem" for a bad value, or
+/// naming the known keys for an unknown one.
+void set_strategy_option(Context& context, std::string_view key, std::string_view value);
 
 /// Throws InputError when the problem cannot be mapped (more ranks than
 /// slots, constraints made for another topology).

@@ -84,6 +84,11 @@ void tmap_constraints_free(tmap_constraints* constraints);
 /* ---- Options (all optional; defaults: seed 0, 1 thread) ------------------- */
 tmap_options* tmap_options_create(void);
 void tmap_options_set_seed(tmap_options* options, uint64_t seed);
+/* Any strategy option by key, as tm-map's --KEY VALUE takes it ("ohtma-loop",
+ * "ohtma-passes", "sparse-factor", "tau", "grid2d-bw", "grid2d-domain": the
+ * strategy table lists each strategy's). TMAP_ERROR_INPUT naming the key for
+ * an unknown key or a bad value; TMAP_ERROR_ARGUMENT for NULL arguments. */
+tmap_status tmap_options_set(tmap_options* options, const char* key, const char* value, char** error);
 void tmap_options_set_threads(tmap_options* options, int threads);
 /* OHTMA's pair-exchange iterations; negative = n/2 (the paper's choice). */
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);

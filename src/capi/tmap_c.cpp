@@ -198,6 +198,10 @@ tmap_options* tmap_options_create(void) {
 void tmap_options_set_seed(tmap_options* options, uint64_t seed) {
   if (options != nullptr) options->context.seed = seed;
 }
+tmap_status tmap_options_set(tmap_options* options, const char* key, const char* value, char** error) {
+  if (options == nullptr || key == nullptr || value == nullptr) return missing(error, "options, key or value");
+  return guarded(error, [&] { tmap::set_strategy_option(options->context, key, value); });
+}
 void tmap_options_set_threads(tmap_options* options, int threads) {
   if (options != nullptr && threads > 0) options->context.threads = threads;
 }

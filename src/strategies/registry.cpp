@@ -31,41 +31,45 @@ std::unique_ptr<Mapper> make() {
   return std::make_unique<T>();
 }
 
-constexpr std::array kStrategies{
-    StrategyInfo{"inorder", "rank i on the i-th allowed slot (fill each PE, then the next)",
-                 make<strategies::InOrderMapper>},
-    StrategyInfo{"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>},
-    StrategyInfo{"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
-    StrategyInfo{"scotch", "Scotch's static mapping through libscotch (exact distances, balanced, deterministic)",
-                 make<strategies::ScotchMapper>},
-    StrategyInfo{"treematch", "TreeMatch-like top-down grouping on tree machines (tleaf, hwloc, Tianhe-3 nodes)",
-                 make<strategies::TreeMatchMapper>},
-    StrategyInfo{"ohtma", "OHTMA (Li et al. 2020): greedy construction, pair exchange, backtracking (--ohtma-loop)",
-                 make<strategies::OhtmaMapper>},
-    StrategyInfo{"ohtma+", "OHTMA with repeated passes, moves onto free slots and a candidate-list search",
-                 make<strategies::OhtmaPlusMapper>},
-    StrategyInfo{"greedy", "Hoefler-Snir greedy: most-connected rank next, on the free site closest to its partners",
-                 make<strategies::GreedyMapper>},
-    StrategyInfo{"rcm", "reverse Cuthill-McKee orders of the traffic and of the machine, matched (Hoefler-Snir)",
-                 make<strategies::RcmMapper>},
-    StrategyInfo{"umpa-greedy", "Deveci et al. Algorithm 1: BFS-driven greedy mapping, N_BFS in {0, 1}",
-                 make<strategies::UmpaGreedyMapper>},
-    StrategyInfo{"umpa-wh", "umpa-greedy + Algorithm 2: weighted-hop swap refinement (Delta = 8)",
-                 make<strategies::UmpaWhMapper>},
-    StrategyInfo{"umpa-mc", "umpa-wh + Algorithm 3: max-congestion refinement under the routing model",
-                 make<strategies::UmpaMcMapper>},
-    StrategyInfo{"grid2d",
-                 "Malik et al.: 2D stencils with asymmetric halos, group blocks and columns permuted "
-                 "(--grid2d-bw, --grid2d-domain)",
-                 make<strategies::Grid2dMapper>},
-    StrategyInfo{"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
-                 make<strategies::BestMapper>},
-};
+// Rows: name, summary, factory, traits, place in best's portfolio, options.
+const std::array<StrategyInfo, 14>& rows() {
+  static const std::array<StrategyInfo, 14> table{{
+      {"inorder", "rank i on the i-th allowed slot (fill each PE, then the next)", make<strategies::InOrderMapper>, 0,
+       1},
+      {"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>, 0, 2},
+      {"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
+      {"scotch", "Scotch's static mapping through libscotch (exact distances, balanced, deterministic)",
+       make<strategies::ScotchMapper>, 0, 6, strategies::scotch_options()},
+      {"treematch", "TreeMatch-like top-down grouping on tree machines (tleaf, hwloc, Tianhe-3 nodes)",
+       make<strategies::TreeMatchMapper>, 0, 7, strategies::treematch_options()},
+      {"ohtma", "OHTMA (Li et al. 2020): greedy construction, pair exchange, backtracking (--ohtma-loop)",
+       make<strategies::OhtmaMapper>, kQuadraticInRanks, 8, strategies::ohtma_options()},
+      {"ohtma+", "OHTMA with repeated passes, moves onto free slots and a candidate-list search",
+       make<strategies::OhtmaPlusMapper>, 0, 0, strategies::ohtma_plus_options()},
+      {"greedy", "Hoefler-Snir greedy: most-connected rank next, on the free site closest to its partners",
+       make<strategies::GreedyMapper>, 0, 4},
+      {"rcm", "reverse Cuthill-McKee orders of the traffic and of the machine, matched (Hoefler-Snir)",
+       make<strategies::RcmMapper>, 0, 3},
+      {"umpa-greedy", "Deveci et al. Algorithm 1: BFS-driven greedy mapping, N_BFS in {0, 1}",
+       make<strategies::UmpaGreedyMapper>},
+      {"umpa-wh", "umpa-greedy + Algorithm 2: weighted-hop swap refinement (Delta = 8)", make<strategies::UmpaWhMapper>,
+       0, 5},
+      {"umpa-mc", "umpa-wh + Algorithm 3: max-congestion refinement under the routing model",
+       make<strategies::UmpaMcMapper>},
+      {"grid2d",
+       "Malik et al.: 2D stencils with asymmetric halos, group blocks and columns permuted "
+       "(--grid2d-bw, --grid2d-domain)",
+       make<strategies::Grid2dMapper>, 0, 9, strategies::grid2d_options()},
+      {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
+       make<strategies::BestMapper>, kRefinesItself},
+  }};
+  return table;
+}
 
 }  // namespace
 
 std::span<const StrategyInfo> strategy_table() {
-  return kStrategies;
+  return rows();
 }
 
 std::string_view default_strategy() {
@@ -73,11 +77,11 @@ std::string_view default_strategy() {
 }
 
 const StrategyInfo& find_strategy(std::string_view name) {
-  for (const auto& s : kStrategies) {
+  for (const auto& s : rows()) {
     if (s.name == name) return s;
   }
   std::string known;
-  for (const auto& s : kStrategies) known += (known.empty() ? "" : ", ") + std::string(s.name);
+  for (const auto& s : rows()) known += (known.empty() ? "" : ", ") + std::string(s.name);
   throw InputError("unknown strategy '" + std::string(name) + "' (known: " + known + ")");
 }
 
@@ -95,6 +99,20 @@ void check_problem(const Problem& problem) {
   }
 }
 
+void set_strategy_option(Context& context, std::string_view key, std::string_view value) {
+  std::string known;
+  for (const auto& s : rows()) {
+    for (const auto& option : s.options) {
+      if (option.key == key) {
+        option.apply(context, value);
+        return;
+      }
+      known += (known.empty() ? "" : ", ") + std::string(option.key);
+    }
+  }
+  throw InputError("unknown strategy option '" + std::string(key) + "' (known: " + known + ")");
+}
+
 Mapping map_with(std::string_view strategy, const Problem& problem, const Context& given) {
   const auto& info = find_strategy(strategy);
   check_problem(problem);
@@ -105,8 +123,7 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Contex
   context.threads = std::clamp(given.threads, 1, hardware);
   auto mapping = info.make()->map(problem, context);
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
-  // best refines its candidates itself.
-  if (context.refine.kind != RefineKind::None && strategy != "best") {
+  if (context.refine.kind != RefineKind::None && !info.has(kRefinesItself)) {
     const auto stats = refine_mapping(problem, mapping, context);
     context.note(2, std::string(strategy) + ": refined by " + stats.method + " " + std::to_string(stats.before) +
                         " -> " + std::to_string(stats.after));

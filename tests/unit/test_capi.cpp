@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -173,4 +174,39 @@ TEST(CApi, ConcurrentCallsAreDeterministic) {
   }
   tmap_comm_free(shared_comm);
   tmap_topology_free(shared_topology);
+}
+
+// Issue 19: one generic setter for every strategy option, the rows' keys.
+TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
+  tmap_options* options = tmap_options_create();
+  char* error = nullptr;
+  EXPECT_EQ(tmap_options_set(options, "ohtma-loop", "3", &error), TMAP_OK);
+  EXPECT_EQ(options == nullptr, false);
+  tmap::Context expected;
+  expected.ohtma.loop = 3;
+  tmap::Context via_key;
+  tmap::set_strategy_option(via_key, "ohtma-loop", "3");
+  EXPECT_EQ(via_key.ohtma.loop, expected.ohtma.loop);
+  EXPECT_EQ(tmap_options_set(options, "ohtma-loop", "x", &error), TMAP_ERROR_INPUT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("ohtma-loop: 'x' is not a whole number"), std::string::npos) << error;
+  tmap_string_free(error);
+  EXPECT_EQ(tmap_options_set(options, "no-such", "1", &error), TMAP_ERROR_INPUT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("unknown strategy option 'no-such' (known: sparse-factor, tau, ohtma-loop"),
+            std::string::npos)
+      << error;
+  tmap_string_free(error);
+  EXPECT_EQ(tmap_options_set(options, nullptr, "1", nullptr), TMAP_ERROR_ARGUMENT);
+  tmap_options_free(options);
+  // Keys are unique across the table, and every option refuses garbage.
+  std::set<std::string_view> keys;
+  for (const auto& row : tmap::strategy_table()) {
+    for (const auto& option : row.options) {
+      EXPECT_TRUE(keys.insert(option.key).second) << option.key;
+      tmap::Context c;
+      EXPECT_THROW(option.apply(c, "nan?"), tmap::InputError) << option.key;
+    }
+  }
+  EXPECT_EQ(keys.size(), 6u);
 }

@@ -1,7 +1,9 @@
 // tm-map: maps the ranks of a job onto a machine (contract section 4).
 #include <fmt/format.h>
 
+#include <deque>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "cli.hpp"
@@ -107,20 +109,14 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "Seed of every random choice (default 0)")->check(unsigned_number());
   app.add_option("-p,--threads", threads, "Threads (results do not depend on it; at most the machine's are used)")
       ->check(whole_number(1, kMaxThreads));
-  std::int64_t ohtma_loop = -1;
-  app.add_option("--ohtma-loop", ohtma_loop, "OHTMA pair-exchange iterations (default n/2, the paper's choice)")
-      ->check(whole_number(0, kMaxRanks));
-  std::int64_t ohtma_passes = OhtmaOptions{}.max_passes;
-  app.add_option("--ohtma-passes", ohtma_passes, "ohtma+: most refinement passes (default 64)")
-      ->check(whole_number(1, 1 << 20));
-  double sparse_factor = 0.0;
-  app.add_option("--sparse-factor", sparse_factor,
-                 "scotch: drop traffic below this fraction of the heaviest pair (TopoMatch -a)")
-      ->check(real_number(0.0, 1.0));
-  std::int64_t tau = TreeMatchOptions{}.tau;
-  app.add_option("--tau", tau,
-                 "treematch: group by full enumeration below this many candidate groups (30000, at most 1e7)")
-      ->check(whole_number(0, 10000000));
+  // Each strategy's options, registered from its row of the table.
+  std::deque<std::pair<std::string_view, std::optional<std::string>>> strategy_options;
+  for (const auto& row : strategy_table()) {
+    for (const auto& option : row.options) {
+      auto& slot = strategy_options.emplace_back(option.key, std::nullopt);
+      app.add_option("--" + std::string(option.key), slot.second, std::string(option.help))->type_name("VALUE");
+    }
+  }
   std::string refine = "none";
   app.add_option("--refine", refine,
                  "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum) or "
@@ -135,12 +131,6 @@ int main(int argc, char** argv) {
   app.add_option("--time-limit", time_limit,
                  "Stop the tabu search after this many seconds (results then depend on the machine's speed)")
       ->check(real_number(0.0, 1e9));
-  std::string grid2d_bw;
-  app.add_option("--grid2d-bw", grid2d_bw,
-                 "grid2d: bandwidth table (lines 'intra H V', 'inter H V', 'G1 G2 H V'; default 1 / hops)");
-  std::string grid2d_domain;
-  app.add_option("--grid2d-domain", grid2d_domain,
-                 "grid2d: the domain in bytes (HEIGHTxWIDTH): choose the r x c shape too, ranks row-major in it");
   app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable)");
   app.add_flag("-q,--quiet", quiet, "No summary on stderr");
   app.add_flag("--example", example,
@@ -148,7 +138,9 @@ int main(int argc, char** argv) {
 
   return run("tm-map", app, argc, argv, [&]() -> int {
     auto inputs = in.files();
-    inputs.insert(inputs.end(), {grid2d_bw});
+    for (const auto& [key, value] : strategy_options) {
+      if (key == "grid2d-bw" && value) inputs.push_back(*value);
+    }
     for (const auto& spec : compare_files) inputs.push_back(spec.substr(spec.find('=') + 1));
     protect_inputs(inputs);
     std::unique_ptr<Topology> topology;
@@ -172,30 +164,18 @@ int main(int argc, char** argv) {
     context.seed = seed;
     context.threads = threads;
     context.verbosity = quiet ? 0 : 1 + verbose;
-    context.ohtma.loop = ohtma_loop;
-    context.ohtma.max_passes = ohtma_passes;
-    context.scotch.sparse_factor = sparse_factor;
-    context.treematch.tau = tau;
     context.link_bandwidths = links.bandwidths;
     context.refine.kind = refine_kind_from_name(refine);
     context.refine.iterations = refine_iters;
     context.refine.time_limit_s = time_limit;
-    if (!grid2d_bw.empty()) {
-      context.grid2d.bandwidths = read_file(grid2d_bw);
-      context.grid2d.bandwidths_origin = grid2d_bw;
-    }
-    if (!grid2d_domain.empty()) {
-      const auto x = grid2d_domain.find('x');
-      char* end_h = nullptr;
-      char* end_w = nullptr;
-      const double h = std::strtod(grid2d_domain.c_str(), &end_h);
-      const double w = x == std::string::npos ? 0.0 : std::strtod(grid2d_domain.c_str() + x + 1, &end_w);
-      if (x == std::string::npos || end_h != grid2d_domain.c_str() + x ||
-          end_w != grid2d_domain.c_str() + grid2d_domain.size() || !(h > 0) || !(w > 0) || h > 1e300 || w > 1e300) {
-        throw InputError("--grid2d-domain '" + grid2d_domain + "': expected HEIGHTxWIDTH in bytes, e.g. 262144x262144");
+    for (const auto& [key, value] : strategy_options) {
+      if (!value) continue;
+      try {
+        set_strategy_option(context, key, *value);
+      } catch (const InputError& e) {  // "KEY: ..." names the flag; a file's own errors name the file
+        const std::string message = e.what();
+        throw InputError(message.starts_with(std::string(key)) ? "--" + message : message);
       }
-      context.grid2d.domain_height = h;
-      context.grid2d.domain_width = w;
     }
     context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };
     const auto out_format = mapping_format_from_name(format);

@@ -21,10 +21,11 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Co
   RunResult result;
   // The construction first (best refines its candidates itself), then the
   // refinement, so the report can give both.
+  const bool refines_itself = find_strategy(strategy).has(kRefinesItself);
   Context construct = run;
-  if (strategy != "best") construct.refine.kind = RefineKind::None;
+  if (!refines_itself) construct.refine.kind = RefineKind::None;
   result.mapping = map_with(strategy, problem, construct);
-  if (strategy != "best" && run.refine.kind != RefineKind::None) {
+  if (!refines_itself && run.refine.kind != RefineKind::None) {
     result.report.refine = refine_mapping(problem, result.mapping, run);
     validate_mapping(result.mapping, problem.comm.num_ranks(), problem.constraints);
   }

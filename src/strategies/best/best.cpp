@@ -14,8 +14,8 @@ namespace tmap::strategies {
 
 namespace {
 
-/// ohtma's n x n gain table: left out above this many ranks.
-constexpr Rank kMaxOhtmaRanks = 4096;
+/// Strategies with an n x n table are left out above this many ranks.
+constexpr Rank kMaxQuadraticRanks = 4096;
 
 struct Candidate {
   std::string name;
@@ -27,6 +27,16 @@ struct Candidate {
 
 }  // namespace
 
+std::vector<const StrategyInfo*> portfolio() {
+  std::vector<const StrategyInfo*> rows;
+  for (const auto& row : strategy_table()) {
+    if (row.portfolio_order > 0) rows.push_back(&row);
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const StrategyInfo* a, const StrategyInfo* b) { return a->portfolio_order < b->portfolio_order; });
+  return rows;
+}
+
 Mapping BestMapper::map(const Problem& problem, const Context& context) const {
   const auto start = std::chrono::steady_clock::now();
   Context construct = context;
@@ -34,8 +44,9 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
   Context swap = context;
   swap.refine.kind = RefineKind::Swap;
   std::vector<Candidate> candidates;
-  for (const char* name : kPortfolio) {
-    if (std::string_view(name) == "ohtma" && problem.comm.num_ranks() > kMaxOhtmaRanks) continue;
+  for (const auto* row : portfolio()) {
+    if (row->has(kQuadraticInRanks) && problem.comm.num_ranks() > kMaxQuadraticRanks) continue;
+    const auto name = row->name;
     const auto t0 = std::chrono::steady_clock::now();
     Candidate c;
     c.name = name;

@@ -5,13 +5,15 @@
 // a budget (without --time-limit).
 #pragma once
 
+#include <vector>
+
 #include "tmap/mapper.hpp"
 
 namespace tmap::strategies {
 
-/// Constructions best tries, in order (ties keep the earlier one).
-inline constexpr const char* kPortfolio[] = {"inorder", "roundrobin", "rcm",   "greedy", "umpa-wh",
-                                             "scotch",  "treematch",  "ohtma", "grid2d"};
+/// Constructions best tries, in order (ties keep the earlier one): the
+/// strategy table's rows with a portfolio_order, by that order.
+[[nodiscard]] std::vector<const StrategyInfo*> portfolio();
 /// Tabu searches that share the budget (the best refined candidates).
 inline constexpr int kTabuFinalists = 3;
 

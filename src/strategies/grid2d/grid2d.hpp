@@ -61,4 +61,7 @@ class Grid2dMapper final : public Mapper {
   [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
 };
 
+/// Its options, for its row of the strategy table.
+std::span<const StrategyOption> grid2d_options();
+
 }  // namespace tmap::strategies

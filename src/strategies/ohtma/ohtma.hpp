@@ -13,4 +13,7 @@ class OhtmaMapper final : public Mapper {
   [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
 };
 
+/// Its options, for its row of the strategy table.
+std::span<const StrategyOption> ohtma_options();
+
 }  // namespace tmap::strategies

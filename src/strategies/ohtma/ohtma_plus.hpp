@@ -21,4 +21,7 @@ class OhtmaPlusMapper final : public Mapper {
   [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
 };
 
+/// Its options, for its row of the strategy table.
+std::span<const StrategyOption> ohtma_plus_options();
+
 }  // namespace tmap::strategies

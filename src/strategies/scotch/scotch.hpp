@@ -22,4 +22,7 @@ class ScotchMapper final : public Mapper {
   [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
 };
 
+/// Its options, for its row of the strategy table.
+std::span<const StrategyOption> scotch_options();
+
 }  // namespace tmap::strategies

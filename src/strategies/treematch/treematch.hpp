@@ -19,4 +19,7 @@ class TreeMatchMapper final : public Mapper {
   [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
 };
 
+/// Its options, for its row of the strategy table.
+std::span<const StrategyOption> treematch_options();
+
 }  // namespace tmap::strategies
