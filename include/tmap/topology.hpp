@@ -15,6 +15,8 @@
 
 namespace tmap {
 
+class RoutingModel;
+
 class Topology {
  public:
   virtual ~Topology() = default;
@@ -72,6 +74,27 @@ class Topology {
   /// down to the PE (distances grow with the level of the lowest common
   /// ancestor). False for machines that are not trees.
   [[nodiscard]] virtual bool tree_path(PE /*pe*/, std::vector<std::int64_t>& /*path*/) const { return false; }
+
+  /// Coordinates in a grid whose distance is the (wrap-around) Manhattan
+  /// distance: meshes and tori, x first (Scotch's numbering). False for
+  /// other kinds.
+  [[nodiscard]] virtual bool grid_coordinates(PE /*pe*/, std::vector<std::int64_t>& /*coordinates*/) const {
+    return false;
+  }
+  /// The group a PE belongs to just below the whole machine: a Tianhe-3
+  /// chip or a tree's first branch (tree_path's first step), else its node.
+  [[nodiscard]] std::int64_t top_group(PE pe) const {
+    std::vector<std::int64_t> path;
+    if (tree_path(pe, path) && !path.empty()) return path.front();
+    return node_of(pe);
+  }
+  /// True when libscotch computes exactly these distances from to_tgt()
+  /// (the kinds Scotch has natively and gets right; checked by
+  /// test_scotch_distances), so the scotch strategy hands it the target as is.
+  [[nodiscard]] virtual bool scotch_native() const { return false; }
+  /// The machine's routing model (routes, links, bandwidth classes; see
+  /// tmap/routing.hpp), or nullptr for kinds without links (deco, .dist).
+  [[nodiscard]] virtual std::unique_ptr<RoutingModel> routing_model() const;
 
   /// Short kind name ("mesh2D", "tleaf", "tianhe3", ...).
   [[nodiscard]] virtual std::string kind() const = 0;

@@ -9,18 +9,9 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "topology/complete.hpp"
-#include "topology/hypercube.hpp"
-#include "topology/mesh.hpp"
-#include "topology/subset.hpp"
-#include "topology/tianhe3.hpp"
 #include "util/int128.hpp"
 
 namespace tmap {
-
-namespace {
-/// Complete graphs above this many PEs get no model (N^2/2 links).
-constexpr PE kMaxCompleteRouting = 8192;
-}  // namespace
 
 namespace routing {
 
@@ -63,29 +54,17 @@ Distance RoutingModel::route_hops(PE a, PE b) const {
   return hops;
 }
 
-std::unique_ptr<RoutingModel> make_routing(const Topology& topology) {
-  if (const auto* mesh = dynamic_cast<const topo::MeshTopology*>(&topology)) {
-    return std::make_unique<routing::MeshRouting>(mesh->dims(), mesh->is_torus());
-  }
-  if (const auto* cube = dynamic_cast<const topo::HypercubeTopology*>(&topology)) {
-    return std::make_unique<routing::HypercubeRouting>(static_cast<int>(cube->max_distance()));
-  }
-  if (const auto* th3 = dynamic_cast<const topo::Tianhe3Topology*>(&topology)) {
-    const auto& s = th3->shape();
-    return std::make_unique<routing::Tianhe3Routing>(s.rows, s.cols, s.nodes, s.cores);
-  }
-  if (const auto* sub = dynamic_cast<const topo::SubTopology*>(&topology)) {
-    auto base = make_routing(sub->base());
-    if (!base) return nullptr;
-    return std::make_unique<routing::SubRouting>(std::move(base), sub->terminals());
-  }
-  if (topology.kind() == "cmplt") {
-    if (topology.size() > kMaxCompleteRouting) return nullptr;
-    return std::make_unique<routing::CompleteRouting>(topology.size());
-  }
+// The default for kinds without links of their own: up-down routes on
+// tree-shaped machines (tleaf, ltleaf, hwloc), none otherwise. Kinds with
+// links override Topology::routing_model.
+std::unique_ptr<RoutingModel> Topology::routing_model() const {
   std::vector<std::int64_t> path;
-  if (topology.size() > 0 && topology.tree_path(0, path)) return std::make_unique<routing::TreeRouting>(topology);
+  if (size() > 0 && tree_path(0, path)) return std::make_unique<routing::TreeRouting>(*this);
   return nullptr;
+}
+
+std::unique_ptr<RoutingModel> make_routing(const Topology& topology) {
+  return topology.routing_model();
 }
 
 RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing, std::span<const PE> mapping) {

@@ -1,5 +1,6 @@
 #include "topology/complete.hpp"
 
+#include "routing/models.hpp"
 #include "tmap/error.hpp"
 
 namespace tmap::topo {
@@ -17,6 +18,12 @@ std::string CompleteTopology::description() const {
   std::string text = kind() + " " + std::to_string(terminals_);
   for (const auto w : weights_) text += " " + std::to_string(w);
   return text;
+}
+
+std::unique_ptr<RoutingModel> CompleteTopology::routing_model() const {
+  constexpr PE kMaxCompleteRouting = 8192;
+  if (!weights_.empty() || terminals_ > kMaxCompleteRouting) return nullptr;
+  return std::make_unique<routing::CompleteRouting>(terminals_);
 }
 
 }  // namespace tmap::topo

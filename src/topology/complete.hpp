@@ -26,6 +26,10 @@ class CompleteTopology final : public Topology {
   [[nodiscard]] std::string kind() const override { return weights_.empty() ? "cmplt" : "cmpltw"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
+  /// cmplt is native; cmpltw's capacities are not Scotch terminals of ours.
+  [[nodiscard]] bool scotch_native() const override { return weights_.empty(); }
+  /// Direct links between cmplt's PEs (up to 8192 of them: N^2/2 links).
+  [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
 
  private:
   PE terminals_;

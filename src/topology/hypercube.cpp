@@ -1,5 +1,6 @@
 #include "topology/hypercube.hpp"
 
+#include "routing/models.hpp"
 #include "tmap/error.hpp"
 
 namespace tmap::topo {
@@ -10,6 +11,10 @@ HypercubeTopology::HypercubeTopology(int dimension) : dimension_(dimension) {
 
 std::string HypercubeTopology::description() const {
   return "hcub " + std::to_string(dimension_);
+}
+
+std::unique_ptr<RoutingModel> HypercubeTopology::routing_model() const {
+  return std::make_unique<routing::HypercubeRouting>(dimension_);
 }
 
 }  // namespace tmap::topo

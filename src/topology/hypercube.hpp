@@ -19,6 +19,8 @@ class HypercubeTopology final : public Topology {
   [[nodiscard]] std::string kind() const override { return "hcub"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
+  [[nodiscard]] bool scotch_native() const override { return true; }
+  [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
 
  private:
   int dimension_;

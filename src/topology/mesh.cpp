@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "routing/models.hpp"
 #include "tmap/error.hpp"
 
 namespace tmap::topo {
@@ -51,6 +52,19 @@ std::string MeshTopology::description() const {
   if (dims_.size() != 2 && dims_.size() != 3) text += " " + std::to_string(dims_.size());
   for (const auto d : dims_) text += " " + std::to_string(d);
   return text;
+}
+
+bool MeshTopology::grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const {
+  coordinates.clear();
+  for (const auto d : dims_) {
+    coordinates.push_back(pe % d);
+    pe /= d;
+  }
+  return true;
+}
+
+std::unique_ptr<RoutingModel> MeshTopology::routing_model() const {
+  return std::make_unique<routing::MeshRouting>(dims_, torus_);
 }
 
 }  // namespace tmap::topo

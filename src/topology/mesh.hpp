@@ -18,6 +18,11 @@ class MeshTopology final : public Topology {
   [[nodiscard]] std::string kind() const override;
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
+  [[nodiscard]] bool grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const override;
+  /// Scotch's meshXD uses the torus formula (Scotch 7.0.3), so only mesh2D,
+  /// mesh3D and the tori are native.
+  [[nodiscard]] bool scotch_native() const override { return torus_ || dims_.size() == 2 || dims_.size() == 3; }
+  [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
 
   [[nodiscard]] const std::vector<std::int64_t>& dims() const noexcept { return dims_; }
   [[nodiscard]] bool is_torus() const noexcept { return torus_; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "routing/models.hpp"
 #include "tmap/error.hpp"
 
 namespace tmap::topo {
@@ -57,6 +58,12 @@ std::string SubTopology::to_tgt() const {
   std::string text = "sub\n" + std::to_string(terminals_.size());
   for (const PE p : terminals_) text += " " + std::to_string(p);
   return text + "\n" + base_->to_tgt();
+}
+
+std::unique_ptr<RoutingModel> SubTopology::routing_model() const {
+  auto base = base_->routing_model();
+  if (!base) return nullptr;
+  return std::make_unique<routing::SubRouting>(std::move(base), terminals_);
 }
 
 }  // namespace tmap::topo

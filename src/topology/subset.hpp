@@ -36,6 +36,8 @@ class SubTopology final : public Topology {
     return base_->tree_path(terminals_[pe], path);
   }
   [[nodiscard]] std::string kind() const override { return "sub"; }
+  /// The base's routes between the listed PEs.
+  [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override;
 

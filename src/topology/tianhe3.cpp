@@ -1,5 +1,6 @@
 #include "topology/tianhe3.hpp"
 
+#include "routing/models.hpp"
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
 #include "util/text.hpp"
@@ -94,6 +95,10 @@ std::string Tianhe3Topology::deco_target(std::span<const NodeId> nodes) const {
   return format_deco0_labelled(std::vector<std::int64_t>(nodes.begin(), nodes.end()),
                                std::vector<std::int64_t>(nodes.size(), shape_.cores),
                                [&](std::int64_t a, std::int64_t b) { return node_hops(nodes[a], nodes[b]); });
+}
+
+std::unique_ptr<RoutingModel> Tianhe3Topology::routing_model() const {
+  return std::make_unique<routing::Tianhe3Routing>(shape_.rows, shape_.cols, shape_.nodes, shape_.cores);
 }
 
 }  // namespace tmap::topo

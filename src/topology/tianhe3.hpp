@@ -53,6 +53,7 @@ class Tianhe3Topology final : public Topology {
   /// distances; terminal k is nodes[k]. InputError above kMaxDecoNodes.
   [[nodiscard]] std::string deco_target(std::span<const NodeId> nodes) const;
   [[nodiscard]] bool scotch_terminals_are_nodes() const override { return true; }
+  [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
   [[nodiscard]] std::string node_subset_tgt(std::span<const NodeId> nodes) const override { return deco_target(nodes); }
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return pe % shape_.cores; }
 

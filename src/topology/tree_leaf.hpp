@@ -29,6 +29,8 @@ class TreeLeafTopology final : public Topology {
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return leaf(pe) % fanouts_.back(); }
   [[nodiscard]] std::string kind() const override { return permutation_.empty() ? "tleaf" : "ltleaf"; }
+  /// tleaf is native; Scotch's ltleaf distances differ from the labelled tree's.
+  [[nodiscard]] bool scotch_native() const override { return permutation_.empty(); }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
 

@@ -9,7 +9,6 @@
 #include "strategies/grid2d/arrangement.hpp"
 #include "tmap/error.hpp"
 #include "tmap/topology.hpp"
-#include "topology/tianhe3.hpp"
 #include "util/text.hpp"
 
 namespace tmap::strategies {
@@ -114,21 +113,6 @@ Bandwidth BandwidthTable::get(std::int64_t g1, std::int64_t g2, const std::strin
 
 }  // namespace grid2d
 
-namespace {
-
-/// The group of a PE: its Tianhe-3 chip, the subtree below a tree's root, or
-/// its node.
-std::int64_t group_of(const Topology& topology, PE pe) {
-  if (const auto* th3 = dynamic_cast<const topo::Tianhe3Topology*>(&topology)) {
-    return topology.node_of(pe) / th3->shape().nodes;
-  }
-  std::vector<std::int64_t> path;
-  if (topology.tree_path(pe, path) && !path.empty()) return path.front();
-  return topology.node_of(pe);
-}
-
-}  // namespace
-
 Mapping Grid2dMapper::map(const Problem& problem, const Context& context) const {
   const Rank n = problem.comm.num_ranks();
   auto slots = problem.constraints.slots();
@@ -142,7 +126,7 @@ Mapping Grid2dMapper::map(const Problem& problem, const Context& context) const 
   }
   grid2d::Model model;
   model.processors = n;
-  for (const PE pe : slots) model.group.push_back(group_of(problem.topology, pe));
+  for (const PE pe : slots) model.group.push_back(problem.topology.top_group(pe));
   if (options.bandwidths.empty()) {
     // 1 / bandwidth = hops: the cost becomes a hop-weighted halo volume.
     const auto hops = [&](std::int64_t a, std::int64_t b) {

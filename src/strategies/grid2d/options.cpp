@@ -38,6 +38,8 @@ constexpr StrategyOption kGrid2dOptions[] = {
 
 }  // namespace
 
-std::span<const StrategyOption> grid2d_options() { return kGrid2dOptions; }
+std::span<const StrategyOption> grid2d_options() {
+  return kGrid2dOptions;
+}
 
 }  // namespace tmap::strategies

@@ -19,7 +19,11 @@ constexpr StrategyOption kOhtmaPlusOptions[] = {
 
 }  // namespace
 
-std::span<const StrategyOption> ohtma_options() { return kOhtmaOptions; }
-std::span<const StrategyOption> ohtma_plus_options() { return kOhtmaPlusOptions; }
+std::span<const StrategyOption> ohtma_options() {
+  return kOhtmaOptions;
+}
+std::span<const StrategyOption> ohtma_plus_options() {
+  return kOhtmaPlusOptions;
+}
 
 }  // namespace tmap::strategies

@@ -13,6 +13,8 @@ constexpr StrategyOption kScotchOptions[] = {
 
 }  // namespace
 
-std::span<const StrategyOption> scotch_options() { return kScotchOptions; }
+std::span<const StrategyOption> scotch_options() {
+  return kScotchOptions;
+}
 
 }  // namespace tmap::strategies

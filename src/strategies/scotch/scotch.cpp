@@ -66,17 +66,10 @@ void load_arch(Arch& arch, const std::string& text) {
   }
 }
 
-/// Kinds whose Scotch distances equal ours (checked by test_scotch_distances).
-bool scotch_native(const Topology& topology) {
-  const auto kind = topology.kind();
-  return kind == "cmplt" || kind == "hcub" || kind == "mesh2D" || kind == "mesh3D" || kind == "torus2D" ||
-         kind == "torus3D" || kind == "torusXD" || kind == "tleaf";
-}
-
 /// The architecture, and whether its terminal labels are PE ids (native) or
 /// terminal indices (deco).
 void build_arch(Arch& arch, const Topology& topology, const Terminals& terminals, const Context& context) {
-  if (terminals.identity && scotch_native(topology)) {
+  if (terminals.identity && topology.scotch_native()) {
     load_arch(arch, topology.to_tgt());
     return;
   }

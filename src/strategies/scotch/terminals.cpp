@@ -4,7 +4,6 @@
 #include <map>
 #include <numeric>
 
-#include "topology/mesh.hpp"
 #include "util/int128.hpp"
 
 namespace tmap::scotchmap {
@@ -60,18 +59,13 @@ void orb(std::vector<std::int64_t>& items, std::size_t lo, std::size_t hi,
 std::vector<std::int64_t> bisection_order(const Topology& topology, const Terminals& terminals) {
   std::vector<std::int64_t> order(static_cast<std::size_t>(terminals.size()));
   std::iota(order.begin(), order.end(), std::int64_t{0});
-  const auto* mesh = dynamic_cast<const topo::MeshTopology*>(&topology);
-  if (mesh == nullptr) return order;
-  const auto& dims = mesh->dims();
+  // Recursive coordinate bisection where the machine is a grid.
   std::vector<std::vector<std::int64_t>> coords(order.size());
   for (std::size_t t = 0; t < order.size(); ++t) {
-    PE p = terminals.representative[t];
-    for (const auto d : dims) {
-      coords[t].push_back(p % d);
-      p /= d;
-    }
+    if (!topology.grid_coordinates(terminals.representative[t], coords[t])) return order;
   }
-  orb(order, 0, order.size(), coords, dims.size());
+  const auto dims = coords.empty() ? 0 : coords.front().size();
+  orb(order, 0, order.size(), coords, dims);
   return order;
 }
 

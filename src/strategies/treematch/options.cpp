@@ -13,6 +13,8 @@ constexpr StrategyOption kTreeMatchOptions[] = {
 
 }  // namespace
 
-std::span<const StrategyOption> treematch_options() { return kTreeMatchOptions; }
+std::span<const StrategyOption> treematch_options() {
+  return kTreeMatchOptions;
+}
 
 }  // namespace tmap::strategies
