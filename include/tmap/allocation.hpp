@@ -7,7 +7,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tmap/export.h"
 #include "tmap/types.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -64,3 +67,5 @@ struct Allocation {
 [[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr);
 
 }  // namespace tmap
+
+TMAP_API_END

@@ -5,7 +5,10 @@
 #include <span>
 #include <vector>
 
+#include "tmap/export.h"
 #include "tmap/types.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -66,3 +69,5 @@ class CommMatrix {
 };
 
 }  // namespace tmap
+
+TMAP_API_END

@@ -6,6 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "tmap/export.h"
+
+TMAP_API_BEGIN
+
 namespace tmap {
 
 /// Base of every error tmap reports.
@@ -40,3 +44,5 @@ class InternalError : public Error {
 };
 
 }  // namespace tmap
+
+TMAP_API_END

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
+#include "tmap/export.h"
+
+TMAP_API_BEGIN
 
 namespace tmap::gen {
 
@@ -42,3 +45,5 @@ namespace tmap::gen {
 [[nodiscard]] std::vector<Rank> shuffle_permutation(Rank n, std::uint64_t seed);
 
 }  // namespace tmap::gen
+
+TMAP_API_END

@@ -9,10 +9,13 @@
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
+#include "tmap/export.h"
 #include "tmap/mapper.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/routing.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -110,3 +113,5 @@ struct MappingReport {
 void write_file_atomically(const std::string& path, std::string_view content);
 
 }  // namespace tmap
+
+TMAP_API_END

@@ -7,8 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "tmap/export.h"
 #include "tmap/mapping.hpp"
 #include "tmap/types.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -179,3 +182,5 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
 [[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Context& context);
 
 }  // namespace tmap
+
+TMAP_API_END

@@ -4,7 +4,10 @@
 #include <span>
 #include <vector>
 
+#include "tmap/export.h"
 #include "tmap/types.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -55,3 +58,5 @@ class Constraints {
 void validate_mapping(std::span<const PE> mapping, std::int64_t num_ranks, const Constraints& constraints);
 
 }  // namespace tmap
+
+TMAP_API_END

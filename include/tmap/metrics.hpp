@@ -5,7 +5,10 @@
 #include <utility>
 #include <vector>
 
+#include "tmap/export.h"
 #include "tmap/types.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -31,3 +34,5 @@ struct Metrics {
 [[nodiscard]] Metrics evaluate(const CommMatrix& comm, const Topology& topology, std::span<const PE> mapping);
 
 }  // namespace tmap
+
+TMAP_API_END

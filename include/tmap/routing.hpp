@@ -15,7 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "tmap/export.h"
 #include "tmap/types.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -97,3 +100,5 @@ struct RouteMetrics {
 [[nodiscard]] std::string link_loads_csv(const RoutingModel& routing, const RouteMetrics& metrics);
 
 }  // namespace tmap
+
+TMAP_API_END

@@ -19,6 +19,10 @@
 
 #include <stdint.h>
 
+#include "tmap/export.h"
+
+TMAP_API_BEGIN
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -127,5 +131,7 @@ tmap_status tmap_topomatch(const char* topology_file, const double* affinity, in
 #ifdef __cplusplus
 }
 #endif
+
+TMAP_API_END
 
 #endif /* TMAP_TMAP_H */

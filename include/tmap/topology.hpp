@@ -11,7 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "tmap/export.h"
 #include "tmap/types.hpp"
+
+TMAP_API_BEGIN
 
 namespace tmap {
 
@@ -119,3 +122,5 @@ class Topology {
 [[nodiscard]] std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& origin);
 
 }  // namespace tmap
+
+TMAP_API_END

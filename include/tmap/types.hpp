@@ -3,6 +3,10 @@
 
 #include <cstdint>
 
+#include "tmap/export.h"
+
+TMAP_API_BEGIN
+
 namespace tmap {
 
 /// A process (MPI rank), numbered 0..n-1.
@@ -28,3 +32,5 @@ inline constexpr std::int64_t kMaxPEs = std::int64_t{1} << 21;
 using NodeId = std::int64_t;
 
 }  // namespace tmap
+
+TMAP_API_END

@@ -210,3 +210,11 @@ TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
   }
   EXPECT_EQ(keys.size(), 6u);
 }
+
+// The headers' version macros and the library's version agree.
+TEST(CApi, VersionMacrosMatchTheLibrary) {
+  EXPECT_STREQ(tmap_version(), TMAP_VERSION_STRING);
+  EXPECT_EQ(std::string(TMAP_VERSION_STRING), std::to_string(TMAP_VERSION_MAJOR) + "." +
+                                                  std::to_string(TMAP_VERSION_MINOR) + "." +
+                                                  std::to_string(TMAP_VERSION_PATCH));
+}
