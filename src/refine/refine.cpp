@@ -7,9 +7,9 @@
 #include <chrono>
 
 #include "core/distance_oracle.hpp"
+#include "refine/candidate_search.hpp"
 #include "refine/dense_search.hpp"
-#include "strategies/ohtma/local_search.hpp"
-#include "strategies/ohtma/slots.hpp"
+#include "refine/slots.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/mapper.hpp"
@@ -84,7 +84,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
   }
   const auto sym = problem.comm.symmetrized();
   const auto& constraints = problem.constraints;
-  const auto slots = ohtma::SlotSpace::of(constraints);
+  const auto slots = refine::SlotSpace::of(constraints);
   auto sigma = slots_of(mapping, constraints);
   const auto n_slots = constraints.num_slots();
   bool done = false;
@@ -121,14 +121,14 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
     // A distance table over every allowed PE costs more than a small job's
     // search: then the topology answers directly (O(1) or O(levels)).
     const auto search = [&](const auto& distances) {
-      const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
+      const auto node_of_pe = refine::local_nodes(problem.topology, constraints.allowed_pes());
       if (tabu) {
         const auto iterations = options.iterations >= 0 ? options.iterations : 12 * problem.comm.num_ranks();
-        const auto r = ohtma::candidate_tabu(sym, slots, distances, node_of_pe, sigma, iterations, context.seed);
+        const auto r = refine::candidate_tabu(sym, slots, distances, node_of_pe, sigma, iterations, context.seed);
         stats.iterations = iterations;
         stats.swaps = r.swaps + r.moves;
       } else {
-        const auto r = ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma, kCandidatePasses);
+        const auto r = refine::candidate_search(sym, slots, distances, node_of_pe, sigma, kCandidatePasses);
         stats.iterations = r.passes;
         stats.swaps = r.swaps + r.moves;
       }

@@ -265,8 +265,8 @@ TEST(Ohtma, CloseToTheBruteForceOptimum) {
 // ---- ohtma+ -----------------------------------------------------------------
 
 #include "core/distance_oracle.hpp"
+#include "refine/candidate_search.hpp"
 #include "strategies/ohtma/greedy.hpp"
-#include "strategies/ohtma/local_search.hpp"
 
 TEST(OhtmaPlus, NeverWorseThanOhtmaWhenEverySlotIsUsed) {
   const auto topology = tmap::load_topology("tianhe3:2x2,nodes=4,cores=4");
@@ -301,7 +301,7 @@ TEST(OhtmaPlus, CandidateSearchReportsItsExactGain) {
   const auto constraints = Constraints::all(*topology, 1);
   const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({10, 12}, 9, 7), 2);
   const auto sym = comm.symmetrized();
-  const tmap::ohtma::SlotSpace slots{constraints.num_slots(), 1};
+  const tmap::refine::SlotSpace slots{constraints.num_slots(), 1};
   tmap::detail::TopologyDistances distances(*topology, constraints.allowed_pes());
   auto sigma = tmap::ohtma::greedy_construction(sym, slots, *topology, constraints.allowed_pes(), 1);
   auto to_mapping = [&] {
@@ -310,13 +310,14 @@ TEST(OhtmaPlus, CandidateSearchReportsItsExactGain) {
     return m;
   };
   const auto before = tmap::evaluate(comm, *topology, to_mapping()).hop_bytes;
-  const auto nodes = tmap::ohtma::local_nodes(*topology, constraints.allowed_pes());
-  const auto result = tmap::ohtma::candidate_search(sym, slots, distances, nodes, sigma, 100);
+  const auto nodes = tmap::refine::local_nodes(*topology, constraints.allowed_pes());
+  const auto result = tmap::refine::candidate_search(sym, slots, distances, nodes, sigma, 100);
   const auto after = tmap::evaluate(comm, *topology, to_mapping()).hop_bytes;
   EXPECT_GT(result.swaps + result.moves, 0);
   EXPECT_EQ(static_cast<std::int64_t>(result.gain), before - after);
   // A second search from the local optimum finds nothing.
-  EXPECT_EQ(static_cast<std::int64_t>(tmap::ohtma::candidate_search(sym, slots, distances, nodes, sigma, 100).gain), 0);
+  EXPECT_EQ(static_cast<std::int64_t>(tmap::refine::candidate_search(sym, slots, distances, nodes, sigma, 100).gain),
+            0);
 }
 
 TEST(OhtmaPlus, SameMappingAtOneAndTwoThreads) {
@@ -345,7 +346,7 @@ TEST(OhtmaGreedy, PerNodeSearchEqualsPerSlotSearch) {
       const auto constraints = Constraints::allowed(*topology, allowed, k);
       const Rank n = std::min<Rank>(constraints.num_slots(), 5 + static_cast<Rank>(rng.below(40)));
       const auto sym = random_directed(n, 0.15, 50, seed).symmetrized();
-      const tmap::ohtma::SlotSpace slots{constraints.num_slots(), k};
+      const tmap::refine::SlotSpace slots{constraints.num_slots(), k};
       EXPECT_EQ(tmap::ohtma::greedy_construction(sym, slots, *topology, constraints.allowed_pes(), 1),
                 tmap::ohtma::greedy_construction(sym, slots, *topology, constraints.allowed_pes(), 1,
                                                  tmap::ohtma::SlotSearch::PerSlot))

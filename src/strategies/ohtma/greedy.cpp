@@ -81,8 +81,8 @@ class ProcessPicker {
 template <typename Key, typename NodeDistances>
 class NodeSlotPicker {
  public:
-  NodeSlotPicker(const SlotSpace& slots, std::span<const std::int64_t> node_of_pe, std::int64_t nodes, Distance intra,
-                 const NodeDistances& d, int threads)
+  NodeSlotPicker(const refine::SlotSpace& slots, std::span<const std::int64_t> node_of_pe, std::int64_t nodes,
+                 Distance intra, const NodeDistances& d, int threads)
       : slots_(slots), node_of_pe_(node_of_pe), d_(d), intra_(intra), nodes_(nodes) {
     const auto pes = static_cast<std::int64_t>(node_of_pe.size());
     pes_of_node_.resize(static_cast<std::size_t>(nodes));
@@ -155,7 +155,7 @@ class NodeSlotPicker {
     candidate_[node] = best;
   }
 
-  const SlotSpace& slots_;
+  const refine::SlotSpace& slots_;
   std::span<const std::int64_t> node_of_pe_;
   const NodeDistances& d_;
   Key intra_;
@@ -172,7 +172,7 @@ class NodeSlotPicker {
 template <typename Key, typename Distances>
 class SlotPicker {
  public:
-  SlotPicker(const SlotSpace& slots, const Distances& d, int threads) : slots_(slots), d_(d) {
+  SlotPicker(const refine::SlotSpace& slots, const Distances& d, int threads) : slots_(slots), d_(d) {
     const std::int64_t pes = slots.num_slots / slots.capacity;
     total_.assign(static_cast<std::size_t>(pes), 0);
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
@@ -208,7 +208,7 @@ class SlotPicker {
   }
 
  private:
-  const SlotSpace& slots_;
+  const refine::SlotSpace& slots_;
   const Distances& d_;
   std::vector<Key> total_;
   std::vector<Key> selected_;
@@ -227,7 +227,7 @@ std::vector<std::int64_t> greedy_loop(const CommMatrix& sym, SlotPick& slot_pick
 }
 
 template <typename Key>
-std::vector<std::int64_t> run(const CommMatrix& sym, const SlotSpace& slots, const Topology& topology,
+std::vector<std::int64_t> run(const CommMatrix& sym, const refine::SlotSpace& slots, const Topology& topology,
                               std::span<const PE> pes, int threads, SlotSearch search) {
   const auto intra = topology.node_uniform_distance();
   if (search == SlotSearch::Automatic && intra) {
@@ -259,8 +259,9 @@ std::vector<std::int64_t> run(const CommMatrix& sym, const SlotSpace& slots, con
 
 }  // namespace
 
-std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const SlotSpace& slots, const Topology& topology,
-                                              std::span<const PE> pes, int threads, SlotSearch search) {
+std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const refine::SlotSpace& slots,
+                                              const Topology& topology, std::span<const PE> pes, int threads,
+                                              SlotSearch search) {
   // The paper's start sums, for every allowed place, the distance to every
   // other one: quadratic in the places (nodes where distances follow nodes).
   // Above 65,536 places (4.3e9 pairs, seconds) that is refused, not run.

@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-#include "strategies/ohtma/slots.hpp"
+#include "refine/slots.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
 
@@ -28,8 +28,8 @@ enum class SlotSearch {
 
 /// Returns sigma[rank] = slot. `sym` is the symmetrised traffic (A + A^T),
 /// `pes` the allowed PEs (slot s lies on pes[s / capacity]).
-std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const SlotSpace& slots, const Topology& topology,
-                                              std::span<const PE> pes, int threads,
+std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const refine::SlotSpace& slots,
+                                              const Topology& topology, std::span<const PE> pes, int threads,
                                               SlotSearch search = SlotSearch::Automatic);
 
 }  // namespace tmap::ohtma

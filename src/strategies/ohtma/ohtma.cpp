@@ -20,7 +20,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 Mapping OhtmaMapper::map(const Problem& problem, const Context& context) const {
   const auto sym = problem.comm.symmetrized();
   const auto& constraints = problem.constraints;
-  const auto slots = ohtma::SlotSpace::of(constraints);
+  const auto slots = refine::SlotSpace::of(constraints);
   const Rank n = sym.num_ranks();
   const std::int64_t loop = context.ohtma.loop < 0 ? n / 2 : context.ohtma.loop;
   // Refuse before any work when the gain table cannot fit.

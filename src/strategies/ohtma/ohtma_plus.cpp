@@ -3,8 +3,8 @@
 #include <string>
 
 #include "core/distance_oracle.hpp"
+#include "refine/candidate_search.hpp"
 #include "strategies/ohtma/greedy.hpp"
-#include "strategies/ohtma/local_search.hpp"
 #include "strategies/ohtma/pair_exchange.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
@@ -38,7 +38,7 @@ std::string str(detail::Int128 v) {
 Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) const {
   const auto sym = problem.comm.symmetrized();
   const auto& constraints = problem.constraints;
-  const auto slots = ohtma::SlotSpace::of(constraints);
+  const auto slots = refine::SlotSpace::of(constraints);
   const Rank n = sym.num_ranks();
   const Distance max_distance = problem.topology.max_distance();
 
@@ -70,8 +70,8 @@ Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) con
     }
     // Extension 3: candidate-list search, always last.
     if (!context.ohtma.candidate_search) return;
-    const auto node_of_pe = ohtma::local_nodes(problem.topology, constraints.allowed_pes());
-    const auto r = ohtma::candidate_search(sym, slots, distances, node_of_pe, sigma_now, context.ohtma.max_passes);
+    const auto node_of_pe = refine::local_nodes(problem.topology, constraints.allowed_pes());
+    const auto r = refine::candidate_search(sym, slots, distances, node_of_pe, sigma_now, context.ohtma.max_passes);
     context.note(2, "ohtma+: candidate search " + std::to_string(r.passes) + " passes, " + std::to_string(r.swaps) +
                         " swaps, " + std::to_string(r.moves) + " moves (hop-bytes -" + str(r.gain) + ")");
   });

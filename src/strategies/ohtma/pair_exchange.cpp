@@ -32,7 +32,7 @@ Int128 gain_bound(const CommMatrix& sym, Distance max_distance) {
 template <typename Gain, typename Distances>
 class GainTable {
  public:
-  GainTable(const CommMatrix& sym, const SlotSpace& slots, const Distances& d, std::vector<std::int64_t>& sigma,
+  GainTable(const CommMatrix& sym, const refine::SlotSpace& slots, const Distances& d, std::vector<std::int64_t>& sigma,
             int threads)
       : s_(sym), slots_(slots), d_(d), sigma_(sigma), threads_(threads), n_(sym.num_ranks()) {
     pe_.resize(static_cast<std::size_t>(n_));
@@ -244,7 +244,7 @@ class GainTable {
   }
 
   const CommMatrix& s_;
-  const SlotSpace& slots_;
+  const refine::SlotSpace& slots_;
   const Distances& d_;
   std::vector<std::int64_t>& sigma_;
   int threads_;
@@ -282,7 +282,7 @@ void check_gain_table(const CommMatrix& sym, Distance max_distance) {
 }
 
 template <typename Distances>
-PassResult exchange_pass(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
+PassResult exchange_pass(const CommMatrix& sym, const refine::SlotSpace& slots, const Distances& distances,
                          Distance max_distance, std::vector<std::int64_t>& sigma, std::int64_t loop, int threads) {
   if (sym.num_ranks() < 2 || loop <= 0) return {};
   check_gain_table(sym, max_distance);
@@ -292,8 +292,8 @@ PassResult exchange_pass(const CommMatrix& sym, const SlotSpace& slots, const Di
   return GainTable<std::int64_t, Distances>(sym, slots, distances, sigma, threads).run(loop);
 }
 
-#define TMAP_INSTANTIATE(Oracle)                                                                          \
-  template PassResult exchange_pass<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&, Distance, \
+#define TMAP_INSTANTIATE(Oracle)                                                                                  \
+  template PassResult exchange_pass<Oracle>(const CommMatrix&, const refine::SlotSpace&, const Oracle&, Distance, \
                                             std::vector<std::int64_t>&, std::int64_t, int);
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE

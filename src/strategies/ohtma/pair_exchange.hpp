@@ -21,7 +21,7 @@
 
 #include <vector>
 
-#include "strategies/ohtma/slots.hpp"
+#include "refine/slots.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "util/int128.hpp"
 
@@ -51,7 +51,7 @@ void check_gain_table(const CommMatrix& sym, Distance max_distance);
 /// Runs one pass of at most `loop` swaps on sigma (rank -> slot) and
 /// backtracks. Throws InputError when the table would not fit in memory.
 template <typename Distances>
-PassResult exchange_pass(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
+PassResult exchange_pass(const CommMatrix& sym, const refine::SlotSpace& slots, const Distances& distances,
                          Distance max_distance, std::vector<std::int64_t>& sigma, std::int64_t loop, int threads);
 
 }  // namespace tmap::ohtma

@@ -1,11 +1,11 @@
-#include "strategies/ohtma/local_search.hpp"
+#include "refine/candidate_search.hpp"
 
 #include <algorithm>
 
 #include "core/distance_oracle.hpp"
 #include "util/random.hpp"
 
-namespace tmap::ohtma {
+namespace tmap::refine {
 
 namespace {
 
@@ -24,11 +24,13 @@ class CandidateSearch {
         d_(d),
         node_of_pe_(node_of_pe),
         sigma_(sigma),
-        occupant_(static_cast<std::size_t>(slots.num_slots), -1) {
+        occupant_(static_cast<std::size_t>(slots.num_slots), -1),
+        slot_seen_(static_cast<std::size_t>(slots.num_slots), 0) {
     for (Rank r = 0; r < sym.num_ranks(); ++r) occupant_[sigma_[r]] = r;
     std::int64_t nodes = 0;
     for (const auto node : node_of_pe) nodes = std::max(nodes, node + 1);
     pes_of_node_.resize(static_cast<std::size_t>(nodes));
+    node_seen_.assign(static_cast<std::size_t>(nodes), 0);
     for (std::size_t u = 0; u < node_of_pe.size(); ++u) {
       auto& list = pes_of_node_[node_of_pe[u]];
       if (static_cast<std::int64_t>(list.size()) < kNodeCandidates) list.push_back(static_cast<std::int64_t>(u));
@@ -110,14 +112,7 @@ class CandidateSearch {
           best_gain = g;
         }
       };
-      for (const Rank l : s_.targets(a)) {
-        for (const std::int64_t u : pes_of_node_[node_of_pe_[pe_of_rank(l)]]) {
-          for (std::int64_t c = 0; c < slots_.capacity; ++c) look(u * slots_.capacity + c);
-        }
-        for (const Rank m : s_.targets(l)) {
-          if (m != a) look(sigma_[m]);
-        }
-      }
+      for_candidates(a, look);
       if (best_slot < 0) continue;
       const Rank b = occupant_[best_slot];
       const std::int64_t from = sigma_[a];
@@ -153,20 +148,37 @@ class CandidateSearch {
     }
   }
 
+  /// Calls visit(t) once for each candidate slot t of rank a: every slot on
+  /// the nodes of a's partners (free ones are moves), and the slots of the
+  /// partners' partners. Partners sharing a node, and slots reached twice,
+  /// are visited once (stamps per call): the choice (largest gain, ties to
+  /// the lowest slot) does not depend on repeats, only the time does.
+  template <typename Visit>
+  void for_candidates(Rank a, Visit&& visit) {
+    ++stamp_;
+    const auto once = [&](std::int64_t t) {
+      if (slot_seen_[static_cast<std::size_t>(t)] == stamp_) return;
+      slot_seen_[static_cast<std::size_t>(t)] = stamp_;
+      visit(t);
+    };
+    for (const Rank l : s_.targets(a)) {
+      const auto node = node_of_pe_[pe_of_rank(l)];
+      if (node_seen_[static_cast<std::size_t>(node)] != stamp_) {
+        node_seen_[static_cast<std::size_t>(node)] = stamp_;
+        for (const std::int64_t u : pes_of_node_[node]) {
+          for (std::int64_t c = 0; c < slots_.capacity; ++c) once(u * slots_.capacity + c);
+        }
+      }
+      for (const Rank m : s_.targets(l)) {
+        if (m != a) once(sigma_[m]);
+      }
+    }
+  }
+
   void improve(Rank a, SearchResult& result) {
     std::int64_t best_slot = -1;
     Int128 best_gain = 0;
-    const auto targets = s_.targets(a);
-    for (const Rank l : targets) {
-      // Every slot on the partner's node (free ones are moves), ...
-      for (const std::int64_t u : pes_of_node_[node_of_pe_[pe_of_rank(l)]]) {
-        for (std::int64_t c = 0; c < slots_.capacity; ++c) consider(a, u * slots_.capacity + c, best_slot, best_gain);
-      }
-      // ... and the partner's partners' slots.
-      for (const Rank m : s_.targets(l)) {
-        if (m != a) consider(a, sigma_[m], best_slot, best_gain);
-      }
-    }
+    for_candidates(a, [&](std::int64_t t) { consider(a, t, best_slot, best_gain); });
     if (best_slot < 0 || best_gain <= 0) return;
     const Rank b = occupant_[best_slot];
     const std::int64_t from = sigma_[a];
@@ -189,6 +201,9 @@ class CandidateSearch {
   std::vector<std::int64_t>& sigma_;
   std::vector<Rank> occupant_;
   std::vector<std::vector<std::int64_t>> pes_of_node_;
+  std::uint64_t stamp_ = 0;               ///< one per for_candidates call
+  std::vector<std::uint64_t> slot_seen_;  ///< stamp of the last visit, per slot
+  std::vector<std::uint64_t> node_seen_;  ///< stamp of the last visit, per node
 };
 
 }  // namespace
@@ -234,4 +249,4 @@ std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const 
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE
 
-}  // namespace tmap::ohtma
+}  // namespace tmap::refine

@@ -1,4 +1,5 @@
-// OHTMA's "idle processors": the allowed slots. Each allowed PE holds K
+// The allowed slots (OHTMA's "idle processors"), shared by the constructions
+// and the searches. Each allowed PE holds K
 // slots (K = -o), numbered PE-major, so slot s lies on local PE s / K.
 #pragma once
 
@@ -7,7 +8,7 @@
 
 #include "tmap/mapping.hpp"
 
-namespace tmap::ohtma {
+namespace tmap::refine {
 
 struct SlotSpace {
   std::int64_t num_slots = 0;
@@ -24,4 +25,4 @@ struct SlotSpace {
   }
 };
 
-}  // namespace tmap::ohtma
+}  // namespace tmap::refine

@@ -1,4 +1,4 @@
-// ohtma+'s scalable refinement: swaps and moves restricted to candidate
+// The scalable refinement (ohtma+'s, and --refine's above the dense table): swaps and moves restricted to candidate
 // lists, so no n x n table is needed (VieM's "communication neighbourhood").
 //
 // For each rank a (in id order), the candidates are the slots on the nodes
@@ -14,12 +14,12 @@
 #include <span>
 #include <vector>
 
-#include "strategies/ohtma/slots.hpp"
+#include "refine/slots.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
 #include "util/int128.hpp"
 
-namespace tmap::ohtma {
+namespace tmap::refine {
 
 struct SearchResult {
   std::int64_t passes = 0;
@@ -51,4 +51,4 @@ SearchResult candidate_tabu(const CommMatrix& sym, const SlotSpace& slots, const
 /// node ids).
 std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const PE> pes);
 
-}  // namespace tmap::ohtma
+}  // namespace tmap::refine
