@@ -8,7 +8,6 @@
 #include "routing/models.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
-#include "topology/complete.hpp"
 #include "util/int128.hpp"
 
 namespace tmap {
