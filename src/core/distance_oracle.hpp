@@ -47,22 +47,39 @@ class DenseDistances {
 /// decide (Topology::node_uniform_distance): an L x L matrix over the
 /// allowed nodes (diagonal = the intra-node distance) and each PE's node.
 /// Exact, and far smaller than the PE matrix when nodes hold many PEs.
+/// The allowed PEs grouped by node, the one grouping every search uses:
+/// local node numbers 0..L-1 in increasing order of the topology's node ids,
+/// and per local node the first allowed PE on it (its representative).
+struct LocalNodes {
+  std::vector<std::int64_t> of_pe;  ///< allowed PE index -> local node
+  std::vector<PE> representative;   ///< local node -> a PE on it
+};
+
+inline LocalNodes group_by_node(const Topology& topology, std::span<const PE> pes) {
+  std::vector<std::pair<NodeId, std::size_t>> order;
+  order.reserve(pes.size());
+  for (std::size_t u = 0; u < pes.size(); ++u) order.emplace_back(topology.node_of(pes[u]), u);
+  std::sort(order.begin(), order.end());
+  LocalNodes nodes;
+  nodes.of_pe.resize(pes.size());
+  NodeId last = -1;
+  for (const auto& [node, u] : order) {
+    if (nodes.representative.empty() || node != last) {
+      nodes.representative.push_back(pes[u]);
+      last = node;
+    }
+    nodes.of_pe[u] = static_cast<std::int64_t>(nodes.representative.size()) - 1;
+  }
+  return nodes;
+}
+
 template <typename T>
 class NodeDistances {
  public:
   NodeDistances(const Topology& topology, std::span<const PE> pes, Distance intra, int threads) : node_of_(pes.size()) {
-    std::vector<std::pair<NodeId, std::size_t>> order;
-    for (std::size_t u = 0; u < pes.size(); ++u) order.emplace_back(topology.node_of(pes[u]), u);
-    std::sort(order.begin(), order.end());
-    std::vector<PE> representative;
-    NodeId last = -1;
-    for (const auto& [node, u] : order) {
-      if (representative.empty() || node != last) {
-        representative.push_back(pes[u]);
-        last = node;
-      }
-      node_of_[u] = static_cast<std::int32_t>(representative.size() - 1);
-    }
+    const auto grouped = group_by_node(topology, pes);
+    const auto& representative = grouped.representative;
+    for (std::size_t u = 0; u < pes.size(); ++u) node_of_[u] = static_cast<std::int32_t>(grouped.of_pe[u]);
     nodes_ = static_cast<std::int64_t>(representative.size());
     d_.resize(static_cast<std::size_t>(nodes_ * nodes_));
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)

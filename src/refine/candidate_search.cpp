@@ -223,20 +223,7 @@ SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, con
 }
 
 std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const PE> pes) {
-  std::vector<std::pair<NodeId, std::size_t>> order;
-  for (std::size_t u = 0; u < pes.size(); ++u) order.emplace_back(topology.node_of(pes[u]), u);
-  std::sort(order.begin(), order.end());
-  std::vector<std::int64_t> node_of_pe(pes.size());
-  std::int64_t local = -1;
-  NodeId last = -1;
-  for (const auto& [node, u] : order) {
-    if (node != last || local < 0) {
-      ++local;
-      last = node;
-    }
-    node_of_pe[u] = local;
-  }
-  return node_of_pe;
+  return detail::group_by_node(topology, pes).of_pe;
 }
 
 #define TMAP_INSTANTIATE(Oracle)                                                                            \

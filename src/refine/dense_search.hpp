@@ -24,11 +24,35 @@ inline constexpr std::int64_t kMaxDensePositions = 1024;
 /// The descent (unbounded number of O(N^2) steps) uses the table up to here;
 /// above, the candidate-list search is faster.
 inline constexpr std::int64_t kMaxDenseDescent = 256;
-/// Default tabu moves for N positions: 200 N, at most ~3e8 table updates
-/// (each move costs N^2), so that any size ends in about 2 s.
+// Tabu budgets, all here (tm-map's --help quotes kTabuBudgetHelp).
+/// A dense tabu move costs N^2 table updates; about 3e8 take 2 s.
+inline constexpr std::int64_t kMaxTableUpdates = 300'000'000;
+/// best's finalists share about 6e7 updates (half a second at 1024 slots).
+inline constexpr std::int64_t kPortfolioTableUpdates = 60'000'000;
+/// Above the dense table, the candidate-list tabu takes this many steps per rank.
+inline constexpr std::int64_t kCandidateTabuStepsPerRank = 12;
+inline constexpr const char* kTabuBudgetHelp =
+    "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; at most 1e9)";
+
+/// Default tabu moves for N positions: 200 N, at most kMaxTableUpdates
+/// table updates, so that any size ends in about 2 s.
 [[nodiscard]] inline std::int64_t default_tabu_iterations(std::int64_t n) {
-  const std::int64_t by_work = 300'000'000 / std::max<std::int64_t>(1, n * n);
+  const std::int64_t by_work = kMaxTableUpdates / std::max<std::int64_t>(1, n * n);
   return std::max<std::int64_t>(1, std::min(200 * n, by_work));
+}
+
+/// best's shared dense budget: kPortfolioTableUpdates in all, or 500 moves
+/// per slot while that stays under kMaxTableUpdates. Small problems thus get
+/// many moves (QAPLIB's chr20c needs ~1e6 for its optimum).
+[[nodiscard]] inline std::int64_t portfolio_tabu_iterations(std::int64_t slots) {
+  const auto square = std::max<std::int64_t>(1, slots * slots);
+  return std::max<std::int64_t>(kPortfolioTableUpdates / square,
+                                std::min<std::int64_t>(500 * slots, kMaxTableUpdates / square));
+}
+
+/// Default steps of the candidate-list tabu for n ranks.
+[[nodiscard]] inline std::int64_t candidate_tabu_iterations(std::int64_t ranks) {
+  return kCandidateTabuStepsPerRank * ranks;
 }
 
 struct DenseProblem {

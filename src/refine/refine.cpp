@@ -123,7 +123,8 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
     const auto search = [&](const auto& distances) {
       const auto node_of_pe = refine::local_nodes(problem.topology, constraints.allowed_pes());
       if (tabu) {
-        const auto iterations = options.iterations >= 0 ? options.iterations : 12 * problem.comm.num_ranks();
+        const auto iterations =
+            options.iterations >= 0 ? options.iterations : refine::candidate_tabu_iterations(problem.comm.num_ranks());
         const auto r = refine::candidate_tabu(sym, slots, distances, node_of_pe, sigma, iterations, context.seed);
         stats.iterations = iterations;
         stats.swaps = r.swaps + r.moves;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "refine/dense_search.hpp"
 #include "run.hpp"
 
 namespace {
@@ -123,10 +124,7 @@ int main(int argc, char** argv) {
                  "tabu (robust tabu search; --refine-iters)")
       ->check(CLI::IsMember({"none", "swap", "tabu"}));
   std::int64_t refine_iters = -1;
-  app.add_option(
-         "--refine-iters", refine_iters,
-         "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; at most 1e9)")
-      ->check(whole_number(0, 1000000000));
+  app.add_option("--refine-iters", refine_iters, refine::kTabuBudgetHelp)->check(whole_number(0, 1000000000));
   double time_limit = 0.0;
   app.add_option("--time-limit", time_limit,
                  "Stop the tabu search after this many seconds (results then depend on the machine's speed)")

@@ -76,18 +76,12 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
       if (!duplicate && static_cast<int>(finalists.size()) < kTabuFinalists) finalists.push_back(k);
     }
     const auto slots = problem.constraints.num_slots();
-    // The dense search (a move costs slots^2 table updates): about 6e7
-    // updates in all (half a second here), or 500 moves per slot when that
-    // stays under 3e8 updates. Small problems thus get many moves (chr20c
-    // needs ~1e6 for its optimum), 1024 slots about 2 s. Above the table's
-    // size each finalist gets the candidate-list tabu's default (12 steps
-    // per rank).
+    // The dense search shares refine's portfolio budget; above the table's
+    // size each finalist gets the candidate-list tabu's default.
     const bool dense = slots <= refine::kMaxDensePositions;
-    const auto square = std::max<std::int64_t>(1, slots * slots);
-    const auto budget =
-        context.refine.iterations >= 0 ? context.refine.iterations
-        : dense ? std::max<std::int64_t>(60'000'000 / square, std::min<std::int64_t>(500 * slots, 300'000'000 / square))
-                : -1;
+    const auto budget = context.refine.iterations >= 0 ? context.refine.iterations
+                        : dense                        ? refine::portfolio_tabu_iterations(slots)
+                                                       : -1;
     for (std::size_t f = 0; f < finalists.size(); ++f) {
       auto& c = candidates[finalists[f]];
       Context tabu = context;

@@ -232,19 +232,9 @@ std::vector<std::int64_t> run(const CommMatrix& sym, const refine::SlotSpace& sl
   const auto intra = topology.node_uniform_distance();
   if (search == SlotSearch::Automatic && intra) {
     // Local node numbers for the allowed PEs, and one PE to stand for each.
-    std::vector<std::int64_t> node_of_pe(pes.size());
-    std::vector<PE> representative;
-    NodeId last = -1;
-    std::vector<std::pair<NodeId, std::int64_t>> order;
-    for (std::size_t u = 0; u < pes.size(); ++u) order.emplace_back(topology.node_of(pes[u]), u);
-    std::sort(order.begin(), order.end());
-    for (const auto& [node, u] : order) {
-      if (node != last) {
-        representative.push_back(pes[u]);
-        last = node;
-      }
-      node_of_pe[u] = static_cast<std::int64_t>(representative.size()) - 1;
-    }
+    const auto grouped = detail::group_by_node(topology, pes);
+    const auto& node_of_pe = grouped.of_pe;
+    const auto& representative = grouped.representative;
     return detail::with_distances(topology, representative, threads, [&](const auto& d) {
       NodeSlotPicker<Key, std::decay_t<decltype(d)>> picker(
           slots, node_of_pe, static_cast<std::int64_t>(representative.size()), *intra, d, threads);
