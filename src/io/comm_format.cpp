@@ -102,6 +102,8 @@ CommMatrix parse_comm(std::string_view text, CommFormat format, const std::strin
 }
 
 CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory, not a file");
   const auto chosen = format ? *format : comm_format_from_path(path);
   return parse_comm(read_file(path), chosen, path);
 }

@@ -188,6 +188,31 @@ void write_output_file(const std::string& path, std::string_view content) {
   if (::rename(temp.c_str(), target.c_str()) != 0) fail("cannot replace the file", errno);
 }
 
+void check_output_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw InputError("--output: the file name is empty");
+  if (own_stream(path) >= 0) return;
+  const fs::path target = resolve_links(path);
+  struct stat info {};
+  if (::stat(target.c_str(), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) throw InputError(path, "is a directory; cannot write the output there");
+    if (S_ISREG(info.st_mode) && ((info.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)) {
+      throw InputError(path, "the file is read-only; not replacing it");
+    }
+    if (!S_ISREG(info.st_mode) && ::access(target.c_str(), W_OK) != 0) {
+      throw InputError(path, "cannot write: " + errno_text(errno));
+    }
+    if (!S_ISREG(info.st_mode)) return;
+  }
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    throw InputError(path, "cannot write: the folder " + folder.string() + " does not exist");
+  }
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    throw InputError(path, "cannot write in " + folder.string() + ": " + errno_text(errno));
+  }
+}
+
 void write_standard_output(std::string_view content) {
   std::fflush(stdout);
   if (const int error = write_all(STDOUT_FILENO, content); error != 0) {

@@ -26,6 +26,12 @@ inline constexpr std::size_t kMaxStreamInput = std::size_t{256} << 20;
 /// no partial regular file is left behind.
 void write_output_file(const std::string& path, std::string_view content);
 
+/// Checks, before any work, that `path` can take an output: not a directory,
+/// not a read-only file, in a folder that exists and may be written (own
+/// streams and devices pass). InputError naming the path otherwise, so a
+/// run fails before it writes anything.
+void check_output_path(const std::string& path);
+
 /// Writes to standard output and reports a write error (a full disk, a
 /// closed pipe) as InputError.
 void write_standard_output(std::string_view content);

@@ -42,7 +42,9 @@ Sandbox::~Sandbox() {
 }
 
 void Sandbox::write(const std::string& name, const std::string& content) const {
-  std::ofstream(dir_ / name, std::ios::binary) << content;
+  const auto path = dir_ / name;
+  std::filesystem::create_directories(path.parent_path());  // "d/keep" makes a folder d
+  std::ofstream(path, std::ios::binary) << content;
 }
 
 std::string Sandbox::read(const std::string& name) const {

@@ -377,6 +377,9 @@ std::vector<BadInput> catalog() {
        {"random", "--ranks", "16777216", "--degree", "1048576"},
        "random: ranks x degree = 17592186044416 partners; at most 33554432",
        "tm-gen"},
+      {"link_loads_to_a_directory", {{"c.mat", kGood}, {"d/keep", ""}}, {"-t", "mesh2D 3 1", "-c", "c.mat", "--link-loads", "d"}, "d: is a directory; cannot write the output there"},
+      {"output_in_a_missing_folder", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "--output", "nowhere/m.txt"}, "nowhere/m.txt: cannot write: the folder nowhere does not exist"},
+      {"comm_is_a_directory", {{"d/keep", ""}}, {"-t", "cmplt 3", "-c", "d"}, "d: is a directory, not a file"},
       {"gen_app_bad_ranks", {}, {"bt", "--ranks", "512"}, "bt: the number of ranks must be a square", "tm-gen"},
       {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
   };

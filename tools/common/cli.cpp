@@ -131,6 +131,14 @@ void refuse_input(const std::string& path) {
 
 }  // namespace
 
+void check_outputs(const std::vector<std::string>& paths) {
+  for (const auto& path : paths) {
+    if (path.empty()) continue;
+    detail::check_output_path(path);
+    refuse_input(path);
+  }
+}
+
 void protect_inputs(const std::vector<std::string>& paths) {
   for (const auto& path : paths) {
     struct stat info {};

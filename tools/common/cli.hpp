@@ -36,6 +36,10 @@ inline constexpr std::int64_t kMaxThreads = 4096;
 /// otherwise mean standard output silently).
 [[nodiscard]] CLI::Validator file_name();
 
+/// Checks every output path given (empty ones are standard output) before
+/// any work, so a run that cannot write fails first and writes nothing.
+void check_outputs(const std::vector<std::string>& paths);
+
 /// Registers the files a run reads: emit() then refuses to write over any
 /// of them (`--output comm.mat` would destroy the input).
 void protect_inputs(const std::vector<std::string>& paths);

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     auto inputs = in.files();
     inputs.push_back(mapping_file);
     protect_inputs(inputs);
+    check_outputs({output, links.loads_file});
     if (!in.has_topology() || in.comm.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
     const auto topology = in.load_topology();
     const auto comm = in.load_comm();
@@ -70,16 +71,16 @@ int main(int argc, char** argv) {
       auto histogram = nlohmann::ordered_json::array();
       for (const auto& [d, bytes] : m.bytes_by_distance) histogram.push_back({{"distance", d}, {"bytes", bytes}});
       j["bytes_by_distance"] = std::move(histogram);
-      emit(j.dump(2) + "\n", output);
       links.write_loads(routing.get(), routes);
+      emit(j.dump(2) + "\n", output);
       return kExitOk;
     }
     std::string text = fmt::format("hop_bytes {}\navg_hops {:.6f}\nmax_com {}\ntotal_bytes {}\nmax_ranks_per_pe {}\n",
                                    m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, most);
     for (const auto& [d, bytes] : m.bytes_by_distance) text += fmt::format("bytes_at_distance {} {}\n", d, bytes);
     if (routes) text += route_metrics_text(*routes);
-    emit(text, output);
     links.write_loads(routing.get(), routes);
+    emit(text, output);
     return kExitOk;
   });
 }

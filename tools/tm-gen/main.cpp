@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   app.add_option("--output", output, "Output file (default stdout)")->check(file_name());
 
   return run("tm-gen", app, argc, argv, [&]() -> int {
+    check_outputs({output});
     CommMatrix comm;
     if (pattern == "random") {
       if (ranks == 0) throw InputError("random: --ranks is needed");

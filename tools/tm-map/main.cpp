@@ -141,6 +141,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& spec : compare_files) inputs.push_back(spec.substr(spec.find('=') + 1));
     protect_inputs(inputs);
+    check_outputs({output, links.loads_file});
     std::unique_ptr<Topology> topology;
     CommMatrix comm;
     if (example) {
@@ -228,8 +229,10 @@ int main(int argc, char** argv) {
     if (topology->scotch_terminals_are_nodes()) {
       result.report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
     }
-    emit(format_mapping(out_format, result.mapping, result.report), output);
+    // The link loads first: if either write fails, standard output stays empty.
+    const auto text = format_mapping(out_format, result.mapping, result.report);
     links.write_loads(routing.get(), result.report.routes);
+    emit(text, output);
     if (!quiet) print_summary(result, constraints, comm.num_ranks());
     return kExitOk;
   });

@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
     if (tgt_file.empty() && tree_file.empty() && xml_file.empty()) {
       throw InputError("nothing to write: give --tgt, --tree and/or --xml");
     }
+    for (const auto* file : {&tgt_file, &tree_file, &xml_file}) {
+      if (!file->empty() && *file != "-") check_outputs({*file});
+    }
     const topo::HwlocTreeTopology node =
         node_xml.empty() ? topo::HwlocTreeTopology(node_synthetic, false) : topo::HwlocTreeTopology(node_xml, true);
     shape.cores = cores.value_or(node.size());
