@@ -128,44 +128,63 @@ std::string read_text_file(const std::string& path, std::size_t stream_limit) {
   return content;
 }
 
-void write_output_file(const std::string& path, std::string_view content) {
-  namespace fs = std::filesystem;
+namespace {
+
+/// Writes to one of the process's own descriptors, reporting errors by `name`.
+void write_stream(int fd, const std::string& name, std::string_view content) {
+  if (fd == STDOUT_FILENO) std::fflush(stdout);
+  if (const int error = write_all(fd, content); error != 0) throw InputError(name, "write error: " + errno_text(error));
+}
+
+/// What an output path really is (symlinks followed), refused when it is a
+/// folder or a read-only regular file (kept even for root: its owner made it
+/// read-only on purpose).
+struct OutputTarget {
+  std::filesystem::path file;
+  struct stat info {};
+  bool exists = false;
+  [[nodiscard]] bool regular() const { return !exists || S_ISREG(info.st_mode); }
+  [[nodiscard]] std::filesystem::path folder() const {
+    return file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  }
+};
+
+OutputTarget inspect_output(const std::string& path) {
   if (path.empty()) throw InputError("--output: the file name is empty");
+  OutputTarget t;
+  t.file = resolve_links(path);
+  t.exists = ::stat(t.file.c_str(), &t.info) == 0;
+  if (!t.exists && errno != ENOENT) throw InputError(path, "cannot write: " + errno_text(errno));
+  if (t.exists && S_ISDIR(t.info.st_mode)) throw InputError(path, "is a directory; cannot write the output there");
+  if (t.exists && S_ISREG(t.info.st_mode) && ((t.info.st_mode & 0222) == 0 || ::access(t.file.c_str(), W_OK) != 0)) {
+    throw InputError(path, "the file is read-only; not replacing it");
+  }
+  return t;
+}
+
+}  // namespace
+
+void write_output_file(const std::string& path, std::string_view content) {
   if (const int stream = own_stream(path); stream >= 0) {
-    if (stream == STDOUT_FILENO) std::fflush(stdout);
-    if (const int error = write_all(stream, content); error != 0) {
-      throw InputError(path, "write error: " + errno_text(error));
-    }
+    write_stream(stream, path, content);
     return;
   }
-  const fs::path target = resolve_links(path);
-  struct stat info {};
-  const bool exists = ::stat(target.c_str(), &info) == 0;
-  if (!exists && errno != ENOENT) throw InputError(path, "cannot write: " + errno_text(errno));
-  if (exists && S_ISDIR(info.st_mode)) throw InputError(path, "is a directory; cannot write the output there");
-
-  if (exists && !S_ISREG(info.st_mode)) {
-    // A FIFO, a terminal, /dev/null, /dev/stdout: written in place, never
-    // replaced by a regular file.
-    const int raw = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  const auto target = inspect_output(path);
+  if (!target.regular()) {
+    // A FIFO, a terminal, /dev/null: written in place, never replaced by a
+    // regular file.
+    const int raw = ::open(target.file.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     if (raw < 0) throw InputError(path, "cannot write: " + errno_text(errno));
     Fd fd(raw);
-    if (const int error = write_all(fd.get(), content); error != 0) {
-      throw InputError(path, "write error: " + errno_text(error));
-    }
+    write_stream(fd.get(), path, content);
     if (fd.close() != 0) throw InputError(path, "write error: " + errno_text(errno));
     return;
   }
 
-  // A regular file (or none yet): check it may be written, then write a
-  // temporary file beside it and rename it over, keeping the file's mode.
-  // A file nobody may write is kept even when we could (as root): its
-  // owner made it read-only on purpose.
-  if (exists && ((info.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)) {
-    throw InputError(path, "the file is read-only; not replacing it");
-  }
-  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (folder / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  // A regular file (or none yet): a temporary file beside it, renamed over
+  // it, keeping the file's mode.
+  const auto folder = target.folder();
+  std::string temp = (folder / ("." + target.file.filename().string() + ".tmp.XXXXXX")).string();
   const int raw = ::mkostemp(temp.data(), O_CLOEXEC);
   if (raw < 0) throw InputError(path, "cannot write in " + folder.string() + ": " + errno_text(errno));
   Fd fd(raw);
@@ -174,8 +193,8 @@ void write_output_file(const std::string& path, std::string_view content) {
     throw InputError(path, what + ": " + errno_text(error));
   };
   mode_t mode = 0;
-  if (exists) {
-    mode = info.st_mode & 07777;
+  if (target.exists) {
+    mode = target.info.st_mode & 07777;
   } else {
     const mode_t mask = ::umask(0);  // read the umask: set it back at once
     ::umask(mask);
@@ -185,26 +204,18 @@ void write_output_file(const std::string& path, std::string_view content) {
   if (const int error = write_all(fd.get(), content); error != 0) fail("write error", error);
   if (::fsync(fd.get()) != 0 && errno != EINVAL && errno != EROFS) fail("write error", errno);
   if (fd.close() != 0) fail("write error", errno);
-  if (::rename(temp.c_str(), target.c_str()) != 0) fail("cannot replace the file", errno);
+  if (::rename(temp.c_str(), target.file.c_str()) != 0) fail("cannot replace the file", errno);
 }
 
 void check_output_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (path.empty()) throw InputError("--output: the file name is empty");
   if (own_stream(path) >= 0) return;
-  const fs::path target = resolve_links(path);
-  struct stat info {};
-  if (::stat(target.c_str(), &info) == 0) {
-    if (S_ISDIR(info.st_mode)) throw InputError(path, "is a directory; cannot write the output there");
-    if (S_ISREG(info.st_mode) && ((info.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)) {
-      throw InputError(path, "the file is read-only; not replacing it");
-    }
-    if (!S_ISREG(info.st_mode) && ::access(target.c_str(), W_OK) != 0) {
-      throw InputError(path, "cannot write: " + errno_text(errno));
-    }
-    if (!S_ISREG(info.st_mode)) return;
+  const auto target = inspect_output(path);
+  if (!target.regular()) {
+    if (::access(target.file.c_str(), W_OK) != 0) throw InputError(path, "cannot write: " + errno_text(errno));
+    return;
   }
-  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const auto folder = target.folder();
+  struct stat info {};
   if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
     throw InputError(path, "cannot write: the folder " + folder.string() + " does not exist");
   }
@@ -214,10 +225,7 @@ void check_output_path(const std::string& path) {
 }
 
 void write_standard_output(std::string_view content) {
-  std::fflush(stdout);
-  if (const int error = write_all(STDOUT_FILENO, content); error != 0) {
-    throw InputError("standard output", "write error: " + errno_text(error));
-  }
+  write_stream(STDOUT_FILENO, "standard output", content);
 }
 
 }  // namespace tmap::detail
