@@ -1,7 +1,10 @@
 #include "util/text.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "tmap/error.hpp"
@@ -103,6 +106,36 @@ bool parse_int(std::string_view token, std::int64_t& value) {
   const auto* end = token.data() + token.size();
   const auto result = std::from_chars(token.data(), end, value);
   return result.ec == std::errc() && result.ptr == end && !token.empty();
+}
+
+namespace {
+
+std::string_view without_blanks(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace
+
+std::string whole_number_problem(std::string_view text, std::int64_t lo, std::int64_t hi, std::int64_t* value) {
+  std::int64_t parsed = 0;
+  if (!parse_int(without_blanks(text), parsed) || parsed < lo || parsed > hi) {
+    return fmt::format("'{}' is not a whole number between {} and {}", text, lo, hi);
+  }
+  if (value != nullptr) *value = parsed;
+  return {};
+}
+
+std::string real_number_problem(std::string_view text, double lo, double hi, double* value) {
+  const std::string token(without_blanks(text));
+  char* end = nullptr;
+  const double parsed = token.empty() ? 0.0 : std::strtod(token.c_str(), &end);
+  if (token.empty() || end != token.c_str() + token.size() || !std::isfinite(parsed) || parsed < lo || parsed > hi) {
+    return fmt::format("'{}' is not a finite number between {} and {}", text, lo, hi);
+  }
+  if (value != nullptr) *value = parsed;
+  return {};
 }
 
 std::string quote(std::string_view token) {

@@ -68,6 +68,14 @@ class TokenStream {
 /// Parses a whole token as a decimal integer; false when it is not one.
 bool parse_int(std::string_view token, std::int64_t& value);
 
+/// Option values read strictly (surrounding blanks allowed): what is wrong
+/// with `text` as a whole number in [lo, hi] ("'TEXT' is not a whole number
+/// between LO and HI"), or "" with `*value` set. Past 64 bits is wrong too.
+std::string whole_number_problem(std::string_view text, std::int64_t lo, std::int64_t hi,
+                                 std::int64_t* value = nullptr);
+/// The same for a finite real number in [lo, hi] (NaN and infinities are wrong).
+std::string real_number_problem(std::string_view text, double lo, double hi, double* value = nullptr);
+
 /// Parses an integer in [lo, hi]; InputError "<what> must be ..." otherwise.
 std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi, std::string_view what,
                           const std::string& origin, std::int64_t line);

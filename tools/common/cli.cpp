@@ -11,6 +11,7 @@
 #include <map>
 
 #include "util/file.hpp"
+#include "util/text.hpp"
 
 namespace tmap::cli {
 
@@ -51,20 +52,14 @@ std::string trimmed(const std::string& text) {
 }  // namespace
 
 CLI::Validator whole_number(std::int64_t lo, std::int64_t hi) {
-  const auto range = fmt::format("a whole number between {} and {}", lo, hi);
   return CLI::Validator(
-      [lo, hi, range](std::string& text) -> std::string {
-        const auto value = trimmed(text);
-        std::int64_t parsed = 0;
-        const auto* end = value.data() + value.size();
-        const auto [at, error] = std::from_chars(value.data() + (value.starts_with('+') ? 1 : 0), end, parsed);
-        if (value.empty() || at != end || error != std::errc() || parsed < lo || parsed > hi) {
-          return "'" + text + "' is not " + range;
-        }
-        text = std::to_string(parsed);
-        return {};
+      [lo, hi](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        auto problem = detail::whole_number_problem(text, lo, hi, &value);
+        if (problem.empty()) text = std::to_string(value);
+        return problem;
       },
-      range.substr(2));
+      fmt::format("whole number between {} and {}", lo, hi));
 }
 
 CLI::Validator unsigned_number() {
@@ -84,19 +79,9 @@ CLI::Validator unsigned_number() {
 }
 
 CLI::Validator real_number(double lo, double hi) {
-  const auto range = fmt::format("a finite number between {} and {}", lo, hi);
   return CLI::Validator(
-      [lo, hi, range](std::string& text) -> std::string {
-        const auto value = trimmed(text);
-        char* end = nullptr;
-        const double parsed = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
-        if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(parsed) || parsed < lo ||
-            parsed > hi) {
-          return "'" + text + "' is not " + range;
-        }
-        return {};
-      },
-      range.substr(2));
+      [lo, hi](std::string& text) -> std::string { return detail::real_number_problem(text, lo, hi); },
+      fmt::format("finite number between {} and {}", lo, hi));
 }
 
 CLI::Validator file_name() {
@@ -183,7 +168,7 @@ void InputOptions::add_to(CLI::App& app) {
                  "Host names in the machine's node order, one per line (line k names node k): used in launcher "
                  "files and to read --alloc host lists whose names carry no node number");
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
-      ->check(whole_number(1, kMaxOversubscription));
+      ->transform(whole_number(1, kMaxOversubscription));
 }
 
 std::unique_ptr<Topology> InputOptions::load_topology() const {

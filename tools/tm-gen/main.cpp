@@ -60,21 +60,22 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"S", "W", "A", "B", "C", "D", "E"}));
   app.add_option("--dims", dims, "Grid of a stencil: XxY or XxYxZ");
   app.add_option("--points", points, "Stencil points: 5 or 9 (2D, default 5), 7 or 27 (3D, default 7)")
-      ->check(whole_number(0, 27));
+      ->transform(whole_number(0, 27));
   app.add_option("--volume", volume, "Bytes per neighbour (stencils) or largest volume (random); default 1000")
-      ->check(whole_number(1, std::int64_t{1} << 50));
+      ->transform(whole_number(1, std::int64_t{1} << 50));
   app.add_flag("--periodic", periodic, "Wrap the stencil around (torus)");
   std::vector<std::int64_t> axis_volumes;
   app.add_option("--axis-volumes", axis_volumes,
                  "Bytes per face neighbour along each axis (x,y[,z]): asymmetric halos, e.g. 4000,1000")
       ->delimiter(',')
-      ->check(whole_number(0, std::int64_t{1} << 50));
-  app.add_option("--ranks", ranks, "Ranks of the random and application patterns")->check(whole_number(1, kMaxRanks));
+      ->transform(whole_number(0, std::int64_t{1} << 50));
+  app.add_option("--ranks", ranks, "Ranks of the random and application patterns")
+      ->transform(whole_number(1, kMaxRanks));
   app.add_option("--degree", degree, "Partners each rank picks in the random pattern (default 4)")
-      ->check(whole_number(0, 1 << 20));
-  app.add_option("--seed", seed, "Seed of the random pattern (default 0)")->check(unsigned_number());
+      ->transform(whole_number(0, 1 << 20));
+  app.add_option("--seed", seed, "Seed of the random pattern (default 0)")->transform(unsigned_number());
   app.add_option("--shuffle", shuffle, "Renumber the ranks by a random permutation from this seed")
-      ->check(unsigned_number());
+      ->transform(unsigned_number());
   app.add_option("--format", format, "Output format (default from --output's extension, else mat)")
       ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph"}));
   app.add_option("--output", output, "Output file (default stdout)")->check(file_name());

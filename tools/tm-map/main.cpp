@@ -107,9 +107,9 @@ int main(int argc, char** argv) {
   app.add_option("--compare-file", compare_files,
                  "Add an external mapping to --compare as NAME=FILE (perm, json, TopoMatch or Scotch .map, e.g. "
                  "from scotch_gmap), scored by the same evaluator; repeatable");
-  app.add_option("--seed", seed, "Seed of every random choice (default 0)")->check(unsigned_number());
+  app.add_option("--seed", seed, "Seed of every random choice (default 0)")->transform(unsigned_number());
   app.add_option("-p,--threads", threads, "Threads (results do not depend on it; at most the machine's are used)")
-      ->check(whole_number(1, kMaxThreads));
+      ->transform(whole_number(1, kMaxThreads));
   // Each strategy's options, registered from its row of the table.
   std::deque<std::pair<std::string_view, std::optional<std::string>>> strategy_options;
   for (const auto& row : strategy_table()) {
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
                  "tabu (robust tabu search; --refine-iters)")
       ->check(CLI::IsMember({"none", "swap", "tabu"}));
   std::int64_t refine_iters = -1;
-  app.add_option("--refine-iters", refine_iters, refine::kTabuBudgetHelp)->check(whole_number(0, 1000000000));
+  app.add_option("--refine-iters", refine_iters, refine::kTabuBudgetHelp)->transform(whole_number(0, 1000000000));
   double time_limit = 0.0;
   app.add_option("--time-limit", time_limit,
                  "Stop the tabu search after this many seconds (results then depend on the machine's speed)")

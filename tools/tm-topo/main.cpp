@@ -31,10 +31,10 @@ int main(int argc, char** argv) {
   std::string xml_file;
   bool quiet = false;
   app.add_option("machine", machine, "The machine model: tianhe3")->required()->check(CLI::IsMember({"tianhe3"}));
-  app.add_option("--rows", shape.rows, "Chip rows")->required()->check(whole_number(1, 1 << 20));
-  app.add_option("--cols", shape.cols, "Chip columns")->required()->check(whole_number(1, 1 << 20));
-  app.add_option("--nodes", shape.nodes, "Nodes per chip, even (default 96)")->check(whole_number(2, 1 << 24));
-  app.add_option("--cores", cores, "PEs per node (default: the node's PUs)")->check(whole_number(1, 1 << 20));
+  app.add_option("--rows", shape.rows, "Chip rows")->required()->transform(whole_number(1, 1 << 20));
+  app.add_option("--cols", shape.cols, "Chip columns")->required()->transform(whole_number(1, 1 << 20));
+  app.add_option("--nodes", shape.nodes, "Nodes per chip, even (default 96)")->transform(whole_number(2, 1 << 24));
+  app.add_option("--cores", cores, "PEs per node (default: the node's PUs)")->transform(whole_number(1, 1 << 20));
   app.add_option("--alloc", alloc,
                  "Only these nodes, with whole-machine distances: id ranges (0-95,192-287) or a Slurm host list "
                  "(cn[0-95,192-287]), as tm-map --alloc; terminal labels are the node ids");
