@@ -22,25 +22,26 @@ struct ClassSizes {
   std::int64_t ft_points;  ///< FT grid points (nx * ny * nz)
 };
 
+/// NPB's problem sizes per class (the NPB 3.4 reports), one row each.
+struct ClassRow {
+  char name;
+  ClassSizes sizes;
+};
+constexpr ClassRow kClasses[] = {
+    {'S', {1400, 12, 32, 64LL * 64 * 64}},
+    {'W', {7000, 24, 128, 128LL * 128 * 32}},
+    {'A', {14000, 64, 256, 256LL * 256 * 128}},
+    {'B', {75000, 102, 256, 512LL * 256 * 256}},
+    {'C', {150000, 162, 512, 512LL * 512 * 512}},
+    {'D', {1500000, 408, 1024, 2048LL * 1024 * 1024}},
+    {'E', {9000000, 1020, 2048, 4096LL * 2048 * 2048}},
+};
+
 ClassSizes class_sizes(char npb_class) {
-  switch (npb_class) {
-    case 'S':
-      return {1400, 12, 32, 64LL * 64 * 64};
-    case 'W':
-      return {7000, 24, 128, 128LL * 128 * 32};
-    case 'A':
-      return {14000, 64, 256, 256LL * 256 * 128};
-    case 'B':
-      return {75000, 102, 256, 512LL * 256 * 256};
-    case 'C':
-      return {150000, 162, 512, 512LL * 512 * 512};
-    case 'D':
-      return {1500000, 408, 1024, 2048LL * 1024 * 1024};
-    case 'E':
-      return {9000000, 1020, 2048, 4096LL * 2048 * 2048};
-    default:
-      throw InputError(std::string("unknown NPB class '") + npb_class + "' (S, W, A, B, C, D or E)");
+  for (const auto& row : kClasses) {
+    if (row.name == npb_class) return row.sizes;
   }
+  throw InputError(std::string("unknown NPB class '") + npb_class + "' (S, W, A, B, C, D or E)");
 }
 
 bool power_of_two(Rank p) {

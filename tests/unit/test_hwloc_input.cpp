@@ -55,24 +55,21 @@ TEST(HwlocInput, GoodXmlLoadsWithItsHostAndCores) {
 }
 
 TEST(HwlocInput, EachCrashClassIsRefusedWithAMessage) {
-  // A missing set: libhwloc dereferences NULL (the fuzzers' crashes).
-  EXPECT_NE(refusal(machine(R"(os_index="1" cpuset="0x00000002" completec_puset="0x00000002")"))
-                .find("n.xml:12: PU object without complete_cpuset"),
-            std::string::npos);
-  // A set that is not a bitmap, or escapes its parent.
-  EXPECT_NE(refusal(machine(R"(os_index="1" cpuset="1x00000002" complete_cpuset="0x00000002")"))
-                .find("is not an hwloc bitmap"),
-            std::string::npos);
-  EXPECT_NE(refusal(machine(R"(os_index="2" cpuset="0x00000004" complete_cpuset="0x00000004")"))
-                .find("is not within the parent's"),
-            std::string::npos);
-  // A PU whose os_index is missing or wrong, or listed twice (the fuzzers' hangs).
-  EXPECT_NE(refusal(machine(R"(es_index="1" cpuset="0x00000002" complete_cpuset="0x00000002")"))
-                .find("PU without a valid os_index"),
-            std::string::npos);
-  EXPECT_NE(refusal(machine(R"(os_index="0" cpuset="0x00000002" complete_cpuset="0x00000002")"))
-                .find("differs from its cpuset bit"),
-            std::string::npos);
+  // The second PU's attributes, and what each gets.
+  const std::pair<const char*, const char*> cases[] = {
+      // A missing set: libhwloc dereferences NULL (the fuzzers' crashes).
+      {R"(os_index="1" cpuset="0x00000002" completec_puset="0x00000002")",
+       "n.xml:12: PU object without complete_cpuset"},
+      // A set that is not a bitmap, or escapes its parent.
+      {R"(os_index="1" cpuset="1x00000002" complete_cpuset="0x00000002")", "is not an hwloc bitmap"},
+      {R"(os_index="2" cpuset="0x00000004" complete_cpuset="0x00000004")", "is not within the parent's"},
+      // A PU whose os_index is missing or wrong (the fuzzers' hangs).
+      {R"(es_index="1" cpuset="0x00000002" complete_cpuset="0x00000002")", "PU without a valid os_index"},
+      {R"(os_index="0" cpuset="0x00000002" complete_cpuset="0x00000002")", "differs from its cpuset bit"},
+  };
+  for (const auto& [pu, message] : cases) {
+    EXPECT_NE(refusal(machine(pu)).find(message), std::string::npos) << pu << " -> " << refusal(machine(pu));
+  }
   // Entities (billion laughs), unknown types, not XML at all.
   std::string bomb = machine();
   const std::string doctype = "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">";

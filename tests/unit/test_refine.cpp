@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "refine/dense_search.hpp"
@@ -119,6 +120,22 @@ TEST(Refine, AfterEveryStrategyUnderConstraintsNeverWorse) {
   }
 }
 
+/// Refines `start` by swap, then by tabu, each from `start`: both results
+/// are valid and scored as reported. [0] = swap, [1] = tabu.
+static std::array<tmap::RefineStats, 2> refine_both(const Problem& problem, const tmap::Mapping& start) {
+  std::array<tmap::RefineStats, 2> stats;
+  for (const auto kind : {RefineKind::Swap, RefineKind::Tabu}) {
+    auto mapping = start;
+    Context context;
+    context.refine.kind = kind;
+    auto& s = stats[kind == RefineKind::Tabu ? 1 : 0];
+    s = tmap::refine_mapping(problem, mapping, context);
+    EXPECT_EQ(tmap::evaluate(problem.comm, problem.topology, mapping).hop_bytes, s.after) << s.method;
+    EXPECT_NO_THROW(tmap::validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints)) << s.method;
+  }
+  return stats;
+}
+
 // The search itself improves (not only the never-worse guard): from a random
 // placement of a shuffled stencil every method finds strictly fewer
 // hop-bytes, and tabu at least as few as swap.
@@ -128,19 +145,12 @@ TEST(Refine, TheSearchItselfImproves) {
     const auto constraints = Constraints::all(*topology);
     const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 4}, 5, 100), 3);
     const Problem problem{comm, *topology, constraints};
-    const auto start = tmap::map_with("random", problem, Context{});
-    std::int64_t after[2] = {0, 0};
-    for (const auto kind : {RefineKind::Swap, RefineKind::Tabu}) {
-      auto mapping = start;
-      Context context;
-      context.refine.kind = kind;
-      const auto stats = tmap::refine_mapping(problem, mapping, context);
-      EXPECT_LT(stats.after, stats.before * 3 / 4) << machine << " " << stats.method;
-      EXPECT_GT(stats.swaps, 0) << machine;
-      EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, stats.after);
-      after[kind == RefineKind::Tabu ? 1 : 0] = stats.after;
+    const auto stats = refine_both(problem, tmap::map_with("random", problem, Context{}));
+    for (const auto& s : stats) {
+      EXPECT_LT(s.after, s.before * 3 / 4) << machine << " " << s.method;
+      EXPECT_GT(s.swaps, 0) << machine;
     }
-    EXPECT_LE(after[1], after[0]) << machine;
+    EXPECT_LE(stats[1].after, stats[0].after) << machine;
   }
 }
 
@@ -153,19 +163,11 @@ TEST(Refine, LargeInputsUseCandidateLists) {
   for (const bool stencil : {false, true}) {
     const auto comm = stencil ? tmap::gen::stencil({40, 50}, 5, 100) : tmap::gen::random_sparse(2000, 3, 1000, 2);
     const Problem problem{comm, *topology, constraints};
-    const auto start = tmap::map_with("greedy", problem, Context{});
-    std::int64_t after[2] = {0, 0};
-    for (const auto kind : {RefineKind::Swap, RefineKind::Tabu}) {
-      auto mapping = start;
-      Context context;
-      context.refine.kind = kind;
-      const auto stats = tmap::refine_mapping(problem, mapping, context);
-      EXPECT_EQ(stats.method, kind == RefineKind::Swap ? "swap (candidate lists)" : "tabu (candidate lists)");
-      EXPECT_LE(stats.after, stats.before);
-      EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, stats.after);
-      tmap::validate_mapping(mapping, comm.num_ranks(), constraints);
-      after[kind == RefineKind::Tabu ? 1 : 0] = stats.after;
-    }
+    const auto stats = refine_both(problem, tmap::map_with("greedy", problem, Context{}));
+    EXPECT_EQ(stats[0].method, "swap (candidate lists)");
+    EXPECT_EQ(stats[1].method, "tabu (candidate lists)");
+    for (const auto& s : stats) EXPECT_LE(s.after, s.before);
+    const std::int64_t after[2] = {stats[0].after, stats[1].after};
     EXPECT_LE(after[1], after[0]);
     if (stencil) {
       EXPECT_LT(after[1], after[0] * 9 / 10);  // 557,800 -> 418,600
