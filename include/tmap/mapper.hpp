@@ -138,6 +138,8 @@ struct StrategyOption {
   std::string_view key;
   std::string_view help;
   void (*apply)(Context& context, std::string_view value);
+  /// The value names a file the strategy reads (tools keep outputs off it).
+  bool names_file = false;
 };
 
 /// One row of the strategy table.

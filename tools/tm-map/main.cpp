@@ -111,10 +111,10 @@ int main(int argc, char** argv) {
   app.add_option("-p,--threads", threads, "Threads (results do not depend on it; at most the machine's are used)")
       ->transform(whole_number(1, kMaxThreads));
   // Each strategy's options, registered from its row of the table.
-  std::deque<std::pair<std::string_view, std::optional<std::string>>> strategy_options;
+  std::deque<std::pair<const StrategyOption*, std::optional<std::string>>> strategy_options;
   for (const auto& row : strategy_table()) {
     for (const auto& option : row.options) {
-      auto& slot = strategy_options.emplace_back(option.key, std::nullopt);
+      auto& slot = strategy_options.emplace_back(&option, std::nullopt);
       app.add_option("--" + std::string(option.key), slot.second, std::string(option.help))->type_name("VALUE");
     }
   }
@@ -136,8 +136,8 @@ int main(int argc, char** argv) {
 
   return run("tm-map", app, argc, argv, [&]() -> int {
     auto inputs = in.files();
-    for (const auto& [key, value] : strategy_options) {
-      if (key == "grid2d-bw" && value) inputs.push_back(*value);
+    for (const auto& [option, value] : strategy_options) {
+      if (option->names_file && value) inputs.push_back(*value);
     }
     for (const auto& spec : compare_files) inputs.push_back(spec.substr(spec.find('=') + 1));
     protect_inputs(inputs);
@@ -167,13 +167,13 @@ int main(int argc, char** argv) {
     context.refine.kind = refine_kind_from_name(refine);
     context.refine.iterations = refine_iters;
     context.refine.time_limit_s = time_limit;
-    for (const auto& [key, value] : strategy_options) {
+    for (const auto& [option, value] : strategy_options) {
       if (!value) continue;
       try {
-        set_strategy_option(context, key, *value);
+        option->apply(context, *value);
       } catch (const InputError& e) {  // "KEY: ..." names the flag; a file's own errors name the file
         const std::string message = e.what();
-        throw InputError(message.starts_with(std::string(key)) ? "--" + message : message);
+        throw InputError(message.starts_with(std::string(option->key)) ? "--" + message : message);
       }
     }
     context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };

@@ -31,7 +31,8 @@ constexpr StrategyOption kGrid2dOptions[] = {
      [](Context& c, std::string_view v) {
        c.grid2d.bandwidths = detail::read_text_file(std::string(v));
        c.grid2d.bandwidths_origin = std::string(v);
-     }},
+     },
+     true},
     {"grid2d-domain", "grid2d: the domain in bytes (HEIGHTxWIDTH): choose the r x c shape too, ranks row-major in it",
      set_domain},
 };
