@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/distance_oracle.hpp"
+#include "refine/rank_costs.hpp"
 #include "util/random.hpp"
 
 namespace tmap::refine {
@@ -21,9 +22,9 @@ class CandidateSearch {
                   std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma)
       : s_(sym),
         slots_(slots),
-        d_(d),
         node_of_pe_(node_of_pe),
         sigma_(sigma),
+        costs_(sym, pes_of(slots, sigma), d),
         occupant_(static_cast<std::size_t>(slots.num_slots), -1),
         slot_seen_(static_cast<std::size_t>(slots.num_slots), 0) {
     for (Rank r = 0; r < sym.num_ranks(); ++r) occupant_[sigma_[r]] = r;
@@ -39,9 +40,7 @@ class CandidateSearch {
 
   SearchResult run(std::int64_t max_passes) {
     SearchResult result;
-    Int128 cost = 0;  // hop-bytes / 2 of the start, to judge a pass's gain
-    for (Rank a = 0; a < s_.num_ranks(); ++a) cost += this->cost(a, pe_of_rank(a), -1);
-    cost /= 2;
+    const Int128 cost = costs_.total();  // hop-bytes / 2 of the start, to judge a pass's gain
     for (std::int64_t pass = 0; pass < max_passes; ++pass) {
       ++result.passes;
       const Int128 before = result.gain;
@@ -54,28 +53,33 @@ class CandidateSearch {
   }
 
  private:
-  std::int64_t pe_of_rank(Rank r) const { return slots_.pe_of(sigma_[r]); }
-
-  /// D_a(p) = sum over partners l of S_al d(p, p_l), skipping `skip`.
-  Int128 cost(Rank a, std::int64_t p, Rank skip) const {
-    Int128 sum = 0;
-    const auto targets = s_.targets(a);
-    const auto volumes = s_.volumes(a);
-    for (std::size_t e = 0; e < targets.size(); ++e) {
-      if (targets[e] != skip) sum += static_cast<Int128>(volumes[e]) * d_(p, pe_of_rank(targets[e]));
-    }
-    return sum;
+  static std::vector<std::int64_t> pes_of(const SlotSpace& slots, std::span<const std::int64_t> sigma) {
+    std::vector<std::int64_t> pes(sigma.size());
+    for (std::size_t r = 0; r < sigma.size(); ++r) pes[r] = slots.pe_of(sigma[r]);
+    return pes;
   }
 
-  /// Exact decrease of hop-bytes when a goes to slot t (swapping with its occupant).
+  std::int64_t pe_of_rank(Rank r) const { return costs_.place(r); }
+
+  /// Exact decrease of hop-bytes / 2 when a goes to slot t (swapping with its occupant).
   Int128 gain(Rank a, std::int64_t t) const {
-    const std::int64_t pa = pe_of_rank(a);
-    const std::int64_t pt = slots_.pe_of(t);
-    if (pa == pt) return 0;
     const Rank b = occupant_[t];
-    if (b < 0) return cost(a, pa, -1) - cost(a, pt, -1);
-    // The a-b pair keeps its distance, so leave it out of both sums.
-    return cost(a, pa, b) - cost(a, pt, b) + cost(b, pt, a) - cost(b, pa, a);
+    return b < 0 ? costs_.move_gain(a, slots_.pe_of(t)) : costs_.swap_gain(a, b);
+  }
+
+  /// a goes to slot t; its occupant, if any, to a's slot.
+  void apply(Rank a, std::int64_t t) {
+    const Rank b = occupant_[t];
+    const std::int64_t from = sigma_[a];
+    occupant_[t] = a;
+    occupant_[from] = b;
+    sigma_[a] = t;
+    if (b >= 0) {
+      sigma_[b] = from;
+      costs_.swap(a, b);
+    } else {
+      costs_.move(a, slots_.pe_of(t));
+    }
   }
 
  public:
@@ -83,9 +87,7 @@ class CandidateSearch {
   /// step, even a worsening one); returns with sigma = the best seen.
   SearchResult run_tabu(std::int64_t iterations, std::uint64_t seed) {
     SearchResult result = run(1000);  // start from the local optimum
-    Int128 cost = 0;
-    for (Rank a = 0; a < s_.num_ranks(); ++a) cost += this->cost(a, pe_of_rank(a), -1);
-    cost /= 2;
+    Int128 cost = costs_.total();
     Int128 best_cost = cost;
     auto best_sigma = sigma_;
     const Rank n = s_.num_ranks();
@@ -123,10 +125,7 @@ class CandidateSearch {
         left_pe[static_cast<std::size_t>(b)] = slots_.pe_of(best_slot);
         until[static_cast<std::size_t>(b)] = it + tenure;
       }
-      occupant_[best_slot] = a;
-      occupant_[from] = b;
-      sigma_[a] = best_slot;
-      if (b >= 0) sigma_[b] = from;
+      apply(a, best_slot);
       b >= 0 ? ++result.swaps : ++result.moves;
       cost -= best_gain;
       if (cost < best_cost) {
@@ -180,25 +179,16 @@ class CandidateSearch {
     Int128 best_gain = 0;
     for_candidates(a, [&](std::int64_t t) { consider(a, t, best_slot, best_gain); });
     if (best_slot < 0 || best_gain <= 0) return;
-    const Rank b = occupant_[best_slot];
-    const std::int64_t from = sigma_[a];
-    occupant_[best_slot] = a;
-    occupant_[from] = b;
-    sigma_[a] = best_slot;
-    if (b >= 0) {
-      sigma_[b] = from;
-      ++result.swaps;
-    } else {
-      ++result.moves;
-    }
+    occupant_[best_slot] >= 0 ? ++result.swaps : ++result.moves;
+    apply(a, best_slot);
     result.gain += best_gain;
   }
 
   const CommMatrix& s_;
   const SlotSpace& slots_;
-  const Distances& d_;
   std::span<const std::int64_t> node_of_pe_;
   std::vector<std::int64_t>& sigma_;
+  RankCosts<Distances> costs_;  ///< each rank's PE and cached traffic cost
   std::vector<Rank> occupant_;
   std::vector<std::vector<std::int64_t>> pes_of_node_;
   std::uint64_t stamp_ = 0;               ///< one per for_candidates call

@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 
+#include "refine/rank_costs.hpp"
 #include "util/int128.hpp"
 
 namespace tmap::scotchmap {
@@ -73,16 +74,7 @@ std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, 
                              const std::function<Distance(std::int64_t, std::int64_t)>& distance) {
   std::vector<std::int64_t> load(static_cast<std::size_t>(terminals.size()), 0);
   for (const auto t : terminal_of) ++load[t];
-  // Cost of rank r's traffic if it sat on terminal t.
-  auto cost = [&](Rank r, std::int64_t t) {
-    detail::Int128 sum = 0;
-    const auto targets = sym.targets(r);
-    const auto volumes = sym.volumes(r);
-    for (std::size_t e = 0; e < targets.size(); ++e) {
-      sum += static_cast<detail::Int128>(volumes[e]) * distance(t, terminal_of[targets[e]]);
-    }
-    return sum;
-  };
+  refine::RankCosts costs(sym, terminal_of, distance);
   std::int64_t moved = 0;
   for (;;) {
     // The least-loss move of a rank out of an overfull terminal.
@@ -90,12 +82,11 @@ std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, 
     std::int64_t best_to = -1;
     detail::Int128 best_delta = 0;
     for (Rank r = 0; r < static_cast<Rank>(terminal_of.size()); ++r) {
-      const auto from = terminal_of[r];
+      const auto from = costs.place(r);
       if (load[from] <= terminals.capacity[from]) continue;
-      const auto here = cost(r, from);
       for (std::int64_t t = 0; t < terminals.size(); ++t) {
         if (load[t] >= terminals.capacity[t]) continue;
-        const auto delta = cost(r, t) - here;
+        const auto delta = -costs.move_gain(r, t);
         if (best_rank < 0 || delta < best_delta) {
           best_rank = r;
           best_to = t;
@@ -103,10 +94,13 @@ std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, 
         }
       }
     }
-    if (best_rank < 0) return moved;
-    --load[terminal_of[best_rank]];
+    if (best_rank < 0) {
+      terminal_of = costs.places();
+      return moved;
+    }
+    --load[costs.place(best_rank)];
     ++load[best_to];
-    terminal_of[best_rank] = best_to;
+    costs.move(best_rank, best_to);
     ++moved;
   }
 }

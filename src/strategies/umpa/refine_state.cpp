@@ -7,47 +7,22 @@
 
 namespace tmap::strategies::umpa {
 
-RefineState::RefineState(const CommMatrix& sym, const SiteSpace& sites, std::vector<Site> site_of)
+RefineState::RefineState(const CommMatrix& sym, const SiteSpace& sites, std::vector<Site> start)
     : sym_(sym),
       sites_(sites),
-      site_of_(std::move(site_of)),
+      distance_{&sites},
+      costs_(sym, std::move(start), distance_),
       ranks_on_(static_cast<std::size_t>(sites.num_sites())),
       level_(static_cast<std::size_t>(sites.num_sites())),
       partner_site_(static_cast<std::size_t>(sites.num_sites()), 0),
       seen_(static_cast<std::size_t>(sites.num_sites()), 0) {
-  for (Rank r = 0; r < static_cast<Rank>(site_of_.size()); ++r) {
-    ranks_on_[static_cast<std::size_t>(site_of_[static_cast<std::size_t>(r)])].push_back(r);
+  for (Rank r = 0; r < static_cast<Rank>(costs_.places().size()); ++r) {
+    ranks_on_[static_cast<std::size_t>(site_of(r))].push_back(r);
   }
-}
-
-detail::Int128 RefineState::incurred(Rank t) const {
-  detail::Int128 sum = 0;
-  const auto cols = sym_.targets(t);
-  const auto vols = sym_.volumes(t);
-  for (std::size_t k = 0; k < cols.size(); ++k) {
-    sum += static_cast<detail::Int128>(vols[k]) * sites_.distance(site_of(t), site_of(cols[k]));
-  }
-  return sum;
-}
-
-detail::Int128 RefineState::move_cost(Rank t, Site from, Site to, Rank skip) const {
-  detail::Int128 sum = 0;
-  const auto cols = sym_.targets(t);
-  const auto vols = sym_.volumes(t);
-  for (std::size_t k = 0; k < cols.size(); ++k) {
-    if (cols[k] == skip) continue;
-    const Site s = site_of(cols[k]);
-    sum += static_cast<detail::Int128>(vols[k]) * (sites_.distance(to, s) - sites_.distance(from, s));
-  }
-  return sum;
 }
 
 detail::Int128 RefineState::delta(Rank t, const Candidate& c) const {
-  const Site a = site_of(t);
-  // The t-u pair stays as far apart after a swap: leave it out of both sums.
-  if (c.rank < 0) return move_cost(t, a, c.site, -1);
-  const Site b = site_of(c.rank);
-  return move_cost(t, a, b, c.rank) + move_cost(c.rank, b, a, t);
+  return c.rank < 0 ? -costs_.move_gain(t, c.site) : -costs_.swap_gain(t, c.rank);
 }
 
 void RefineState::apply(Rank t, const Candidate& c) {
@@ -55,7 +30,7 @@ void RefineState::apply(Rank t, const Candidate& c) {
     auto& list = ranks_on_[static_cast<std::size_t>(from)];
     list.erase(std::find(list.begin(), list.end(), r));
     ranks_on_[static_cast<std::size_t>(to)].push_back(r);
-    site_of_[static_cast<std::size_t>(r)] = to;
+    costs_.move(r, to);
   };
   const Site a = site_of(t);
   if (c.rank < 0) {

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "refine/rank_costs.hpp"
 #include "strategies/common/sites.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "util/int128.hpp"
@@ -19,14 +20,14 @@ struct Candidate {
 
 class RefineState {
  public:
-  RefineState(const CommMatrix& sym, const SiteSpace& sites, std::vector<Site> site_of);
+  RefineState(const CommMatrix& sym, const SiteSpace& sites, std::vector<Site> start);
 
-  [[nodiscard]] Site site_of(Rank r) const noexcept { return site_of_[static_cast<std::size_t>(r)]; }
-  [[nodiscard]] const std::vector<Site>& site_of_rank() const noexcept { return site_of_; }
+  [[nodiscard]] Site site_of(Rank r) const noexcept { return costs_.place(r); }
+  [[nodiscard]] const std::vector<Site>& site_of_rank() const noexcept { return costs_.places(); }
   [[nodiscard]] const SiteSpace& sites() const noexcept { return sites_; }
 
   /// sum_j sym[t][j] * d(t, j): the weighted hops rank t is responsible for.
-  [[nodiscard]] detail::Int128 incurred(Rank t) const;
+  [[nodiscard]] detail::Int128 incurred(Rank t) const noexcept { return costs_.current(t); }
   /// Change of sum_t incurred(t) / 2 (= hop-bytes) if c's rank and t swap
   /// sites, or t moves to c's free slot.
   [[nodiscard]] detail::Int128 delta(Rank t, const Candidate& c) const;
@@ -41,13 +42,15 @@ class RefineState {
   [[nodiscard]] std::vector<Candidate> candidates(Rank t, std::size_t limit);
 
  private:
-  /// The change of t's traffic cost if it moved from site `from` to `to`,
-  /// leaving out its traffic with `skip`.
-  [[nodiscard]] detail::Int128 move_cost(Rank t, Site from, Site to, Rank skip) const;
+  struct SiteDistance {
+    const SiteSpace* sites;
+    Distance operator()(Site s, Site t) const noexcept { return sites->distance(s, t); }
+  };
 
   const CommMatrix& sym_;
   const SiteSpace& sites_;
-  std::vector<Site> site_of_;
+  SiteDistance distance_;
+  refine::RankCosts<SiteDistance> costs_;  ///< each rank's site and cached weighted hops
   std::vector<std::vector<Rank>> ranks_on_;
   // Scratch for candidates().
   std::vector<Distance> level_;
