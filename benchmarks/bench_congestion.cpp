@@ -7,6 +7,7 @@
 //   build/bin/bench_congestion --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
+#include "tmap/generators.hpp"
 #include "tmap/tmap.hpp"
 
 namespace {

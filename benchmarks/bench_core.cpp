@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "tmap/generators.hpp"
 #include "tmap/tmap.hpp"
 
 namespace {

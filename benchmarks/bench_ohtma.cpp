@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "tmap/generators.hpp"
 #include "tmap/tmap.hpp"
 
 namespace {

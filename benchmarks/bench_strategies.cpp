@@ -5,6 +5,7 @@
 //   build/bin/bench_strategies --benchmark_format=json   (or benchmarks/run_all.sh)
 #include <benchmark/benchmark.h>
 
+#include "tmap/generators.hpp"
 #include "tmap/tmap.hpp"
 
 namespace {

@@ -1,6 +1,7 @@
 // The smallest use of the C++ API: an 8x8 stencil onto an 8x8 mesh, mapped
 // in order, scored with hop-bytes.
 #include <iostream>
+#include <tmap/generators.hpp>
 #include <tmap/tmap.hpp>
 
 int main() {

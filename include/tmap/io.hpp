@@ -1,8 +1,8 @@
-// Reading and writing what tmap exchanges with users: communication matrices,
-// mappings and constraint files (contract sections 3-5).
+// Reading what tmap exchanges with users: communication matrices, mappings
+// and constraint files (contract sections 3 and 5). Writing a mapping with
+// its report (section 4, launcher files) is in tmap/report.hpp.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,10 +10,7 @@
 
 #include "tmap/comm_matrix.hpp"
 #include "tmap/export.h"
-#include "tmap/mapper.hpp"
 #include "tmap/mapping.hpp"
-#include "tmap/metrics.hpp"
-#include "tmap/routing.hpp"
 
 TMAP_API_BEGIN
 
@@ -42,44 +39,6 @@ enum class CommFormat {
 [[nodiscard]] CommMatrix parse_comm(std::string_view text, CommFormat format, const std::string& origin);
 /// Writes a matrix in a format (graph formats need a symmetric matrix).
 [[nodiscard]] std::string format_comm(const CommMatrix& comm, CommFormat format);
-
-/// Mapping output formats. The launcher formats need host names:
-/// Rankfile = Open MPI "rank R=HOST slot=CORE", Hostfile = one host per line
-/// in rank order (SLURM_HOSTFILE with --distribution=arbitrary),
-/// Machinefile = MPICH/Hydra "host:count" runs in rank order (Hydra starts
-/// one proxy per line, so a host whose ranks are not consecutive gets
-/// several); Hydra = a Hydra -configfile, "-n COUNT -host HOST PROGRAM"
-/// per run in rank order, which Hydra serves with one proxy per host.
-enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra };
-[[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
-[[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
-
-/// What goes along with a mapping in the richer formats.
-struct MappingReport {
-  std::string strategy;
-  std::string topology;
-  std::int64_t num_pes = 0;
-  Metrics metrics;
-  /// Link metrics when the topology has a routing model.
-  std::optional<RouteMetrics> routes;
-  /// The refinement after the strategy, when one ran (--refine).
-  std::optional<RefineStats> refine;
-  double time_s = 0.0;
-  std::uint64_t seed = 0;
-  /// For the launcher formats: a PE's host name and its slot on that host.
-  std::function<std::string(PE)> host_of;
-  std::function<std::int64_t(PE)> slot_of;
-  /// For the Hydra format: the program and its arguments, as one line.
-  std::string program;
-  /// For the Scotch format: the terminal a PE belongs to (unset: the PE).
-  std::function<std::int64_t(PE)> scotch_terminal_of;
-};
-
-/// Renders a mapping; every format ends with a newline.
-[[nodiscard]] std::string format_mapping(MappingFormat format, std::span<const PE> mapping,
-                                         const MappingReport& report);
-/// The JSON object of one result (keys of contract section 4).
-[[nodiscard]] std::string mapping_json(std::span<const PE> mapping, const MappingReport& report);
 
 /// Reads a mapping written as perm, json, TopoMatch or Scotch .map (detected
 /// from the content).

@@ -34,7 +34,8 @@ class RankCosts {
   /// rank r's place.
   RankCosts(const CommMatrix& sym, std::vector<std::int64_t> place_of, const Distances& d)
       : sym_(sym), d_(d), place_(std::move(place_of)), current_(place_.size(), 0) {
-    for (Rank a = 0; a < static_cast<Rank>(place_.size()); ++a) current_[static_cast<std::size_t>(a)] = cost_at(a, place(a));
+    for (Rank a = 0; a < static_cast<Rank>(place_.size()); ++a)
+      current_[static_cast<std::size_t>(a)] = cost_at(a, place(a));
   }
 
   [[nodiscard]] std::int64_t place(Rank r) const noexcept { return place_[static_cast<std::size_t>(r)]; }

@@ -7,6 +7,7 @@
 #include "tmap/allocation.hpp"
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
+#include "tmap/report.hpp"
 #include "tmap/topology.hpp"
 
 using tmap::expand_hostlist;

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "tmap/generators.hpp"
 #include "tmap/tmap.h"
 #include "tmap/tmap.hpp"
 

@@ -6,6 +6,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
+#include "tmap/report.hpp"
 
 using tmap::MappingFormat;
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "tmap/generators.hpp"
 
 namespace {
 

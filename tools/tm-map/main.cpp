@@ -9,6 +9,7 @@
 #include "cli.hpp"
 #include "refine/dense_search.hpp"
 #include "run.hpp"
+#include "tmap/generators.hpp"
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "tmap/report.hpp"
 
 namespace tmap::cli {
 

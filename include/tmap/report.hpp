@@ -1,0 +1,64 @@
+// Writing a mapping for people and launchers: the output formats of tm-map
+// (contract section 4) and the report that goes with a mapping (strategy,
+// metrics, link metrics, refinement, host names). Not part of the core API
+// (tmap/tmap.hpp): include it where mappings are written.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "tmap/export.h"
+#include "tmap/mapper.hpp"
+#include "tmap/mapping.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/routing.hpp"
+
+TMAP_API_BEGIN
+
+namespace tmap {
+
+/// Mapping output formats. The launcher formats need host names:
+/// Rankfile = Open MPI "rank R=HOST slot=CORE", Hostfile = one host per line
+/// in rank order (SLURM_HOSTFILE with --distribution=arbitrary),
+/// Machinefile = MPICH/Hydra "host:count" runs in rank order (Hydra starts
+/// one proxy per line, so a host whose ranks are not consecutive gets
+/// several); Hydra = a Hydra -configfile, "-n COUNT -host HOST PROGRAM"
+/// per run in rank order, which Hydra serves with one proxy per host.
+enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra };
+[[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
+[[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
+
+/// What goes along with a mapping in the richer formats.
+struct MappingReport {
+  std::string strategy;
+  std::string topology;
+  std::int64_t num_pes = 0;
+  Metrics metrics;
+  /// Link metrics when the topology has a routing model.
+  std::optional<RouteMetrics> routes;
+  /// The refinement after the strategy, when one ran (--refine).
+  std::optional<RefineStats> refine;
+  double time_s = 0.0;
+  std::uint64_t seed = 0;
+  /// For the launcher formats: a PE's host name and its slot on that host.
+  std::function<std::string(PE)> host_of;
+  std::function<std::int64_t(PE)> slot_of;
+  /// For the Hydra format: the program and its arguments, as one line.
+  std::string program;
+  /// For the Scotch format: the terminal a PE belongs to (unset: the PE).
+  std::function<std::int64_t(PE)> scotch_terminal_of;
+};
+
+/// Renders a mapping; every format ends with a newline.
+[[nodiscard]] std::string format_mapping(MappingFormat format, std::span<const PE> mapping,
+                                         const MappingReport& report);
+/// The JSON object of one result (keys of contract section 4).
+[[nodiscard]] std::string mapping_json(std::span<const PE> mapping, const MappingReport& report);
+
+}  // namespace tmap
+
+TMAP_API_END

@@ -1,0 +1,136 @@
+// Mapping output formats (perm, json, TopoMatch, Scotch .map, launcher
+// files) and the JSON report (contract section 4).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+
+#include "io/topomatch_prefix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/report.hpp"
+#include "util/names.hpp"
+
+namespace tmap {
+
+namespace {
+
+constexpr std::array<detail::Named<MappingFormat>, 8> kFormats{{
+    {MappingFormat::Perm, "perm"},
+    {MappingFormat::Json, "json"},
+    {MappingFormat::TopoMatch, "topomatch"},
+    {MappingFormat::Scotch, "scotch"},
+    {MappingFormat::Rankfile, "rankfile"},
+    {MappingFormat::Hostfile, "hostfile"},
+    {MappingFormat::Machinefile, "machinefile"},
+    {MappingFormat::Hydra, "hydra"},
+}};
+
+nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingReport& r) {
+  nlohmann::ordered_json j;
+  j["strategy"] = r.strategy;
+  j["n"] = mapping.size();
+  j["pes"] = r.num_pes;
+  j["hop_bytes"] = r.metrics.hop_bytes;
+  j["avg_hops"] = r.metrics.avg_hops;
+  j["max_com"] = r.metrics.max_com;
+  j["total_bytes"] = r.metrics.total_bytes;
+  if (r.routes) {
+    // Deveci et al.'s link metrics (see tmap/routing.hpp).
+    j["th"] = r.routes->th;
+    j["wh"] = r.routes->wh;
+    j["mmc"] = r.routes->mmc;
+    j["mc"] = r.routes->mc;
+    j["amc"] = r.routes->amc;
+    j["ac"] = r.routes->ac;
+    j["used_links"] = r.routes->used_links;
+  }
+  if (r.refine) {
+    j["construction_hop_bytes"] = r.refine->before;
+    j["refine"] = r.refine->method;
+    j["refine_time_s"] = r.refine->seconds;
+  }
+  j["time_s"] = r.time_s;
+  j["seed"] = r.seed;
+  j["topology"] = r.topology;
+  auto histogram = nlohmann::ordered_json::array();
+  for (const auto& [d, bytes] : r.metrics.bytes_by_distance) {
+    histogram.push_back({{"distance", d}, {"bytes", bytes}});
+  }
+  j["bytes_by_distance"] = std::move(histogram);
+  j["mapping"] = std::vector<PE>(mapping.begin(), mapping.end());
+  return j;
+}
+
+}  // namespace
+
+MappingFormat mapping_format_from_name(std::string_view name) {
+  if (const auto format = detail::find_by_name(kFormats, name)) return *format;
+  throw InputError("unknown mapping format '" + std::string(name) + "' (known: " + detail::joined_names(kFormats) +
+                   ")");
+}
+
+std::string_view mapping_format_name(MappingFormat format) {
+  if (const auto name = detail::name_of(kFormats, format)) return *name;
+  throw InternalError("unnamed mapping format");
+}
+
+std::string mapping_json(std::span<const PE> mapping, const MappingReport& report) {
+  return result_object(mapping, report).dump();
+}
+
+std::string format_mapping(MappingFormat format, std::span<const PE> mapping, const MappingReport& report) {
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  switch (format) {
+    case MappingFormat::Perm:
+      for (const PE p : mapping) fmt::format_to(it, "{}\n", p);
+      break;
+    case MappingFormat::Json:
+      return result_object(mapping, report).dump(2) + "\n";
+    case MappingFormat::TopoMatch:
+      fmt::format_to(it, "{} {}\n", detail::kTopoMatchPrefix, fmt::join(mapping, ","));
+      break;
+    case MappingFormat::Scotch:
+      // Scotch's terminals: nodes for targets of weighted terminals.
+      fmt::format_to(it, "{}\n", mapping.size());
+      for (std::size_t r = 0; r < mapping.size(); ++r) {
+        fmt::format_to(it, "{}\t{}\n", r,
+                       report.scotch_terminal_of ? report.scotch_terminal_of(mapping[r]) : mapping[r]);
+      }
+      break;
+    case MappingFormat::Rankfile:
+    case MappingFormat::Hostfile:
+    case MappingFormat::Machinefile:
+    case MappingFormat::Hydra: {
+      if (!report.host_of || !report.slot_of) throw InternalError("launcher formats need host names");
+      if (format == MappingFormat::Rankfile) {
+        for (std::size_t r = 0; r < mapping.size(); ++r) {
+          fmt::format_to(it, "rank {}={} slot={}\n", r, report.host_of(mapping[r]), report.slot_of(mapping[r]));
+        }
+      } else if (format == MappingFormat::Hostfile) {
+        for (const PE p : mapping) fmt::format_to(it, "{}\n", report.host_of(p));
+      } else {
+        if (format == MappingFormat::Hydra && report.program.empty()) {
+          throw InputError(
+              "--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
+        }
+        for (std::size_t r = 0; r < mapping.size();) {
+          const auto host = report.host_of(mapping[r]);
+          std::size_t end = r + 1;
+          while (end < mapping.size() && report.host_of(mapping[end]) == host) ++end;
+          if (format == MappingFormat::Hydra) {
+            fmt::format_to(it, "-n {} -host {} {}\n", end - r, host, report.program);
+          } else {
+            fmt::format_to(it, "{}:{}\n", host, end - r);
+          }
+          r = end;
+        }
+      }
+      break;
+    }
+  }
+  return fmt::to_string(out);
+}
+
+}  // namespace tmap
