@@ -9,7 +9,9 @@
 #include "tmap/topology.hpp"
 #include "topology/complete.hpp"
 #include "topology/distance_matrix.hpp"
+#if TMAP_HAVE_HWLOC
 #include "topology/hwloc_tree.hpp"
+#endif
 #include "topology/hypercube.hpp"
 #include "topology/mesh.hpp"
 #include "topology/subset.hpp"
@@ -282,7 +284,13 @@ std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& or
 std::unique_ptr<Topology> load_hwloc_xml(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "cannot open the hwloc XML file");
+#if TMAP_HAVE_HWLOC
   return std::make_unique<topo::HwlocTreeTopology>(path, true);
+#else
+  throw InputError(path,
+                   "this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines cannot be "
+                   "read; rebuild with hwloc, or describe the machine as a Scotch target (tleaf, deco)");
+#endif
 }
 
 std::unique_ptr<Topology> load_topology(std::string_view spec) {

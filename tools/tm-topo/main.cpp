@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include "cli.hpp"
+#if TMAP_HAVE_HWLOC
 #include "topology/hwloc_tree.hpp"
+#endif
 #include "topology/tianhe3.hpp"
 #include "topology/tianhe3_tree.hpp"
 
@@ -25,6 +27,7 @@ int main(int argc, char** argv) {
   std::optional<std::string> alloc;
   std::string host_pattern;
   std::string node_synthetic = "pack:1 numa:8 l2:2 core:4 pu:1";
+  [[maybe_unused]] constexpr std::int64_t kDefaultNodePUs = 64;  // of that description
   std::string node_xml;
   std::string tgt_file;
   std::string tree_file;
@@ -56,9 +59,18 @@ int main(int argc, char** argv) {
     for (const auto* file : {&tgt_file, &tree_file, &xml_file}) {
       if (!file->empty() && *file != "-") check_outputs({*file});
     }
+#if TMAP_HAVE_HWLOC
     const topo::HwlocTreeTopology node =
         node_xml.empty() ? topo::HwlocTreeTopology(node_synthetic, false) : topo::HwlocTreeTopology(node_xml, true);
     shape.cores = cores.value_or(node.size());
+#else
+    if (!node_xml.empty() || synth->count() > 0 || !tree_file.empty() || !xml_file.empty()) {
+      throw InputError(
+          "this tm-topo was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): --node, --node-xml, --tree and --xml "
+          "need it; --tgt works (with --cores)");
+    }
+    shape.cores = cores.value_or(kDefaultNodePUs);
+#endif
     const auto spec = fmt::format("tianhe3:{}x{},nodes={},cores={}", shape.rows, shape.cols, shape.nodes, shape.cores);
     const topo::Tianhe3Topology machine_model(topo::parse_tianhe3_spec(spec));
     std::vector<NodeId> nodes;
@@ -78,6 +90,7 @@ int main(int argc, char** argv) {
         outputs.emplace_back(tgt_file, machine_model.deco_target(nodes));
       }
     }
+#if TMAP_HAVE_HWLOC
     if (!tree_file.empty()) {
       if (node.symmetric_arities().empty() && node.size() > 1) {
         throw InputError("--tree needs a symmetric node tree; this hwloc node is not");
@@ -95,6 +108,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!xml_file.empty()) outputs.emplace_back(xml_file, node.xml());
+#endif
     for (const auto& [file, text] : outputs) emit(text, file == "-" ? "" : file);
     return kExitOk;
   });
