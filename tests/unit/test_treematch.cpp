@@ -2,7 +2,7 @@
 // fallback on machines that are not trees, and the exact-size bisection.
 #include <gtest/gtest.h>
 
-#include "strategies/treematch/bisection.hpp"
+#include "strategies/common/bisection.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/mapper.hpp"
@@ -111,11 +111,11 @@ TEST(TreeMatch, BisectionKeepsExactSizesAndFindsTheStraightCut) {
   std::vector<tmap::Rank> ranks(16);
   for (tmap::Rank r = 0; r < 16; ++r) ranks[r] = r;
   for (const std::int64_t size : {0, 3, 8, 11, 16}) {
-    const auto [a, b] = tmap::treematch::bisect(sym, ranks, size);
+    const auto [a, b] = tmap::strategies::bisect(sym, ranks, size);
     EXPECT_EQ(static_cast<std::int64_t>(a.size()), size);
     EXPECT_EQ(a.size() + b.size(), 16U);
   }
-  const auto [a, b] = tmap::treematch::bisect(sym, ranks, 8);
+  const auto [a, b] = tmap::strategies::bisect(sym, ranks, 8);
   std::int64_t cut = 0;
   for (const auto r : a) {
     for (const auto t : sym.targets(r)) cut += std::binary_search(b.begin(), b.end(), t) ? 1 : 0;

@@ -4,7 +4,7 @@
 #include <map>
 #include <numeric>
 
-#include "strategies/treematch/bisection.hpp"
+#include "strategies/common/bisection.hpp"
 
 namespace tmap::treematch {
 
@@ -167,7 +167,7 @@ Groups partition(const CommMatrix& g, std::int64_t a) {
       groups.push_back(set);
       return;
     }
-    const auto [left, right] = bisect(g, set, (parts / 2) * a);
+    const auto [left, right] = strategies::bisect(g, set, (parts / 2) * a);
     self(self, left);
     self(self, right);
   };

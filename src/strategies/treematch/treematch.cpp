@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "strategies/common/bisection.hpp"
 #include "strategies/scotch/scotch.hpp"
-#include "strategies/treematch/bisection.hpp"
 #include "strategies/treematch/grouping.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/metrics.hpp"
@@ -82,7 +82,7 @@ class Placer {
     const std::size_t mid = first + (last - first) / 2;
     std::int64_t left = 0;
     for (std::size_t k = first; k < mid; ++k) left += children[k].size;
-    const auto [a, b] = treematch::bisect(sym_, ranks, left);
+    const auto [a, b] = strategies::bisect(sym_, ranks, left);
     split(children, first, mid, depth, a);
     split(children, mid, last, depth, b);
   }

@@ -1,10 +1,10 @@
-#include "strategies/treematch/bisection.hpp"
+#include "strategies/common/bisection.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <queue>
 
-namespace tmap::treematch {
+namespace tmap::strategies {
 
 namespace {
 
@@ -168,7 +168,7 @@ std::int64_t farthest(const Subgraph& g, std::int64_t start) {
 }  // namespace
 
 std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, const std::vector<Rank>& ranks,
-                                                       std::int64_t first_size) {
+                                                       std::int64_t first_size, int fm_passes) {
   std::vector<Rank> sorted = ranks;
   std::sort(sorted.begin(), sorted.end());
   const auto m = static_cast<std::int64_t>(sorted.size());
@@ -188,7 +188,7 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
   if (!large) seeds.insert(seeds.end(), {end2, heaviest});
   for (const auto seed : seeds) {
     auto side = grow(g, seed, first_size);
-    const auto cut = refine(g, side, cut_of(g, side), large ? 4 : 12);
+    const auto cut = refine(g, side, cut_of(g, side), fm_passes >= 0 ? fm_passes : (large ? 4 : 12));
     if (cut < best_cut) {
       best_cut = cut;
       best_side = std::move(side);
@@ -199,4 +199,4 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
   return parts;
 }
 
-}  // namespace tmap::treematch
+}  // namespace tmap::strategies
