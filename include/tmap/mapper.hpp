@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -100,6 +101,10 @@ struct Context {
   TreeMatchOptions treematch;
   Grid2dOptions grid2d;
   RefineOptions refine;
+  /// Options of strategies that keep no typed field above, by key, as their
+  /// StrategyOption::apply checked and stored them: a strategy brings its
+  /// options in its own folder without changing this struct.
+  std::map<std::string, std::string, std::less<>> strategy_options;
 
   /// Sends a message to `log` when verbosity >= level.
   void note(int level, std::string_view message) const {

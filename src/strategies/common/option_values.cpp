@@ -23,4 +23,14 @@ double real_value(std::string_view key, std::string_view text, double lo, double
   return value;
 }
 
+void store_whole_value(Context& context, std::string_view key, std::string_view text, std::int64_t lo,
+                       std::int64_t hi) {
+  context.strategy_options.insert_or_assign(std::string(key), std::to_string(whole_value(key, text, lo, hi)));
+}
+
+std::int64_t stored_whole_value(const Context& context, std::string_view key, std::int64_t fallback) {
+  const auto it = context.strategy_options.find(key);
+  return it == context.strategy_options.end() ? fallback : std::stoll(it->second);
+}
+
 }  // namespace tmap::strategies
