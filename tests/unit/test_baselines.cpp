@@ -38,18 +38,6 @@ CommMatrix shuffled_path(tmap::Rank n, const std::vector<tmap::Rank>& perm, tmap
   return CommMatrix::from_entries(n, std::move(entries));
 }
 
-std::int64_t brute_force_optimum(const CommMatrix& comm, const tmap::Topology& topology) {
-  std::vector<tmap::PE> perm(static_cast<std::size_t>(topology.size()));
-  std::iota(perm.begin(), perm.end(), 0);
-  std::int64_t best = -1;
-  do {
-    const tmap::Mapping m(perm.begin(), perm.begin() + comm.num_ranks());
-    const auto cost = tmap::evaluate(comm, topology, m).hop_bytes;
-    if (best < 0 || cost < best) best = cost;
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  return best;
-}
-
 }  // namespace
 
 // A path 0-1 (10 B), 1-2 (5 B), 2-3 (1 B) on a 2x2 mesh (a 4-cycle). Rank 1
@@ -77,7 +65,7 @@ TEST(Greedy, ReachesTheOptimumOfPairedRanksOnATree) {
   }
   for (tmap::Rank i = 0; i < 8; ++i) entries.push_back({i, (i + 1) % 8, 1});
   const auto comm = CommMatrix::from_entries(8, entries);
-  const auto optimum = brute_force_optimum(comm, *topology);
+  const auto optimum = tmap::test::brute_force_optimum(comm, *topology);
   for (const char* s : {"greedy", "umpa-greedy", "umpa-wh"}) {
     EXPECT_EQ(tmap::evaluate(comm, *topology, run(s, comm, *topology, Constraints::all(*topology))).hop_bytes, optimum)
         << s;

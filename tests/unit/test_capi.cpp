@@ -209,7 +209,11 @@ TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
       EXPECT_THROW(option.apply(c, "nan?"), tmap::InputError) << option.key;
     }
   }
-  EXPECT_EQ(keys.size(), 6u);
+  // The options of the first strategies stay (a new strategy adds its own).
+  for (const std::string_view key :
+       {"sparse-factor", "tau", "ohtma-loop", "ohtma-passes", "grid2d-bw", "grid2d-domain"}) {
+    EXPECT_EQ(keys.count(key), 1u) << key;
+  }
 }
 
 // The headers' version macros and the library's version agree.

@@ -7,6 +7,7 @@
 #include <array>
 #include <numeric>
 
+#include "fixtures.hpp"
 #include "refine/dense_search.hpp"
 #include "strategies/best/best.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -43,17 +44,6 @@ tmap::refine::DenseProblem dense(const CommMatrix& sym, const tmap::Topology& t,
 
 std::int64_t hop_bytes(const CommMatrix& comm, const tmap::Topology& t, const std::vector<std::int64_t>& pos) {
   return tmap::evaluate(comm, t, tmap::Mapping(pos.begin(), pos.begin() + comm.num_ranks())).hop_bytes;
-}
-
-std::int64_t brute_force(const CommMatrix& comm, const tmap::Topology& t) {
-  std::vector<tmap::PE> perm(static_cast<std::size_t>(t.size()));
-  std::iota(perm.begin(), perm.end(), 0);
-  std::int64_t best = -1;
-  do {
-    const auto c = tmap::evaluate(comm, t, tmap::Mapping(perm.begin(), perm.begin() + comm.num_ranks())).hop_bytes;
-    if (best < 0 || c < best) best = c;
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  return best;
 }
 
 }  // namespace
@@ -94,7 +84,7 @@ TEST(Refine, TabuReachesBruteForcedOptima) {
     std::iota(pos.begin(), pos.end(), 0);
     const auto stats = tmap::refine::robust_tabu(p, pos, 2000, 0.0, seed);
     EXPECT_EQ(stats.best_cost, hop_bytes(comm, *topology, pos));
-    EXPECT_EQ(hop_bytes(comm, *topology, pos), brute_force(comm, *topology)) << seed;
+    EXPECT_EQ(hop_bytes(comm, *topology, pos), tmap::test::brute_force_optimum(comm, *topology)) << seed;
   }
 }
 
@@ -200,5 +190,5 @@ TEST(Best, NoWorseThanEachConstructionAndDeterministic) {
   Context two = context;
   two.threads = 2;
   EXPECT_EQ(best, tmap::map_with("best", problem, two));
-  EXPECT_EQ(cost, brute_force(comm, *topology));
+  EXPECT_EQ(cost, tmap::test::brute_force_optimum(comm, *topology));
 }

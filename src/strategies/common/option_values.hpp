@@ -19,8 +19,7 @@ namespace tmap::strategies {
 
 /// For options kept in Context::strategy_options: checks TEXT as
 /// whole_value does and stores it under KEY.
-void store_whole_value(Context& context, std::string_view key, std::string_view text, std::int64_t lo,
-                       std::int64_t hi);
+void store_whole_value(Context& context, std::string_view key, std::string_view text, std::int64_t lo, std::int64_t hi);
 /// The whole number stored under KEY, or `fallback` when it was not set.
 [[nodiscard]] std::int64_t stored_whole_value(const Context& context, std::string_view key, std::int64_t fallback);
 
