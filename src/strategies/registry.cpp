@@ -12,6 +12,7 @@
 #include "strategies/ohtma/ohtma.hpp"
 #include "strategies/ohtma/ohtma_plus.hpp"
 #include "strategies/random/random.hpp"
+#include "strategies/rb/rb.hpp"
 #include "strategies/rcm/rcm.hpp"
 #include "strategies/roundrobin/roundrobin.hpp"
 #include "strategies/scotch/scotch.hpp"
@@ -32,8 +33,8 @@ std::unique_ptr<Mapper> make() {
 }
 
 // Rows: name, summary, factory, traits, place in best's portfolio, options.
-const std::array<StrategyInfo, 14>& rows() {
-  static const std::array<StrategyInfo, 14> table{{
+const std::array<StrategyInfo, 15>& rows() {
+  static const std::array<StrategyInfo, 15> table{{
       {"inorder", "rank i on the i-th allowed slot (fill each PE, then the next)", make<strategies::InOrderMapper>, 0,
        1},
       {"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>, 0, 2},
@@ -50,6 +51,8 @@ const std::array<StrategyInfo, 14>& rows() {
        make<strategies::GreedyMapper>, 0, 4},
       {"rcm", "reverse Cuthill-McKee orders of the traffic and of the machine, matched (Hoefler-Snir)",
        make<strategies::RcmMapper>, 0, 3},
+      {"rb", "Hoefler-Snir recursive bisection: machine and traffic cut in halves together (--rb-passes)",
+       make<strategies::RecursiveBisectionMapper>, 0, 0, strategies::rb_options()},
       {"umpa-greedy", "Deveci et al. Algorithm 1: BFS-driven greedy mapping, N_BFS in {0, 1}",
        make<strategies::UmpaGreedyMapper>},
       {"umpa-wh", "umpa-greedy + Algorithm 2: weighted-hop swap refinement (Delta = 8)", make<strategies::UmpaWhMapper>,
