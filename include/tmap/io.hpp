@@ -24,6 +24,9 @@ enum class CommFormat {
   MatrixMarket,  ///< .mtx: MatrixMarket coordinate or array
   ScotchGraph,   ///< .grf: Scotch source graph (undirected, edge load = bytes)
   MetisGraph,    ///< .graph: METIS graph (undirected, edge weight = bytes)
+  /// "prof": Open MPI's monitoring output, PREFIX.<rank>.prof (read only;
+  /// read_comm takes the prefix, a rank file or the folder).
+  OmpiMonitoring,
 };
 
 /// "mat", "csv", "coo", "mtx", "grf", "graph" (InputError otherwise).
@@ -32,9 +35,36 @@ enum class CommFormat {
 /// From the file extension; InputError when it is not one of the above.
 [[nodiscard]] CommFormat comm_format_from_path(const std::string& path);
 
+/// Which lines of Open MPI's monitoring output count, and what they count.
+struct MonitoringSelection {
+  /// Line kinds: E (the application's point-to-point), I (the point-to-point
+  /// messages collectives are made of), S and R (one-sided put and get), C
+  /// (collective totals: the same traffic as I). Default: what crosses the
+  /// network from two-sided traffic, E and I.
+  std::string kinds = "EI";
+  /// Count messages instead of bytes.
+  bool messages = false;
+};
+
+/// Reads the files PREFIX.<rank>.prof Open MPI writes with
+/// `--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3
+/// --mca pml_monitoring_filename PREFIX`: A[i][j] = what rank i sent to j.
+/// `given`: the prefix, one of the files, or a folder holding one run's
+/// files. InputError naming the file (and line) for a missing or duplicated
+/// rank file, files of mixed runs, or a malformed line.
+[[nodiscard]] CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelection& selection = {});
+/// Whether `path` names Open MPI monitoring output (a prefix with rank files
+/// beside it, one rank file, or a folder holding some).
+[[nodiscard]] bool is_ompi_monitoring(const std::string& path);
+/// The rank files read_ompi_monitoring would read, rank 0 first.
+[[nodiscard]] std::vector<std::string> ompi_monitoring_files(const std::string& given);
+
 /// Reads a communication matrix. Graph formats store each undirected edge
 /// once (A[min][max] = load) so that hop-bytes count it once (contract 3).
-[[nodiscard]] CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format = std::nullopt);
+/// Open MPI monitoring output is recognised without a format (the prefix,
+/// a rank file or a folder; see read_ompi_monitoring).
+[[nodiscard]] CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format = std::nullopt,
+                                   const MonitoringSelection& monitoring = {});
 /// Same from text already in memory; `origin` names it in messages.
 [[nodiscard]] CommMatrix parse_comm(std::string_view text, CommFormat format, const std::string& origin);
 /// Writes a matrix in a format (graph formats need a symmetric matrix).

@@ -14,13 +14,14 @@ namespace tmap {
 
 namespace {
 
-constexpr std::array<detail::Named<CommFormat>, 6> kFormats{{
+constexpr std::array<detail::Named<CommFormat>, 7> kFormats{{
     {CommFormat::Dense, "mat"},
     {CommFormat::Csv, "csv"},
     {CommFormat::Coo, "coo"},
     {CommFormat::MatrixMarket, "mtx"},
     {CommFormat::ScotchGraph, "grf"},
     {CommFormat::MetisGraph, "graph"},
+    {CommFormat::OmpiMonitoring, "prof"},
 }};
 
 std::string format_list() {
@@ -68,6 +69,9 @@ CommMatrix parse_any(std::string_view text, CommFormat format, const std::string
       return detail::parse_scotch_graph(text, origin);
     case CommFormat::MetisGraph:
       return detail::parse_metis_graph(text, origin);
+    case CommFormat::OmpiMonitoring:
+      throw InputError(origin,
+                       "Open MPI monitoring output is read from its files: -c PREFIX, a rank file or the folder");
   }
   throw InternalError("unhandled communication format");
 }
@@ -101,7 +105,12 @@ CommMatrix parse_comm(std::string_view text, CommFormat format, const std::strin
   return m;
 }
 
-CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format) {
+CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format, const MonitoringSelection& monitoring) {
+  if (format == CommFormat::OmpiMonitoring || (!format && is_ompi_monitoring(path))) {
+    auto m = read_ompi_monitoring(path, monitoring);
+    check_pair_totals(m, path);
+    return m;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory, not a file");
   const auto chosen = format ? *format : comm_format_from_path(path);
@@ -109,6 +118,7 @@ CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format) 
 }
 
 std::string format_comm(const CommMatrix& comm, CommFormat format) {
+  if (format == CommFormat::OmpiMonitoring) throw InputError("Open MPI monitoring output cannot be written, only read");
   const Rank n = comm.num_ranks();
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
@@ -167,6 +177,8 @@ std::string format_comm(const CommMatrix& comm, CommFormat format) {
       }
       break;
     }
+    case CommFormat::OmpiMonitoring:
+      break;  // refused above
   }
   return fmt::to_string(out);
 }

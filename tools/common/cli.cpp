@@ -142,16 +142,56 @@ void emit(const std::string& content, const std::string& path) {
   detail::write_standard_output(content);
 }
 
+void CommInput::add_to(CLI::App& app, const std::string& names) {
+  app.add_option(names, path,
+                 "Communication matrix (.mat, .csv, .coo, .mtx, .grf, .graph; A[i][j] = bytes i sends to j), or Open "
+                 "MPI monitoring output: the PREFIX given to pml_monitoring_filename, one PREFIX.<rank>.prof file "
+                 "or their folder");
+  app.add_option("--comm-format", format, "Format of -c when the extension does not tell (prof: Open MPI monitoring)")
+      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph", "prof"}));
+  app.add_option("--monitoring-kinds", monitoring.kinds,
+                 "Open MPI monitoring lines that count: E (application point-to-point), I (collectives' "
+                 "point-to-point), S/R (one-sided put/get), C (collective totals, the same traffic as I); default E,I")
+      ->transform(CLI::Validator(
+          [](std::string& value) {
+            std::string letters;
+            for (const char c : value) {
+              if (c == ',' || c == ' ') continue;
+              if (std::string_view("EISRC").find(c) == std::string_view::npos || letters.find(c) != std::string::npos) {
+                return std::string("'") + c + "' is not one of E, I, S, R, C (each once)";
+              }
+              letters += c;
+            }
+            if (letters.empty()) return std::string("give at least one of E, I, S, R, C");
+            value = letters;
+            return std::string();
+          },
+          "letters of E, I, S, R, C"));
+  app.add_option("--monitoring-count", monitoring_count, "Open MPI monitoring: count bytes (default) or messages")
+      ->check(CLI::IsMember({"bytes", "messages"}));
+}
+
+CommMatrix CommInput::load() const {
+  auto selection = monitoring;
+  selection.messages = monitoring_count == "messages";
+  if (format.empty()) return read_comm(path, std::nullopt, selection);
+  return read_comm(path, comm_format_from_name(format), selection);
+}
+
+std::vector<std::string> CommInput::files() const {
+  if (path.empty()) return {};
+  // Monitoring output is many files: each is an input.
+  if ((format.empty() || format == "prof") && is_ompi_monitoring(path)) return ompi_monitoring_files(path);
+  return {path};
+}
+
 void InputOptions::add_to(CLI::App& app) {
   auto* t = app.add_option("-t,--topology", topology,
                            "Machine: a Scotch .tgt file, an inline Scotch target ('mesh2D 8 8', "
                            "'tleaf 3 4 100 4 10 4 1'), a built-in spec (tianhe3:RxC[,nodes=N][,cores=K]), a "
                            ".dist distance matrix or an hwloc .xml file");
   app.add_option("-x,--hwloc-xml", hwloc_xml, "Machine: an hwloc XML file (as TopoMatch's -x)")->excludes(t);
-  app.add_option("-c,--comm", comm,
-                 "Communication matrix (.mat, .csv, .coo, .mtx, .grf, .graph; A[i][j] = bytes i sends to j)");
-  app.add_option("--comm-format", comm_format, "Format of -c when the extension does not tell")
-      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph"}));
+  comm.add_to(app, "-c,--comm");
   auto* b = app.add_option("-b,--constraints", constraints_file,
                            "File of allowed PE ids (white space separated, # comments), as TopoMatch -b");
   auto* a = app.add_option("--alloc", alloc,
@@ -177,12 +217,12 @@ std::unique_ptr<Topology> InputOptions::load_topology() const {
 }
 
 CommMatrix InputOptions::load_comm() const {
-  if (comm_format.empty()) return read_comm(comm);
-  return read_comm(comm, comm_format_from_name(comm_format));
+  return comm.load();
 }
 
 std::vector<std::string> InputOptions::files() const {
-  std::vector<std::string> list{topology, hwloc_xml, comm, constraints_file, hosts_file};
+  std::vector<std::string> list{topology, hwloc_xml, constraints_file, hosts_file};
+  for (auto& file : comm.files()) list.push_back(std::move(file));
   std::erase_if(list, [](const std::string& f) { return f.empty(); });
   return list;
 }

@@ -47,12 +47,26 @@ void protect_inputs(const std::vector<std::string>& paths);
 /// Writes to stdout, or to `path` atomically when it is not empty.
 void emit(const std::string& content, const std::string& path);
 
+/// A communication-matrix input with its format and, for Open MPI
+/// monitoring output, which lines count (tm-map, tm-eval, tm-gen convert).
+struct CommInput {
+  std::string path;
+  std::string format;
+  MonitoringSelection monitoring;
+  std::string monitoring_count = "bytes";
+
+  /// `names`: the option's flags, e.g. "-c,--comm".
+  void add_to(CLI::App& app, const std::string& names);
+  [[nodiscard]] CommMatrix load() const;
+  /// The files it reads (every rank file of monitoring output).
+  [[nodiscard]] std::vector<std::string> files() const;
+};
+
 /// Options naming the inputs shared by tm-map and tm-eval.
 struct InputOptions {
   std::string topology;
   std::string hwloc_xml;
-  std::string comm;
-  std::string comm_format;
+  CommInput comm;
   std::string constraints_file;
   std::optional<std::string> alloc;
   std::string host_pattern;

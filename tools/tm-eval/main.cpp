@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     inputs.push_back(mapping_file);
     protect_inputs(inputs);
     check_outputs({output, links.loads_file});
-    if (!in.has_topology() || in.comm.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
+    if (!in.has_topology() || in.comm.path.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
     const auto topology = in.load_topology();
     const auto comm = in.load_comm();
     const auto routing = links.load(*topology);
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     // The mapping must respect -b/--alloc and -o (one rank per PE unless
     // -o says otherwise), as a mapping tm-map writes does.
     const auto constraints = in.load_constraints(*topology, in.load_allocation(*topology));
-    check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm, *topology, &constraints);
+    check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm.path, *topology, &constraints);
     std::map<PE, std::int64_t> per_pe;
     for (const PE p : mapping) ++per_pe[p];
     std::int64_t most = 0;

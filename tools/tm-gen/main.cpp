@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
       "tm-gen: writes a communication pattern. Patterns: stencil2d, stencil3d (every rank sends --volume "
       "bytes to each neighbour; rank = x + X*(y + Y*z)), random (--ranks, --degree partners each, "
       "volumes uniform in [1, --volume], symmetric) and the application-like cg, bt, sp, lu, mg, ft, "
-      "sweep3d, snap (--ranks, --class; bytes per iteration, models in the README).",
+      "sweep3d, snap (--ranks, --class; bytes per iteration, models in the README); convert rewrites the matrix "
+      "of --from in another format (e.g. Open MPI monitoring output as a TopoMatch .mat).",
       "tm-gen"};
   app.set_version_flag("--version", std::string("tm-gen ") + tmap::version());
   std::string pattern;
@@ -52,10 +53,12 @@ int main(int argc, char** argv) {
   std::optional<std::uint64_t> shuffle;
   std::string format;
   std::string output;
-  app.add_option("pattern", pattern, "stencil2d, stencil3d, random, cg, bt, sp, lu, mg, ft, sweep3d or snap")
+  app.add_option("pattern", pattern, "stencil2d, stencil3d, random, cg, bt, sp, lu, mg, ft, sweep3d, snap or convert")
       ->required()
-      ->check(
-          CLI::IsMember({"stencil2d", "stencil3d", "random", "cg", "bt", "sp", "lu", "mg", "ft", "sweep3d", "snap"}));
+      ->check(CLI::IsMember(
+          {"stencil2d", "stencil3d", "random", "cg", "bt", "sp", "lu", "mg", "ft", "sweep3d", "snap", "convert"}));
+  CommInput from;
+  from.add_to(app, "--from");
   std::string npb_class = "D";
   app.add_option("--class", npb_class, "NPB problem class of cg, bt, sp, lu, mg, ft: S, W, A, B, C, D (default) or E")
       ->check(CLI::IsMember({"S", "W", "A", "B", "C", "D", "E"}));
@@ -83,8 +86,14 @@ int main(int argc, char** argv) {
 
   return run("tm-gen", app, argc, argv, [&]() -> int {
     check_outputs({output});
+    protect_inputs(from.files());
     CommMatrix comm;
-    if (pattern == "random") {
+    if (pattern == "convert") {
+      if (from.path.empty()) throw InputError("convert: --from is needed");
+      comm = from.load();
+    } else if (!from.path.empty()) {
+      throw InputError("--from is for the convert pattern");
+    } else if (pattern == "random") {
       if (ranks == 0) throw InputError("random: --ranks is needed");
       comm = gen::random_sparse(ranks, degree, volume, seed);
     } else if (pattern != "stencil2d" && pattern != "stencil3d") {

@@ -146,11 +146,12 @@ int main(int argc, char** argv) {
     std::unique_ptr<Topology> topology;
     CommMatrix comm;
     if (example) {
-      if (in.has_topology() || !in.comm.empty()) throw InputError("--example cannot be combined with -t, -x or -c");
+      if (in.has_topology() || !in.comm.path.empty())
+        throw InputError("--example cannot be combined with -t, -x or -c");
       topology = load_topology(kExampleTopology);
       comm = gen::stencil({8, 8}, 5, 1000);
     } else {
-      if (!in.has_topology() || in.comm.empty()) {
+      if (!in.has_topology() || in.comm.path.empty()) {
         throw InputError("both -t TOPOLOGY and -c COMM are needed (or --example); see tm-map --help");
       }
       topology = in.load_topology();
