@@ -51,9 +51,8 @@ std::int64_t rank_of_file(const std::string& name, const std::string& base) {
     return -1;
   }
   const auto digits = std::string_view(name).substr(base.size() + 1, name.size() - base.size() - 1 - kSuffix.size());
-  if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) {
-        return c >= '0' && c <= '9';
-      })) {
+  if (digits.empty() || digits.size() > 9 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return -1;
   }
   return std::stoll(std::string(digits));
@@ -84,8 +83,8 @@ RankFiles find_rank_files(const std::string& given) {
     if (prefixes.size() > 1) {
       std::string list;
       for (const auto& p : prefixes) list += (list.empty() ? "" : ", ") + p;
-      throw InputError(given, "monitoring files of several runs in this folder (" + list +
-                                  "): give one as -c FOLDER/NAME");
+      throw InputError(given,
+                       "monitoring files of several runs in this folder (" + list + "): give one as -c FOLDER/NAME");
     }
     base = *prefixes.begin();
   } else {
@@ -117,9 +116,9 @@ RankFiles find_rank_files(const std::string& given) {
   const auto n = found.rbegin()->first + 1;
   for (std::int64_t k = 0; k < n; ++k) {
     if (!found.contains(k)) {
-      throw InputError(files.prefix + "." + std::to_string(k) + ".prof",
-                       "missing: the run has files up to rank " + std::to_string(n - 1) + " but none for rank " +
-                           std::to_string(k));
+      throw InputError(
+          files.prefix + "." + std::to_string(k) + ".prof",
+          "missing: the run has files up to rank " + std::to_string(n - 1) + " but none for rank " + std::to_string(k));
     }
     files.by_rank.push_back(found[k]);
   }
@@ -171,7 +170,8 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
       }
       if (kind == "O2A" || kind == "A2O" || kind == "A2A") continue;  // per-communicator totals
       if (kind.size() != 1 || std::string_view("EISRC").find(kind[0]) == std::string_view::npos) {
-        throw InputError(origin, at, "unknown line kind " + detail::quote(kind) + " (expected E, I, S, R, C, D, O2A, A2O, A2A)");
+        throw InputError(origin, at,
+                         "unknown line kind " + detail::quote(kind) + " (expected E, I, S, R, C, D, O2A, A2O, A2A)");
       }
       std::string_view tokens[7];
       int count = 0;
@@ -185,8 +185,8 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
       const auto sender = detail::parse_int_in(tokens[0], 0, kMaxRanks - 1, "rank", origin, at);
       if (sender != me) {
         throw InputError(origin, at,
-                         "the line is rank " + std::to_string(sender) + "'s but the file is rank " + std::to_string(me) +
-                             "'s: files of two runs, or renamed?");
+                         "the line is rank " + std::to_string(sender) + "'s but the file is rank " +
+                             std::to_string(me) + "'s: files of two runs, or renamed?");
       }
       const auto peer = detail::parse_int_in(tokens[1], 0, kMaxRanks - 1, "peer rank", origin, at);
       if (peer >= n) {

@@ -15,7 +15,9 @@ static int targets(int s, int n, int out[2]) {
   return count;
 }
 
-static int bytes(int s, int t) { return (s + 1) * (t + 1) * 10; }
+static int bytes(int s, int t) {
+  return (s + 1) * (t + 1) * 10;
+}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -1,0 +1,120 @@
+#include "mpi/placement.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "tmap/error.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/mapping.hpp"
+#include "tmap/metrics.hpp"
+
+namespace tmap::mpi {
+
+namespace {
+
+std::vector<PE> launch_order(const Topology& topology, std::size_t processes) {
+  std::vector<PE> pes(processes);
+  for (std::size_t i = 0; i < processes; ++i) pes[i] = static_cast<PE>(i % static_cast<std::size_t>(topology.size()));
+  return pes;
+}
+
+}  // namespace
+
+std::vector<PE> locate_processes(const Topology& topology, const std::vector<ProcessSite>& sites, std::string* how) {
+  std::set<std::string> hosts;
+  for (const auto& s : sites) hosts.insert(s.host);
+  std::map<std::string, NodeId> node_of_host;
+  if (hosts.size() > 1) {
+    for (NodeId node = 0; node < topology.num_nodes() && node_of_host.size() < hosts.size(); ++node) {
+      const auto name = topology.host_name(node);
+      if (hosts.contains(name)) node_of_host.emplace(name, node);
+    }
+  }
+  if (hosts.size() <= 1 || node_of_host.size() != hosts.size()) {
+    if (how != nullptr) {
+      *how = hosts.size() <= 1 ? "one host: processes on PEs in launch order"
+                               : "host names are not the machine's: processes on PEs in launch order";
+    }
+    return launch_order(topology, sites.size());
+  }
+  // Each node's PEs, in PE order.
+  std::map<NodeId, std::vector<PE>> pes_of_node;
+  for (PE pe = 0; pe < topology.size(); ++pe) {
+    const auto node = topology.node_of(pe);
+    for (const auto& [name, wanted] : node_of_host) {
+      if (wanted == node) {
+        pes_of_node[node].push_back(pe);
+        break;
+      }
+    }
+  }
+  std::vector<PE> result(sites.size(), -1);
+  // Bound processes first, on their CPU's PE; then the others in launch order.
+  std::map<NodeId, std::vector<std::int64_t>> load;  // processes per PE index, per node
+  for (const auto& [node, pes] : pes_of_node) load[node].assign(pes.size(), 0);
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    const auto node = node_of_host.at(sites[i].host);
+    const auto& pes = pes_of_node[node];
+    const auto cpu = sites[i].cpu;
+    if (cpu >= 0 && static_cast<std::size_t>(cpu) < pes.size() && load[node][static_cast<std::size_t>(cpu)] == 0) {
+      result[i] = pes[static_cast<std::size_t>(cpu)];
+      ++load[node][static_cast<std::size_t>(cpu)];
+    }
+  }
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    if (result[i] >= 0) continue;
+    const auto node = node_of_host.at(sites[i].host);
+    auto& counts = load[node];
+    // The least loaded PE of the node, lowest first.
+    const auto at = static_cast<std::size_t>(std::min_element(counts.begin(), counts.end()) - counts.begin());
+    result[i] = pes_of_node[node][at];
+    ++counts[at];
+  }
+  if (how != nullptr) *how = "processes on the nodes their host names name";
+  return result;
+}
+
+Assignment assign_vertices(const CommMatrix& graph, const Topology& topology, const std::vector<PE>& pe_of_process,
+                           std::string_view strategy) {
+  const auto n = static_cast<std::size_t>(graph.num_ranks());
+  if (n > pe_of_process.size()) throw InternalError("more graph vertices than processes");
+  // The processes' PEs are the allowed places; a PE holds as many vertices
+  // as processes sit on it.
+  std::map<PE, std::vector<int>> processes_on;
+  for (std::size_t p = 0; p < pe_of_process.size(); ++p) processes_on[pe_of_process[p]].push_back(static_cast<int>(p));
+  std::vector<PE> allowed;
+  std::int64_t capacity = 1;
+  for (const auto& [pe, list] : processes_on) {
+    allowed.push_back(pe);
+    capacity = std::max<std::int64_t>(capacity, static_cast<std::int64_t>(list.size()));
+  }
+  const auto constraints = Constraints::allowed(topology, allowed, capacity);
+  Context context;
+  std::string_view name = strategy;
+  if (const auto colon = strategy.find(':'); colon != std::string_view::npos) {
+    name = strategy.substr(0, colon);
+    context.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
+  }
+  auto mapping = map_with(name, Problem{graph, topology, constraints}, context);
+  Mapping identity(pe_of_process.begin(), pe_of_process.begin() + static_cast<std::ptrdiff_t>(n));
+  Assignment result;
+  result.identity_hop_bytes = evaluate(graph, topology, identity).hop_bytes;
+  result.hop_bytes = evaluate(graph, topology, mapping).hop_bytes;
+  // A PE may hold more vertices than processes sit there (capacity is the
+  // largest count): such a mapping cannot be played, keep the identity.
+  std::map<PE, std::size_t> used;
+  bool playable = true;
+  for (const auto pe : mapping) playable = playable && ++used[pe] <= processes_on[pe].size();
+  if (!playable || result.hop_bytes >= result.identity_hop_bytes) {
+    mapping = identity;
+    result.hop_bytes = result.identity_hop_bytes;
+  }
+  // Vertices on a PE take its processes in order: first vertex, first process.
+  std::map<PE, std::size_t> next;
+  result.process_of_vertex.resize(n);
+  for (std::size_t k = 0; k < n; ++k) result.process_of_vertex[k] = processes_on[mapping[k]][next[mapping[k]]++];
+  return result;
+}
+
+}  // namespace tmap::mpi

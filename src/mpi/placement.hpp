@@ -1,0 +1,46 @@
+// The MPI library's decisions, apart from MPI itself (testable without it):
+// where each process of a communicator runs on the TMAP_TOPOLOGY machine,
+// and which process plays each vertex of the communicator's graph.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::mpi {
+
+/// What a process knows of where it runs.
+struct ProcessSite {
+  std::string host;  ///< its host name
+  int cpu = -1;      ///< the one CPU it is bound to, or -1 (unbound or several)
+};
+
+/// Each process's PE, in communicator order. Hosts that are all host names
+/// of the machine's nodes (Topology::host_name, e.g. cn12) put a process
+/// on its node; within a node a process bound to CPU c sits on the node's
+/// c-th PE when that is free, the others on the node's free PEs in launch
+/// order. Otherwise (unknown host names, one host for all) the processes
+/// sit on PEs in launch order: process i on PE i. More processes than PEs
+/// wrap around (oversubscription). `how` says which rule was used.
+[[nodiscard]] std::vector<PE> locate_processes(const Topology& topology, const std::vector<ProcessSite>& sites,
+                                               std::string* how = nullptr);
+
+struct Assignment {
+  /// process_of_vertex[k]: the process (rank in the old communicator) that
+  /// plays vertex k, i.e. becomes rank k of the new communicator.
+  std::vector<int> process_of_vertex;
+  std::int64_t identity_hop_bytes = 0;  ///< vertex k on process k's PE
+  std::int64_t hop_bytes = 0;           ///< after the mapping
+};
+
+/// Maps the graph's vertices (graph.num_ranks() <= processes) onto the
+/// processes' PEs with `strategy` ("NAME" or "NAME:REFINE", e.g.
+/// "scotch:swap"); never worse than the identity (kept when it is better).
+[[nodiscard]] Assignment assign_vertices(const CommMatrix& graph, const Topology& topology,
+                                         const std::vector<PE>& pe_of_process, std::string_view strategy);
+
+}  // namespace tmap::mpi

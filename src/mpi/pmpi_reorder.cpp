@@ -1,0 +1,368 @@
+// libtmap-mpi: makes `reorder = 1` real in MPI's topology constructors
+// through the MPI profiling interface. Loaded with LD_PRELOAD (or linked
+// before MPI), it defines MPI_Cart_create, MPI_Graph_create,
+// MPI_Dist_graph_create_adjacent and MPI_Dist_graph_create; each gathers
+// the communicator's graph on its rank 0, asks tmap which process should
+// play each vertex on the machine named by TMAP_TOPOLOGY, renumbers the
+// processes with MPI_Comm_split, and lets MPI build the topology on the
+// renumbered communicator with reorder = 0. So rank k of the result is the
+// graph's vertex k, and every neighbourhood query is MPI's own answer.
+//
+// Without TMAP_TOPOLOGY, with reorder = 0, on MPI_COMM_NULL or
+// intercommunicators, or on any tmap error, it calls the MPI routine
+// unchanged: it never aborts, exits or prints (TMAP_VERBOSE=1 prints one
+// line on rank 0 per reordering, TMAP_VERBOSE=2 also why it did not).
+#include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "mpi/placement.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/topology.hpp"
+
+namespace {
+
+using tmap::CommEntry;
+using tmap::CommMatrix;
+
+int verbosity() {
+  const char* v = std::getenv("TMAP_VERBOSE");
+  return v == nullptr ? 0 : std::atoi(v);
+}
+
+/// An edge list gathered on rank 0 (vertex ids are ranks of the new communicator).
+struct Graph {
+  int vertices = 0;
+  std::vector<CommEntry> edges;
+};
+
+/// This process's host name and its one bound CPU (or -1).
+tmap::mpi::ProcessSite own_site() {
+  tmap::mpi::ProcessSite site;
+  char host[256] = {0};
+  if (gethostname(host, sizeof host - 1) == 0) site.host = host;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1) {
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &set)) site.cpu = c;
+    }
+  }
+  return site;
+}
+
+constexpr int kHostChars = 256;
+
+/// Every process's site, on rank 0 of comm.
+std::vector<tmap::mpi::ProcessSite> gather_sites(MPI_Comm comm, int rank, int size) {
+  const auto mine = own_site();
+  char packed[kHostChars + sizeof(int)] = {0};
+  std::strncpy(packed, mine.host.c_str(), kHostChars - 1);
+  std::memcpy(packed + kHostChars, &mine.cpu, sizeof(int));
+  std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * sizeof packed : 0);
+  PMPI_Gather(packed, sizeof packed, MPI_CHAR, all.data(), sizeof packed, MPI_CHAR, 0, comm);
+  std::vector<tmap::mpi::ProcessSite> sites;
+  if (rank != 0) return sites;
+  for (int p = 0; p < size; ++p) {
+    const char* at = all.data() + static_cast<std::size_t>(p) * sizeof packed;
+    tmap::mpi::ProcessSite s;
+    s.host.assign(at, strnlen(at, kHostChars));
+    std::memcpy(&s.cpu, at + kHostChars, sizeof(int));
+    sites.push_back(std::move(s));
+  }
+  return sites;
+}
+
+/// On rank 0: the process that plays each vertex (empty = do not reorder).
+/// Collective: every process calls it; the answer is broadcast.
+std::vector<int> decide(MPI_Comm comm, const char* routine, const Graph& graph) {
+  int rank = 0;
+  int size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  const auto sites = gather_sites(comm, rank, size);
+  std::vector<int> process_of_vertex;
+  int vertices = 0;
+  if (rank == 0) {
+    try {
+      const auto start = std::chrono::steady_clock::now();
+      const auto topology = tmap::load_topology(std::getenv("TMAP_TOPOLOGY"));
+      std::string how;
+      const auto pes = tmap::mpi::locate_processes(*topology, sites, &how);
+      const char* strategy = std::getenv("TMAP_STRATEGY");
+      const std::string chosen = strategy != nullptr && *strategy != '\0' ? strategy : "scotch:swap";
+      const auto matrix = CommMatrix::from_entries(graph.vertices, graph.edges);
+      const auto a = tmap::mpi::assign_vertices(matrix, *topology, pes, chosen);
+      process_of_vertex = a.process_of_vertex;
+      vertices = static_cast<int>(process_of_vertex.size());
+      if (verbosity() >= 1) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "tmap-mpi: %s, %d ranks, %s: hop_bytes %lld -> %lld (%s, %.4f s; %s)\n", routine,
+                     graph.vertices, topology->description().c_str(), static_cast<long long>(a.identity_hop_bytes),
+                     static_cast<long long>(a.hop_bytes), chosen.c_str(), seconds, how.c_str());
+      }
+    } catch (const std::exception& e) {
+      if (verbosity() >= 2) std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine, e.what());
+      process_of_vertex.clear();
+      vertices = 0;
+    } catch (...) {  // nothing may escape into the MPI program
+      process_of_vertex.clear();
+      vertices = 0;
+    }
+  }
+  PMPI_Bcast(&vertices, 1, MPI_INT, 0, comm);
+  process_of_vertex.resize(static_cast<std::size_t>(vertices));
+  if (vertices > 0) PMPI_Bcast(process_of_vertex.data(), vertices, MPI_INT, 0, comm);
+  return process_of_vertex;
+}
+
+/// The renumbered communicator: the process playing vertex k gets rank k;
+/// processes that play no vertex get MPI_COMM_NULL.
+int renumbered(MPI_Comm comm, const std::vector<int>& process_of_vertex, MPI_Comm* out) {
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  int key = -1;
+  for (std::size_t k = 0; k < process_of_vertex.size(); ++k) {
+    if (process_of_vertex[k] == rank) key = static_cast<int>(k);
+  }
+  return PMPI_Comm_split(comm, key >= 0 ? 0 : MPI_UNDEFINED, key, out);
+}
+
+/// Whether reordering is asked for and possible on this communicator
+/// (the same answer on every process: reorder and TMAP_TOPOLOGY as rank 0 has them).
+bool wanted(MPI_Comm comm, int reorder) {
+  if (comm == MPI_COMM_NULL) return false;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter != 0) return false;
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  int yes = 0;
+  if (rank == 0) {
+    const char* machine = std::getenv("TMAP_TOPOLOGY");
+    yes = reorder != 0 && machine != nullptr && *machine != '\0' ? 1 : 0;
+  }
+  PMPI_Bcast(&yes, 1, MPI_INT, 0, comm);
+  return yes != 0;
+}
+
+void add_edge(Graph& g, int from, int to, int weight) {
+  if (from != to && weight > 0) g.edges.push_back({from, to, weight});
+}
+
+/// The Cartesian grid as a graph: each vertex exchanges one unit with each
+/// neighbour along each dimension (wrapped where periodic); rank order is
+/// row-major (the last dimension varies fastest), as MPI numbers grids.
+Graph cartesian_graph(int ndims, const int dims[], const int periods[]) {
+  Graph g;
+  long long n = 1;
+  for (int d = 0; d < ndims; ++d) n *= dims[d];
+  g.vertices = static_cast<int>(n);
+  std::vector<int> coords(static_cast<std::size_t>(ndims));
+  for (int v = 0; v < g.vertices; ++v) {
+    int rest = v;
+    for (int d = ndims - 1; d >= 0; --d) {
+      coords[static_cast<std::size_t>(d)] = rest % dims[d];
+      rest /= dims[d];
+    }
+    for (int d = 0; d < ndims; ++d) {
+      for (const int step : {-1, 1}) {
+        auto c = coords;
+        c[static_cast<std::size_t>(d)] += step;
+        if (c[static_cast<std::size_t>(d)] < 0 || c[static_cast<std::size_t>(d)] >= dims[d]) {
+          if (periods[d] == 0) continue;
+          c[static_cast<std::size_t>(d)] = (c[static_cast<std::size_t>(d)] + dims[d]) % dims[d];
+        }
+        int w = 0;
+        for (int e = 0; e < ndims; ++e) w = w * dims[e] + c[static_cast<std::size_t>(e)];
+        add_edge(g, v, w, 1);
+      }
+    }
+  }
+  return g;
+}
+
+int weight_at(const int weights[], int k) {
+  return weights == MPI_UNWEIGHTED || weights == MPI_WEIGHTS_EMPTY ? 1 : weights[k];
+}
+
+}  // namespace
+
+// The wrappers are the library's only exported symbols.
+#define TMAP_MPI_EXPORT __attribute__((visibility("default")))
+
+extern "C" {
+
+TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* comm_cart) {
+  if (!wanted(comm_old, reorder) || ndims < 1) {
+    return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
+  }
+  int size = 0;
+  PMPI_Comm_size(comm_old, &size);
+  long long cells = 1;
+  for (int d = 0; d < ndims; ++d) cells *= dims[d] > 0 ? dims[d] : size + 1LL;
+  if (cells > size) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);  // MPI's error
+  const auto process_of_vertex = decide(comm_old, "MPI_Cart_create", cartesian_graph(ndims, dims, periods));
+  if (process_of_vertex.empty()) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
+  MPI_Comm split = MPI_COMM_NULL;
+  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
+  if (split == MPI_COMM_NULL) {
+    *comm_cart = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const int rc = PMPI_Cart_create(split, ndims, dims, periods, 0, comm_cart);
+  PMPI_Comm_free(&split);
+  return rc;
+}
+
+TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                     MPI_Comm* comm_graph) {
+  int size = 0;
+  if (comm_old != MPI_COMM_NULL) PMPI_Comm_size(comm_old, &size);
+  if (!wanted(comm_old, reorder) || nnodes < 1 || nnodes > size) {
+    return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
+  }
+  Graph g;
+  g.vertices = nnodes;
+  for (int v = 0; v < nnodes; ++v) {
+    for (int e = v == 0 ? 0 : index[v - 1]; e < index[v]; ++e) {
+      if (edges[e] >= 0 && edges[e] < nnodes) add_edge(g, v, edges[e], 1);
+    }
+  }
+  const auto process_of_vertex = decide(comm_old, "MPI_Graph_create", g);
+  if (process_of_vertex.empty()) return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
+  MPI_Comm split = MPI_COMM_NULL;
+  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
+  if (split == MPI_COMM_NULL) {
+    *comm_graph = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const int rc = PMPI_Graph_create(split, nnodes, index, edges, 0, comm_graph);
+  PMPI_Comm_free(&split);
+  return rc;
+}
+
+TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* comm_dist_graph) {
+  if (!wanted(comm_old, reorder)) {
+    return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                                           destweights, info, reorder, comm_dist_graph);
+  }
+  int rank = 0;
+  int size = 0;
+  PMPI_Comm_rank(comm_old, &rank);
+  PMPI_Comm_size(comm_old, &size);
+  // Rank 0 gathers every process's out-edges (its in-edges are another's out-edges).
+  std::vector<int> mine;
+  for (int k = 0; k < outdegree; ++k) {
+    mine.push_back(destinations[k]);
+    mine.push_back(weight_at(destweights, k));
+  }
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  PMPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_old);
+  std::vector<int> offsets(counts.size() + 1, 0);
+  for (std::size_t p = 0; p < counts.size(); ++p) offsets[p + 1] = offsets[p] + counts[p];
+  std::vector<int> all(rank == 0 ? static_cast<std::size_t>(offsets.back()) : 0);
+  PMPI_Gatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, 0, comm_old);
+  Graph g;
+  g.vertices = size;
+  for (int p = 0; p < static_cast<int>(counts.size()); ++p) {
+    for (int k = offsets[static_cast<std::size_t>(p)]; k < offsets[static_cast<std::size_t>(p) + 1]; k += 2) {
+      if (all[static_cast<std::size_t>(k)] >= 0 && all[static_cast<std::size_t>(k)] < size) {
+        add_edge(g, p, all[static_cast<std::size_t>(k)], all[static_cast<std::size_t>(k) + 1]);
+      }
+    }
+  }
+  const auto process_of_vertex = decide(comm_old, "MPI_Dist_graph_create_adjacent", g);
+  if (process_of_vertex.empty()) {
+    return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                                           destweights, info, reorder, comm_dist_graph);
+  }
+  // Vertex k's neighbourhood goes from old rank k to the process that plays k.
+  int my_vertex = -1;
+  for (int k = 0; k < size; ++k) {
+    if (process_of_vertex[static_cast<std::size_t>(k)] == rank) my_vertex = k;
+  }
+  const bool weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
+  std::vector<int> out;  // indegree, outdegree, sources, sourceweights, destinations, destweights
+  out.push_back(indegree);
+  out.push_back(outdegree);
+  for (int k = 0; k < indegree; ++k) out.push_back(sources[k]);
+  for (int k = 0; k < indegree; ++k) out.push_back(weighted ? sourceweights[k] : 1);
+  for (int k = 0; k < outdegree; ++k) out.push_back(destinations[k]);
+  for (int k = 0; k < outdegree; ++k) out.push_back(weighted ? destweights[k] : 1);
+  const int to = process_of_vertex[static_cast<std::size_t>(rank)];
+  int out_size = static_cast<int>(out.size());
+  int in_size = 0;
+  PMPI_Sendrecv(&out_size, 1, MPI_INT, to, 0, &in_size, 1, MPI_INT, my_vertex, 0, comm_old, MPI_STATUS_IGNORE);
+  std::vector<int> in(static_cast<std::size_t>(in_size));
+  PMPI_Sendrecv(out.data(), out_size, MPI_INT, to, 1, in.data(), in_size, MPI_INT, my_vertex, 1, comm_old,
+                MPI_STATUS_IGNORE);
+  MPI_Comm split = MPI_COMM_NULL;
+  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
+  const int in_degree = in[0];
+  const int out_degree = in[1];
+  const int* p = in.data() + 2;
+  const int rc = PMPI_Dist_graph_create_adjacent(
+      split, in_degree, p, weighted ? p + in_degree : MPI_UNWEIGHTED, out_degree, p + 2 * in_degree,
+      weighted ? p + 2 * in_degree + out_degree : MPI_UNWEIGHTED, info, 0, comm_dist_graph);
+  PMPI_Comm_free(&split);
+  return rc;
+}
+
+TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+  if (!wanted(comm_old, reorder)) {
+    return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder,
+                                  comm_dist_graph);
+  }
+  int rank = 0;
+  int size = 0;
+  PMPI_Comm_rank(comm_old, &rank);
+  PMPI_Comm_size(comm_old, &size);
+  // Every process may give any edges: gather them all as (from, to, weight).
+  std::vector<int> mine;
+  for (int i = 0, at = 0; i < n; ++i) {
+    for (int k = 0; k < degrees[i]; ++k, ++at) {
+      mine.push_back(sources[i]);
+      mine.push_back(destinations[at]);
+      mine.push_back(weight_at(weights, at));
+    }
+  }
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  PMPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_old);
+  std::vector<int> offsets(counts.size() + 1, 0);
+  for (std::size_t p = 0; p < counts.size(); ++p) offsets[p + 1] = offsets[p] + counts[p];
+  std::vector<int> all(rank == 0 ? static_cast<std::size_t>(offsets.back()) : 0);
+  PMPI_Gatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, 0, comm_old);
+  Graph g;
+  g.vertices = size;
+  for (std::size_t k = 0; k + 2 < all.size(); k += 3) {
+    if (all[k] >= 0 && all[k] < size && all[k + 1] >= 0 && all[k + 1] < size) add_edge(g, all[k], all[k + 1], all[k + 2]);
+  }
+  const auto process_of_vertex = decide(comm_old, "MPI_Dist_graph_create", g);
+  if (process_of_vertex.empty()) {
+    return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder,
+                                  comm_dist_graph);
+  }
+  MPI_Comm split = MPI_COMM_NULL;
+  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
+  // The edges name vertices, which are now the ranks of `split`.
+  const int rc = PMPI_Dist_graph_create(split, n, sources, degrees, destinations, weights, info, 0, comm_dist_graph);
+  PMPI_Comm_free(&split);
+  return rc;
+}
+
+}  // extern "C"

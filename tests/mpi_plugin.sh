@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# libtmap-mpi under mpirun: a program that uses only MPI creates each of the
+# four topologies with reorder = 1, with LD_PRELOAD=libtmap-mpi.so and a
+# TMAP_TOPOLOGY tree. Checked: every new rank answers the neighbourhood
+# queries as its vertex (the program counts errors and fails on any); the
+# placement's hop-bytes (tm-eval, on the graph the program wrote) are below
+# the identity's and at or below Open MPI's own treematch component's; and
+# without TMAP_TOPOLOGY the library changes nothing.
+# Usage: tests/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY"
+set -euo pipefail
+bin=$1
+library=$2
+program=$3
+ranks=$4
+machine=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+run() { mpirun --oversubscribe -np "$ranks" "$@" > /dev/null; }
+hop_bytes() { "$bin/tm-eval" -t "$machine" -c "$1" -m "$2" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'; }
+for mode in cart graph adjacent dist; do
+  run "$program" "$mode" "$work/graph.coo" "$work/identity.perm"
+  identity=$(hop_bytes "$work/graph.coo" "$work/identity.perm")
+  run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" "$program" "$mode" "$work/graph.coo" "$work/tmap.perm"
+  tmap=$(hop_bytes "$work/graph.coo" "$work/tmap.perm")
+  # Open MPI's treematch implements the dist-graph constructors; basic does the others.
+  run --mca topo treematch,basic "$program" "$mode" "$work/graph.coo" "$work/treematch.perm"
+  treematch=$(hop_bytes "$work/graph.coo" "$work/treematch.perm")
+  run -x LD_PRELOAD="$library" "$program" "$mode" "$work/graph.coo" "$work/unset.perm"
+  cmp -s "$work/unset.perm" "$work/identity.perm"
+  echo "$mode, $ranks ranks on '$machine': hop_bytes identity $identity, Open MPI treematch $treematch, tmap $tmap"
+  test "$tmap" -lt "$identity"
+  test "$tmap" -le "$treematch"
+done
+# A machine tmap cannot read: MPI's own behaviour, no abort, no output.
+run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="no such machine" "$program" cart "$work/graph.coo" "$work/bad.perm"
+cmp -s "$work/bad.perm" <(seq 0 $((ranks - 1))) || { run "$program" cart "$work/graph.coo" "$work/plain.perm"; cmp "$work/bad.perm" "$work/plain.perm"; }
+echo "mpi plugin: OK"

@@ -1,0 +1,76 @@
+// libtmap-mpi's decisions without MPI: where processes run (host names,
+// bindings, launch order) and which process plays each vertex.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "mpi/placement.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/mapping.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
+
+using tmap::mpi::ProcessSite;
+
+TEST(MpiPlacement, HostNamesPutProcessesOnTheirNodes) {
+  const auto topology = tmap::load_topology("tleaf 2 2 10 2 1");  // nodes cn0 (PEs 0,1), cn1 (PEs 2,3)
+  std::string how;
+  const auto pes = tmap::mpi::locate_processes(*topology, {{"cn1"}, {"cn1"}, {"cn0"}, {"cn0"}}, &how);
+  EXPECT_EQ(pes, (std::vector<tmap::PE>{2, 3, 0, 1}));
+  EXPECT_EQ(how, "processes on the nodes their host names name");
+  // A process bound to one CPU sits on that PE of its node; the other takes what is left.
+  EXPECT_EQ(tmap::mpi::locate_processes(*topology, {{"cn0", -1}, {"cn0", 0}, {"cn1", 1}, {"cn1", -1}}),
+            (std::vector<tmap::PE>{1, 0, 3, 2}));
+}
+
+TEST(MpiPlacement, UnknownHostsOrOneHostMeanLaunchOrder) {
+  const auto topology = tmap::load_topology("tleaf 2 2 10 2 1");
+  std::string how;
+  EXPECT_EQ(tmap::mpi::locate_processes(*topology, {{"a"}, {"b"}, {"a"}}, &how), (std::vector<tmap::PE>{0, 1, 2}));
+  EXPECT_EQ(how, "host names are not the machine's: processes on PEs in launch order");
+  // Six processes on four PEs wrap around.
+  EXPECT_EQ(tmap::mpi::locate_processes(*topology, std::vector<ProcessSite>(6, {"vm"}), &how),
+            (std::vector<tmap::PE>{0, 1, 2, 3, 0, 1}));
+  EXPECT_EQ(how, "one host: processes on PEs in launch order");
+}
+
+// A ring of 8 whose heavy edges join i and i+4: the identity puts every
+// heavy pair on different nodes; the assignment must bring them together
+// and report both costs as the evaluator counts them.
+TEST(MpiPlacement, AssignmentBeatsTheIdentityAndIsAPermutation) {
+  const auto topology = tmap::load_topology("tleaf 2 4 10 2 1");
+  std::vector<tmap::CommEntry> entries;
+  for (tmap::Rank i = 0; i < 4; ++i) {
+    entries.push_back({i, i + 4, 1000});
+    entries.push_back({i + 4, i, 1000});
+  }
+  const auto graph = tmap::CommMatrix::from_entries(8, entries);
+  std::vector<tmap::PE> pes(8);
+  std::iota(pes.begin(), pes.end(), 0);
+  const auto a = tmap::mpi::assign_vertices(graph, *topology, pes, "scotch:swap");
+  auto sorted = a.process_of_vertex;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  tmap::Mapping played(8);
+  for (std::size_t k = 0; k < 8; ++k) played[k] = pes[static_cast<std::size_t>(a.process_of_vertex[k])];
+  EXPECT_EQ(a.hop_bytes, tmap::evaluate(graph, *topology, played).hop_bytes);
+  EXPECT_EQ(a.identity_hop_bytes, tmap::evaluate(graph, *topology, tmap::Mapping(pes.begin(), pes.end())).hop_bytes);
+  // Each heavy pair on one node: 8 ordered pairs x 1000 B x the in-node distance.
+  EXPECT_EQ(a.hop_bytes, 8000 * topology->distance(0, 1));
+  EXPECT_LT(a.hop_bytes, a.identity_hop_bytes);
+}
+
+// Fewer vertices than processes (a 2 x 3 grid on 8 processes) and two
+// processes per PE: vertices go to distinct processes, at most two per PE.
+TEST(MpiPlacement, FewerVerticesAndSharedPEs) {
+  const auto topology = tmap::load_topology("tleaf 2 2 10 2 1");
+  const auto graph = tmap::CommMatrix::from_entries(6, {{0, 1, 5}, {1, 2, 5}, {3, 4, 5}, {4, 5, 5}, {0, 3, 9}});
+  const std::vector<tmap::PE> pes{0, 0, 1, 1, 2, 2, 3, 3};
+  const auto a = tmap::mpi::assign_vertices(graph, *topology, pes, "greedy");
+  ASSERT_EQ(a.process_of_vertex.size(), 6U);
+  auto sorted = a.process_of_vertex;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+  EXPECT_LE(a.hop_bytes, a.identity_hop_bytes);
+}
