@@ -194,6 +194,25 @@ int weight_at(const int weights[], int k) {
   return weights == MPI_UNWEIGHTED || weights == MPI_WEIGHTS_EMPTY ? 1 : weights[k];
 }
 
+/// Every process's edges as (from, to, weight) triples, gathered into a
+/// graph of `size` vertices on rank 0 (empty elsewhere). Collective.
+Graph gather_edges(MPI_Comm comm, int rank, int size, const std::vector<int>& mine) {
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  PMPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets(counts.size() + 1, 0);
+  for (std::size_t p = 0; p < counts.size(); ++p) offsets[p + 1] = offsets[p] + counts[p];
+  std::vector<int> all(rank == 0 ? static_cast<std::size_t>(offsets.back()) : 0);
+  PMPI_Gatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, 0, comm);
+  Graph g;
+  g.vertices = size;
+  for (std::size_t k = 0; k + 2 < all.size(); k += 3) {
+    if (all[k] >= 0 && all[k] < size && all[k + 1] >= 0 && all[k + 1] < size)
+      add_edge(g, all[k], all[k + 1], all[k + 2]);
+  }
+  return g;
+}
+
 }  // namespace
 
 // The wrappers are the library's only exported symbols.
@@ -202,7 +221,7 @@ int weight_at(const int weights[], int k) {
 extern "C" {
 
 TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
-                    MPI_Comm* comm_cart) {
+                                    MPI_Comm* comm_cart) {
   if (!wanted(comm_old, reorder) || ndims < 1) {
     return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
   }
@@ -225,7 +244,7 @@ TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims
 }
 
 TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
-                     MPI_Comm* comm_graph) {
+                                     MPI_Comm* comm_graph) {
   int size = 0;
   if (comm_old != MPI_COMM_NULL) PMPI_Comm_size(comm_old, &size);
   if (!wanted(comm_old, reorder) || nnodes < 1 || nnodes > size) {
@@ -251,9 +270,10 @@ TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int in
   return rc;
 }
 
-TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
-                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
-                                   int reorder, MPI_Comm* comm_dist_graph) {
+TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                                   const int sourceweights[], int outdegree, const int destinations[],
+                                                   const int destweights[], MPI_Info info, int reorder,
+                                                   MPI_Comm* comm_dist_graph) {
   if (!wanted(comm_old, reorder)) {
     return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                                            destweights, info, reorder, comm_dist_graph);
@@ -264,26 +284,8 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
   PMPI_Comm_size(comm_old, &size);
   // Rank 0 gathers every process's out-edges (its in-edges are another's out-edges).
   std::vector<int> mine;
-  for (int k = 0; k < outdegree; ++k) {
-    mine.push_back(destinations[k]);
-    mine.push_back(weight_at(destweights, k));
-  }
-  const int count = static_cast<int>(mine.size());
-  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  PMPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_old);
-  std::vector<int> offsets(counts.size() + 1, 0);
-  for (std::size_t p = 0; p < counts.size(); ++p) offsets[p + 1] = offsets[p] + counts[p];
-  std::vector<int> all(rank == 0 ? static_cast<std::size_t>(offsets.back()) : 0);
-  PMPI_Gatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, 0, comm_old);
-  Graph g;
-  g.vertices = size;
-  for (int p = 0; p < static_cast<int>(counts.size()); ++p) {
-    for (int k = offsets[static_cast<std::size_t>(p)]; k < offsets[static_cast<std::size_t>(p) + 1]; k += 2) {
-      if (all[static_cast<std::size_t>(k)] >= 0 && all[static_cast<std::size_t>(k)] < size) {
-        add_edge(g, p, all[static_cast<std::size_t>(k)], all[static_cast<std::size_t>(k) + 1]);
-      }
-    }
-  }
+  for (int k = 0; k < outdegree; ++k) mine.insert(mine.end(), {rank, destinations[k], weight_at(destweights, k)});
+  const auto g = gather_edges(comm_old, rank, size, mine);
   const auto process_of_vertex = decide(comm_old, "MPI_Dist_graph_create_adjacent", g);
   if (process_of_vertex.empty()) {
     return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
@@ -321,11 +323,11 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
   return rc;
 }
 
-TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
-                          const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                          const int destinations[], const int weights[], MPI_Info info, int reorder,
+                                          MPI_Comm* comm_dist_graph) {
   if (!wanted(comm_old, reorder)) {
-    return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder,
-                                  comm_dist_graph);
+    return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }
   int rank = 0;
   int size = 0;
@@ -340,22 +342,10 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int so
       mine.push_back(weight_at(weights, at));
     }
   }
-  const int count = static_cast<int>(mine.size());
-  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  PMPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_old);
-  std::vector<int> offsets(counts.size() + 1, 0);
-  for (std::size_t p = 0; p < counts.size(); ++p) offsets[p + 1] = offsets[p] + counts[p];
-  std::vector<int> all(rank == 0 ? static_cast<std::size_t>(offsets.back()) : 0);
-  PMPI_Gatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, 0, comm_old);
-  Graph g;
-  g.vertices = size;
-  for (std::size_t k = 0; k + 2 < all.size(); k += 3) {
-    if (all[k] >= 0 && all[k] < size && all[k + 1] >= 0 && all[k + 1] < size) add_edge(g, all[k], all[k + 1], all[k + 2]);
-  }
+  const auto g = gather_edges(comm_old, rank, size, mine);
   const auto process_of_vertex = decide(comm_old, "MPI_Dist_graph_create", g);
   if (process_of_vertex.empty()) {
-    return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder,
-                                  comm_dist_graph);
+    return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }
   MPI_Comm split = MPI_COMM_NULL;
   if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
