@@ -1,0 +1,133 @@
+// tm-gmap: Scotch's `gmap` command line on tmap, so that a script calling
+// scotch_gmap can call tm-gmap: positional [graph [target [mapping [log]]]]
+// ("-" or nothing = standard streams), options as gmap spells them (-b0.05,
+// -Cd, -cbq, -vmt, -se), a Scotch source graph and target in, a Scotch
+// mapping file out. tmap's strategy is chosen with --strategy (default
+// scotch, through libscotch).
+#include <fmt/format.h>
+
+#include <chrono>
+#include <unistd.h>
+
+#include "cli.hpp"
+#include "tmap/report.hpp"
+
+namespace {
+
+using namespace tmap;
+using namespace tmap::cli;
+
+/// A positional file, or standard input for "-" and a missing one.
+std::string read_input(const std::string& path, const char* what) {
+  if (path.empty() || path == "-") {
+    if (isatty(STDIN_FILENO) != 0) throw InputError(std::string(what) + ": give a file, or pipe one into standard input");
+    return read_file("/dev/stdin");
+  }
+  return read_file(path);
+}
+
+/// Keeps only the letters gmap knows for an option; InputError otherwise.
+void check_letters(const char* option, const std::string& value, std::string_view known) {
+  for (const char c : value) {
+    if (known.find(c) == std::string_view::npos) {
+      throw InputError(fmt::format("{}: '{}' is not one of {} (as scotch_gmap)", option, c, known));
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "tm-gmap: Scotch's gmap command on tmap. Usage as gmap: tm-gmap [graph.grf [target.tgt [output.map "
+      "[output.log]]]] [options]; '-' or a missing name is a standard stream. Writes a Scotch mapping file "
+      "(count, then 'vertex terminal' lines).",
+      "tm-gmap"};
+  app.set_version_flag("-V,--version", std::string("tm-gmap ") + tmap::version() + " (gmap's command line on tmap)");
+  std::vector<std::string> files;
+  std::optional<double> imbalance;
+  std::string context_flags;
+  std::string strategy_flags;
+  std::string fixed;
+  std::string scotch_strategy;
+  std::optional<std::string> clustering;
+  std::string remap;
+  std::string unity;
+  std::string verbose;
+  std::string strategy = "scotch";
+  std::uint64_t seed = 0;
+  app.add_option("files", files, "[graph [target [mapping [log]]]]")->expected(0, 4);
+  app.add_option("-b", imbalance, "Load imbalance tolerance (tmap's mappings are always balanced: at most K per PE)")
+      ->transform(real_number(0.0, 1.0));
+  app.add_option("-C", context_flags, "Execution context: d deterministic, f fixed seed, r variable seed, u undeterministic");
+  app.add_option("-c", strategy_flags, "Default strategy: b balance, q quality, r recursive bipartitioning, s speed, t safety");
+  app.add_option("-f", fixed, "Fixed vertices file (not supported)");
+  app.add_option("-m", scotch_strategy, "Scotch mapping strategy string (accepted; tmap's strategies keep their own)");
+  app.add_option("-q", clustering, "Graph clustering (not supported)")->expected(0, 1);
+  app.add_option("-r", remap, "Remapping: -ro<file>, -rr<val>, -rv<file> (not supported)");
+  app.add_option("-s", unity, "Force unity weights on e (edges) or v (vertices)");
+  app.add_option("-v", verbose, "Verbose: m mapping information, s strategy, t timing (to the log)");
+  app.add_option("--strategy", strategy, "tmap's strategy (default scotch)");
+  app.add_option("--seed", seed, "Seed of every random choice")->transform(unsigned_number());
+
+  return run("tm-gmap", app, argc, argv, [&]() -> int {
+    files.resize(4);
+    const auto& graph_file = files[0];
+    const auto& target_file = files[1];
+    const auto& map_file = files[2] == "-" ? std::string() : files[2];
+    const auto& log_file = files[3] == "-" ? std::string() : files[3];
+    if (graph_file == "-" && target_file == "-") throw InputError("graph and target cannot both be standard input");
+    check_letters("-C", context_flags, "dfru");
+    check_letters("-c", strategy_flags, "bqrst");
+    check_letters("-s", unity, "ev");
+    check_letters("-v", verbose, "mst");
+    if (!fixed.empty()) throw InputError("-f: fixed vertices are not supported by tm-gmap");
+    if (clustering) throw InputError("-q: graph clustering is not supported by tm-gmap");
+    if (!remap.empty()) throw InputError("-r" + remap.substr(0, 1) + ": remapping is not supported by tm-gmap");
+    if (context_flags.find('r') != std::string::npos || context_flags.find('u') != std::string::npos) {
+      throw InputError("-C" + context_flags + ": tmap is deterministic (use --seed for another random stream)");
+    }
+    check_outputs({map_file, log_file});
+    protect_inputs({graph_file, target_file});
+    const auto start = std::chrono::steady_clock::now();
+    auto comm = parse_comm(read_input(graph_file, "graph"), CommFormat::ScotchGraph,
+                           graph_file.empty() || graph_file == "-" ? "standard input" : graph_file);
+    if (unity.find('e') != std::string::npos) {
+      // Every edge of load 1 (each stored once, as the reader keeps graphs).
+      std::vector<CommEntry> entries;
+      for (Rank i = 0; i < comm.num_ranks(); ++i) {
+        for (const Rank j : comm.targets(i)) entries.push_back({i, j, 1});
+      }
+      comm = CommMatrix::from_entries(comm.num_ranks(), std::move(entries));
+    }
+    const auto target_text = target_file.empty() || target_file == "-" ? read_input("", "target") : std::string();
+    const auto topology = load_topology(target_text.empty() ? target_file : target_text);
+    const auto constraints = Constraints::all(*topology);
+    Context context;
+    context.seed = seed;
+    const auto sigma = map_with(strategy, Problem{comm, *topology, constraints}, context);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MappingReport report;
+    if (topology->scotch_terminals_are_nodes()) {
+      report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
+    }
+    std::string log;
+    if (verbose.find('s') != std::string::npos) log += fmt::format("S\tStrategy=tmap {}\n", strategy);
+    if (verbose.find('m') != std::string::npos) {
+      const auto metrics = evaluate(comm, *topology, sigma);
+      log += fmt::format("M\tProcessors {}/{}\nM\tCommExpan={:.6f}\t({})\n", comm.num_ranks(), topology->size(),
+                         metrics.total_bytes > 0 ? static_cast<double>(metrics.hop_bytes) / static_cast<double>(metrics.total_bytes) : 0.0,
+                         metrics.hop_bytes);
+    }
+    if (verbose.find('t') != std::string::npos) log += fmt::format("T\tMapping\t{:.6f}\n", seconds);
+    const auto text = format_mapping(MappingFormat::Scotch, sigma, report);
+    // As gmap: the log goes to its own file, else to standard output.
+    if (log_file == map_file) {
+      emit(text + log, map_file);
+    } else {
+      if (!log_file.empty() || !log.empty()) emit(log, log_file);
+      emit(text, map_file);
+    }
+    return kExitOk;
+  });
+}
