@@ -8,6 +8,21 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install "${BINARY_DIR}" --prefix "${p
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "install failed: ${rc}")
 endif()
+# The tools' man pages and the MPI library are installed with them (when
+# this build has help2man and MPI).
+if(WITH_MAN_PAGES)
+  foreach(page tm-map tm-eval tm-gen tm-topo tm-mapping tm-gmap)
+    if(NOT EXISTS "${prefix}/share/man/man1/${page}.1")
+      message(FATAL_ERROR "cmake --install did not install the man page ${page}.1")
+    endif()
+  endforeach()
+endif()
+if(WITH_MPI_LIBRARY)
+  file(GLOB_RECURSE mpi_library "${prefix}/*/libtmap-mpi.so")
+  if(NOT mpi_library)
+    message(FATAL_ERROR "cmake --install did not install libtmap-mpi.so")
+  endif()
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples" -B "${build}"
                         "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
