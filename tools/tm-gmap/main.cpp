@@ -5,9 +5,9 @@
 // mapping file out. tmap's strategy is chosen with --strategy (default
 // scotch, through libscotch).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
-#include <unistd.h>
 
 #include "cli.hpp"
 #include "tmap/report.hpp"
@@ -20,7 +20,8 @@ using namespace tmap::cli;
 /// A positional file, or standard input for "-" and a missing one.
 std::string read_input(const std::string& path, const char* what) {
   if (path.empty() || path == "-") {
-    if (isatty(STDIN_FILENO) != 0) throw InputError(std::string(what) + ": give a file, or pipe one into standard input");
+    if (isatty(STDIN_FILENO) != 0)
+      throw InputError(std::string(what) + ": give a file, or pipe one into standard input");
     return read_file("/dev/stdin");
   }
   return read_file(path);
@@ -59,8 +60,10 @@ int main(int argc, char** argv) {
   app.add_option("files", files, "[graph [target [mapping [log]]]]")->expected(0, 4);
   app.add_option("-b", imbalance, "Load imbalance tolerance (tmap's mappings are always balanced: at most K per PE)")
       ->transform(real_number(0.0, 1.0));
-  app.add_option("-C", context_flags, "Execution context: d deterministic, f fixed seed, r variable seed, u undeterministic");
-  app.add_option("-c", strategy_flags, "Default strategy: b balance, q quality, r recursive bipartitioning, s speed, t safety");
+  app.add_option("-C", context_flags,
+                 "Execution context: d deterministic, f fixed seed, r variable seed, u undeterministic");
+  app.add_option("-c", strategy_flags,
+                 "Default strategy: b balance, q quality, r recursive bipartitioning, s speed, t safety");
   app.add_option("-f", fixed, "Fixed vertices file (not supported)");
   app.add_option("-m", scotch_strategy, "Scotch mapping strategy string (accepted; tmap's strategies keep their own)");
   app.add_option("-q", clustering, "Graph clustering (not supported)")->expected(0, 1);
@@ -116,7 +119,9 @@ int main(int argc, char** argv) {
     if (verbose.find('m') != std::string::npos) {
       const auto metrics = evaluate(comm, *topology, sigma);
       log += fmt::format("M\tProcessors {}/{}\nM\tCommExpan={:.6f}\t({})\n", comm.num_ranks(), topology->size(),
-                         metrics.total_bytes > 0 ? static_cast<double>(metrics.hop_bytes) / static_cast<double>(metrics.total_bytes) : 0.0,
+                         metrics.total_bytes > 0
+                             ? static_cast<double>(metrics.hop_bytes) / static_cast<double>(metrics.total_bytes)
+                             : 0.0,
                          metrics.hop_bytes);
     }
     if (verbose.find('t') != std::string::npos) log += fmt::format("T\tMapping\t{:.6f}\n", seconds);
