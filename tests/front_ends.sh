@@ -21,7 +21,7 @@ scotch_cost() { gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=.*(\([0-9]*\)).*/\1
 
 # tm-gmap on a tree and on a torus, with two strategies. (Not on deco
 # targets: Scotch's SCOTCH_archDomTerm is off by one there, so gmtst's
-# costs are wrong on them; see the README.)
+# costs are wrong on them; see docs/mpi.md.)
 "$bin/tm-gmap" s.grf t.tgt a.map
 test "$(scotch_cost s.grf t.tgt a.map)" = "$(hop_bytes t.tgt s.grf a.map)"
 echo "torus2D 4 4" > torus.tgt

@@ -28,7 +28,7 @@ namespace tmap::gen {
 /// from [1, max_volume] in both directions.
 [[nodiscard]] CommMatrix random_sparse(Rank n, std::int64_t degree, Volume max_volume, std::uint64_t seed);
 
-/// Application-like patterns, bytes per iteration (models in the README):
+/// Application-like patterns, bytes per iteration (models in docs/formats.md):
 /// "cg" (power of two), "bt" and "sp" (square counts), "lu", "mg" (powers of
 /// two), "ft" (all-to-all), "sweep3d", "snap". `npb_class` S, W, A, B, C, D
 /// or E sets the NPB problem size (the transport codes scale weakly and

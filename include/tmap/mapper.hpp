@@ -70,7 +70,7 @@ struct RefineStats {
 
 /// grid2d's knobs (Malik et al.'s 2D arrangement).
 struct Grid2dOptions {
-  /// A bandwidth table (text of a --grid2d-bw file, format in the README)
+  /// A bandwidth table (text of a --grid2d-bw file, format in docs/strategies.md)
   /// and the name to quote in its errors; empty = 1 / hops between PEs.
   std::string bandwidths;
   std::string bandwidths_origin;

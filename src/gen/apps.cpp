@@ -1,7 +1,7 @@
 // Application-like communication patterns (tm-gen cg, bt, sp, lu, mg, ft,
 // sweep3d, snap): who talks to whom as the NPB 3.3 MPI codes and the two
 // transport codes of the OHTMA paper do, with bytes per iteration from the
-// class's problem size. Models and assumptions are listed in the README.
+// class's problem size. Models and assumptions are listed in docs/formats.md.
 #include <array>
 #include <bit>
 #include <cmath>

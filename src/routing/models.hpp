@@ -79,7 +79,7 @@ class TreeRouting final : public RoutingModel {
   std::vector<std::int64_t> parent_;    ///< vertex id -> parent vertex id
 };
 
-/// The Tianhe-3 prototype (documented in docs/routing.md and the README).
+/// The Tianhe-3 prototype (documented in docs/strategies.md, "Routing and link metrics").
 /// Hops are the switches a message crosses: the source side's switch (the
 /// base hop), the other side's switch of the destination chip (a side link,
 /// 1 hop), and for each chip-to-chip link the row or column router and the

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
       "tm-gen: writes a communication pattern. Patterns: stencil2d, stencil3d (every rank sends --volume "
       "bytes to each neighbour; rank = x + X*(y + Y*z)), random (--ranks, --degree partners each, "
       "volumes uniform in [1, --volume], symmetric) and the application-like cg, bt, sp, lu, mg, ft, "
-      "sweep3d, snap (--ranks, --class; bytes per iteration, models in the README); convert rewrites the matrix "
+      "sweep3d, snap (--ranks, --class; bytes per iteration, models in docs/formats.md); convert rewrites the matrix "
       "of --from in another format (e.g. Open MPI monitoring output as a TopoMatch .mat).",
       "tm-gen"};
   app.set_version_flag("--version", std::string("tm-gen ") + tmap::version());

@@ -5,7 +5,7 @@
 // Processors are the first n allowed slots; their groups are the machine's
 // natural level (Tianhe-3 chips, the subtrees below a tree's root, nodes
 // otherwise). Bandwidths come from a table (--grid2d-bw FILE, format in the
-// README) or, without one, are 1 / hops between the processors' PEs, so the
+// docs/strategies.md) or, without one, are 1 / hops between the processors' PEs, so the
 // cost is then a hop-weighted halo volume. A matrix that is not a 2D stencil
 // gets the in-order placement and a note (the strategy stays usable in
 // --compare all).

@@ -17,7 +17,7 @@ namespace {
 /// a pass rebuilds its table in O(n^2 deg), about a second at this size.
 constexpr Rank kPlusTableRanks = 4096;
 /// Free slots join as silent ranks only while ranks + free slots stay below
-/// this (each pass rebuilds a table of that size; measured in the README).
+/// this (each pass rebuilds a table of that size; measured in docs/measurements.md).
 constexpr Rank kPlusFreeSlotRanks = 1024;
 
 /// The traffic with `extra` silent ranks appended (the free slots).

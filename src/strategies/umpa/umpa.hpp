@@ -12,7 +12,7 @@
 //   umpa-mc      + Algorithm 3: swaps that lower the maximum volume congestion
 //                (then the average), tried for the tasks whose messages cross
 //                the most congested link. Needs a routing model.
-// Deviations (documented in the README): no METIS pre-partition into nodes
+// Deviations (documented in docs/strategies.md): no METIS pre-partition into nodes
 // (tasks go straight to free slots, the paper's first suggestion), and moves
 // onto free slots join the swaps when the allocation has spare slots.
 #pragma once
