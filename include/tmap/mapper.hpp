@@ -1,6 +1,8 @@
 // The mapper interface, its options and the strategy table.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -81,6 +83,23 @@ struct Grid2dOptions {
   double domain_width = 0.0;
 };
 
+/// What a run reports as it goes (Context::progress).
+struct Progress {
+  std::string_view stage;       ///< what runs: a strategy's name, "best", "refine"
+  std::string_view detail;      ///< one line of text, e.g. "umpa-wh built 268000 refined 254000"
+  double fraction = -1.0;       ///< how far the stage is, 0..1, when known; -1 otherwise
+  std::int64_t hop_bytes = -1;  ///< the best mapping's hop-bytes so far, when known; -1 otherwise
+  double elapsed_s = 0.0;       ///< since the outermost map_with started
+  bool done = false;            ///< the stage ended
+};
+
+/// Shared by the nested runs of one map_with call (best runs the others):
+/// when it started, and whether the caller asked it to stop.
+struct RunControl {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::atomic<bool> stop{false};
+};
+
 /// Options every strategy reads. Copyable; the CLI fills it, the library
 /// reads it. Defaults give deterministic results.
 struct Context {
@@ -106,10 +125,29 @@ struct Context {
   /// options in its own folder without changing this struct.
   std::map<std::string, std::string, std::less<>> strategy_options;
 
+  /// Called from the mapping's thread as the run goes: stages as they start
+  /// and end, the portfolio's candidates as each finishes, refinement
+  /// passes with the current best. Return false to stop the run cleanly: it
+  /// ends at its next step with the best mapping found so far (a valid
+  /// mapping; `stopped()` then says it is partial). Empty: no reports.
+  std::function<bool(const Progress&)> progress;
+  /// Set by map_with for one call (and shared with the runs nested in it).
+  std::shared_ptr<RunControl> run;
+
   /// Sends a message to `log` when verbosity >= level.
   void note(int level, std::string_view message) const {
     if (log && verbosity >= level) log(message);
   }
+  /// Reports to `progress` (elapsed time filled in); returns false once the
+  /// run should stop.
+  bool report(Progress event) const {
+    if (!progress || !run) return !stopped();
+    event.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - run->start).count();
+    if (!progress(event)) run->stop = true;
+    return !stopped();
+  }
+  /// Whether the caller asked this run to stop (the result is then partial).
+  [[nodiscard]] bool stopped() const noexcept { return run && run->stop.load(); }
 };
 
 /// What to map: the traffic, the machine and the allowed slots.

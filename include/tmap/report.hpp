@@ -44,6 +44,9 @@ struct MappingReport {
   std::optional<RefineStats> refine;
   double time_s = 0.0;
   std::uint64_t seed = 0;
+  /// The run was stopped (Context::progress returned false): the mapping is
+  /// the best found by then; the JSON says "partial": true.
+  bool partial = false;
   /// For the launcher formats: a PE's host name and its slot on that host.
   std::function<std::string(PE)> host_of;
   std::function<std::int64_t(PE)> slot_of;

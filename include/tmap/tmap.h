@@ -99,6 +99,21 @@ void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);
 /* Refinement after the strategy: "none", "swap" or "tabu" (tm-map --refine);
  * iterations < 0 = the default budget. TMAP_ERROR_INPUT for another kind. */
 tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int64_t iterations, char** error);
+/* Progress of a run, as the C++ Context::progress reports it. The strings
+ * are valid during the call only. */
+typedef struct tmap_progress {
+  const char* stage;  /* a strategy's name, "best", "refine swap", "refine tabu" */
+  const char* detail; /* one line of text */
+  double fraction;    /* 0..1 when known, else -1 */
+  int64_t hop_bytes;  /* the best mapping's so far, when known, else -1 */
+  double elapsed_s;   /* since tmap_map started */
+  int done;           /* nonzero when the stage ended */
+} tmap_progress;
+/* Called from the mapping's thread as the run goes; return 0 to stop it: it
+ * ends at its next step with the best mapping found so far (a valid one;
+ * tmap_result_partial says so). NULL = no reports. */
+typedef int (*tmap_progress_callback)(const tmap_progress* progress, void* user_data);
+void tmap_options_set_progress(tmap_options* options, tmap_progress_callback callback, void* user_data);
 void tmap_options_free(tmap_options* options);
 
 /* Number of strategies and their names ("scotch", "ohtma", ...). */
@@ -117,6 +132,8 @@ int64_t tmap_result_hop_bytes(const tmap_result* result);
 double tmap_result_avg_hops(const tmap_result* result);
 int64_t tmap_result_max_com(const tmap_result* result);
 double tmap_result_time(const tmap_result* result);
+/* Nonzero when the progress callback stopped the run (the mapping is the best found by then). */
+int tmap_result_partial(const tmap_result* result);
 void tmap_result_free(tmap_result* result);
 
 /* ---- TopoMatch-style one call ---------------------------------------------- */

@@ -27,6 +27,7 @@ struct tmap_result {
   tmap::Mapping mapping;
   tmap::Metrics metrics;
   double time_s = 0;
+  bool partial = false;
 };
 
 namespace {
@@ -216,6 +217,21 @@ tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int
     options->context.refine.iterations = iterations;
   });
 }
+void tmap_options_set_progress(tmap_options* options, tmap_progress_callback callback, void* user_data) {
+  if (options == nullptr) return;
+  if (callback == nullptr) {
+    options->context.progress = nullptr;
+    return;
+  }
+  options->context.progress = [callback, user_data](const tmap::Progress& p) {
+    // NUL-terminated copies for C (string_views need not be).
+    const std::string stage(p.stage);
+    const std::string detail(p.detail);
+    const tmap_progress c{stage.c_str(), detail.c_str(), p.fraction, p.hop_bytes, p.elapsed_s, p.done ? 1 : 0};
+    return callback(&c, user_data) != 0;
+  };
+}
+
 void tmap_options_free(tmap_options* options) {
   delete options;
 }
@@ -234,11 +250,13 @@ tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const
   if (topology == nullptr || comm == nullptr || out == nullptr) return missing(error, "topology, comm or out");
   return guarded(error, [&] {
     const auto all = constraints == nullptr ? tmap::Constraints::all(*topology->t) : constraints->c;
-    const tmap::Context context = options == nullptr ? tmap::Context{} : options->context;
+    tmap::Context context = options == nullptr ? tmap::Context{} : options->context;
+    context.run = std::make_shared<tmap::RunControl>();  // this call's own stop flag
     const tmap::Problem problem{comm->m, *topology->t, all};
     const auto start = std::chrono::steady_clock::now();
     auto result = std::make_unique<tmap_result>();
     result->mapping = tmap::map_with(strategy == nullptr ? tmap::default_strategy() : strategy, problem, context);
+    result->partial = context.stopped();
     result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result->metrics = tmap::evaluate(comm->m, *topology->t, result->mapping);
     *out = result.release();
@@ -262,6 +280,9 @@ int64_t tmap_result_max_com(const tmap_result* result) {
 }
 double tmap_result_time(const tmap_result* result) {
   return result == nullptr ? -1 : result->time_s;
+}
+int tmap_result_partial(const tmap_result* result) {
+  return result != nullptr && result->partial ? 1 : 0;
 }
 void tmap_result_free(tmap_result* result) {
   delete result;

@@ -52,6 +52,7 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
   }
   j["time_s"] = r.time_s;
   j["seed"] = r.seed;
+  if (r.partial) j["partial"] = true;  // stopped early: the best mapping found by then
   j["topology"] = r.topology;
   auto histogram = nlohmann::ordered_json::array();
   for (const auto& [d, bytes] : r.metrics.bytes_by_distance) {

@@ -1,6 +1,7 @@
 #include "refine/candidate_search.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/distance_oracle.hpp"
 #include "refine/rank_costs.hpp"
@@ -38,18 +39,24 @@ class CandidateSearch {
     }
   }
 
-  SearchResult run(std::int64_t max_passes) {
+  SearchResult run(std::int64_t max_passes, const StepReport& on_step) {
     SearchResult result;
-    const Int128 cost = costs_.total();  // hop-bytes / 2 of the start, to judge a pass's gain
+    const Int128 cost = costs_.total();  // hop-bytes of the start, to judge a pass's gain
     for (std::int64_t pass = 0; pass < max_passes; ++pass) {
       ++result.passes;
       const Int128 before = result.gain;
       for (Rank a = 0; a < s_.num_ranks(); ++a) improve(a, result);
+      if (on_step && !on_step(result.passes, saturated(cost - result.gain))) break;
       // A pass that gains less than 0.1 % of what is left ends the search.
       const Int128 gained = result.gain - before;
       if (gained == 0 || gained * 1000 < cost - result.gain) break;
     }
     return result;
+  }
+
+  static std::int64_t saturated(Int128 v) {
+    return v > std::numeric_limits<std::int64_t>::max() ? std::numeric_limits<std::int64_t>::max()
+                                                        : static_cast<std::int64_t>(v);
   }
 
  private:
@@ -61,7 +68,7 @@ class CandidateSearch {
 
   std::int64_t pe_of_rank(Rank r) const { return costs_.place(r); }
 
-  /// Exact decrease of hop-bytes / 2 when a goes to slot t (swapping with its occupant).
+  /// Exact decrease of hop-bytes when a goes to slot t (swapping with its occupant).
   Int128 gain(Rank a, std::int64_t t) const {
     const Rank b = occupant_[t];
     return b < 0 ? costs_.move_gain(a, slots_.pe_of(t)) : costs_.swap_gain(a, b);
@@ -85,8 +92,8 @@ class CandidateSearch {
  public:
   /// Tabu search over the same candidates (the best admissible move each
   /// step, even a worsening one); returns with sigma = the best seen.
-  SearchResult run_tabu(std::int64_t iterations, std::uint64_t seed) {
-    SearchResult result = run(1000);  // start from the local optimum
+  SearchResult run_tabu(std::int64_t iterations, std::uint64_t seed, const StepReport& on_step) {
+    SearchResult result = run(1000, on_step);  // start from the local optimum
     Int128 cost = costs_.total();
     Int128 best_cost = cost;
     auto best_sigma = sigma_;
@@ -97,6 +104,7 @@ class CandidateSearch {
     detail::Random rng(seed, 91);
     Rank a = 0;
     for (std::int64_t it = 0; it < iterations && n > 1; ++it) {
+      if (on_step && (it & 4095) == 4095 && !on_step(result.passes + it, saturated(best_cost))) break;
       a = (a + 1) % n;
       if (s_.targets(a).empty()) continue;
       const auto tabu = [&](Rank r, std::int64_t pe) {
@@ -201,15 +209,15 @@ class CandidateSearch {
 template <typename Distances>
 SearchResult candidate_tabu(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                             std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                            std::int64_t iterations, std::uint64_t seed) {
-  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run_tabu(iterations, seed);
+                            std::int64_t iterations, std::uint64_t seed, const StepReport& on_step) {
+  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run_tabu(iterations, seed, on_step);
 }
 
 template <typename Distances>
 SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                               std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                              std::int64_t max_passes) {
-  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run(max_passes);
+                              std::int64_t max_passes, const StepReport& on_step) {
+  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run(max_passes, on_step);
 }
 
 std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const PE> pes) {
@@ -219,10 +227,10 @@ std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const 
 #define TMAP_INSTANTIATE(Oracle)                                                                            \
   template SearchResult candidate_search<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,        \
                                                  std::span<const std::int64_t>, std::vector<std::int64_t>&, \
-                                                 std::int64_t);                                             \
+                                                 std::int64_t, const StepReport&);                          \
   template SearchResult candidate_tabu<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,          \
                                                std::span<const std::int64_t>, std::vector<std::int64_t>&,   \
-                                               std::int64_t, std::uint64_t);
+                                               std::int64_t, std::uint64_t, const StepReport&);
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE
 

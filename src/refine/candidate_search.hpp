@@ -34,7 +34,7 @@ struct SearchResult {
 template <typename Distances>
 SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                               std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                              std::int64_t max_passes);
+                              std::int64_t max_passes, const StepReport& on_step = {});
 
 /// Tabu search on the same candidate lists, for inputs too large for the
 /// dense move table: first candidate_search to a local optimum, then
@@ -45,7 +45,7 @@ SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, con
 template <typename Distances>
 SearchResult candidate_tabu(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                             std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                            std::int64_t iterations, std::uint64_t seed);
+                            std::int64_t iterations, std::uint64_t seed, const StepReport& on_step = {});
 
 /// Local node numbers of the allowed PEs (increasing with the topology's
 /// node ids).

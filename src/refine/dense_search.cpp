@@ -148,7 +148,7 @@ SearchStats dense_descent(const DenseProblem& problem, std::vector<std::int64_t>
 }
 
 SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& pos, std::int64_t iterations,
-                        double seconds, std::uint64_t seed) {
+                        double seconds, std::uint64_t seed, const StepReport& on_step) {
   const auto n = problem.n;
   MoveTable table(problem, pos);
   SearchStats stats;
@@ -180,6 +180,7 @@ SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& 
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) {
       break;
     }
+    if (on_step && (it & 1023) == 1023 && !on_step(it, stats.best_cost)) break;
     std::int64_t br = -1;
     std::int64_t bs = -1;
     std::int64_t best = std::numeric_limits<std::int64_t>::max();

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "refine/slots.hpp"
 #include "tmap/comm_matrix.hpp"
 
 namespace tmap::refine {
@@ -83,6 +84,6 @@ SearchStats dense_descent(const DenseProblem& problem, std::vector<std::int64_t>
 /// by a new best and by places not visited for 5 N^2 moves. Returns with pos =
 /// the best solution seen. Same seed and iterations = same result.
 SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& pos, std::int64_t iterations,
-                        double seconds, std::uint64_t seed);
+                        double seconds, std::uint64_t seed, const StepReport& on_step = {});
 
 }  // namespace tmap::refine

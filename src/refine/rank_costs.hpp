@@ -44,7 +44,8 @@ class RankCosts {
   /// D_a at its own place (cached).
   [[nodiscard]] Int128 current(Rank a) const noexcept { return current_[static_cast<std::size_t>(a)]; }
 
-  /// Hop-bytes / 2 of the whole placement (each pair once per direction of S).
+  /// Hop-bytes of the whole placement: sum over i < j of S_ij d, which is the
+  /// sum over ordered pairs of A_ij d.
   [[nodiscard]] Int128 total() const noexcept {
     Int128 sum = 0;
     for (const auto c : current_) sum += c;
@@ -62,13 +63,13 @@ class RankCosts {
     return sum;
   }
 
-  /// Decrease of hop-bytes / 2 when a moves to place p (nobody moves back).
+  /// Decrease of hop-bytes when a moves to place p.
   [[nodiscard]] Int128 move_gain(Rank a, std::int64_t p) const {
     if (p == place(a)) return 0;
     return current(a) - cost_at(a, p);
   }
 
-  /// Decrease of hop-bytes / 2 when a and b exchange places.
+  /// Decrease of hop-bytes when a and b exchange places.
   [[nodiscard]] Int128 swap_gain(Rank a, Rank b) const {
     const std::int64_t pa = place(a);
     const std::int64_t pb = place(b);

@@ -85,6 +85,16 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
   const auto sym = problem.comm.symmetrized();
   const auto& constraints = problem.constraints;
   const auto slots = refine::SlotSpace::of(constraints);
+  // Progress: each pass (or every few thousand tabu moves) with the best so far.
+  const std::string stage = options.kind == RefineKind::Swap ? "refine swap" : "refine tabu";
+  context.report({.stage = stage, .detail = "started", .fraction = 0.0, .hop_bytes = stats.before});
+  refine::StepReport on_step;
+  if (context.progress) {
+    on_step = [&](std::int64_t step, std::int64_t best) {
+      const auto detail = fmt::format("step {}", step);
+      return context.report({.stage = stage, .detail = detail, .hop_bytes = best});
+    };
+  }
   auto sigma = slots_of(mapping, constraints);
   const auto n_slots = constraints.num_slots();
   bool done = false;
@@ -105,7 +115,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
         stats.method = "swap";
       } else {
         const auto iterations = options.iterations >= 0 ? options.iterations : refine::default_tabu_iterations(n_slots);
-        r = refine::robust_tabu(dense, pos, iterations, options.time_limit_s, context.seed);
+        r = refine::robust_tabu(dense, pos, iterations, options.time_limit_s, context.seed, on_step);
         stats.method = "tabu";
       }
       stats.iterations = r.iterations;
@@ -125,11 +135,12 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
       if (tabu) {
         const auto iterations =
             options.iterations >= 0 ? options.iterations : refine::candidate_tabu_iterations(problem.comm.num_ranks());
-        const auto r = refine::candidate_tabu(sym, slots, distances, node_of_pe, sigma, iterations, context.seed);
+        const auto r =
+            refine::candidate_tabu(sym, slots, distances, node_of_pe, sigma, iterations, context.seed, on_step);
         stats.iterations = iterations;
         stats.swaps = r.swaps + r.moves;
       } else {
-        const auto r = refine::candidate_search(sym, slots, distances, node_of_pe, sigma, kCandidatePasses);
+        const auto r = refine::candidate_search(sym, slots, distances, node_of_pe, sigma, kCandidatePasses, on_step);
         stats.iterations = r.passes;
         stats.swaps = r.swaps + r.moves;
       }
@@ -149,6 +160,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
     stats.after = after;
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  context.report({.stage = stage, .detail = "done", .fraction = 1.0, .hop_bytes = stats.after, .done = true});
   return stats;
 }
 

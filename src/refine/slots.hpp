@@ -4,11 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "tmap/mapping.hpp"
 
 namespace tmap::refine {
+
+/// Called by a search every so often with its step count and the best cost
+/// so far (hop-bytes); returning false ends the search with that best.
+using StepReport = std::function<bool(std::int64_t step, std::int64_t best_cost)>;
 
 struct SlotSpace {
   std::int64_t num_slots = 0;

@@ -21,6 +21,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/mapper.hpp"
+#include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap {
@@ -124,9 +125,15 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Contex
   Context context = given;
   const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   context.threads = std::clamp(given.threads, 1, hardware);
+  if (!context.run) context.run = std::make_shared<RunControl>();  // the outermost call
+  context.report({.stage = info.name, .detail = "started", .fraction = 0.0});
   auto mapping = info.make()->map(problem, context);
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
-  if (context.refine.kind != RefineKind::None && !info.has(kRefinesItself)) {
+  const auto hop_bytes = [&] {
+    return context.progress ? evaluate(problem.comm, problem.topology, mapping).hop_bytes : -1;
+  };
+  context.report({.stage = info.name, .detail = "done", .fraction = 1.0, .hop_bytes = hop_bytes(), .done = true});
+  if (context.refine.kind != RefineKind::None && !info.has(kRefinesItself) && !context.stopped()) {
     const auto stats = refine_mapping(problem, mapping, context);
     context.note(2, std::string(strategy) + ": refined by " + stats.method + " " + std::to_string(stats.before) +
                         " -> " + std::to_string(stats.after));

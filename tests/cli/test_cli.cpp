@@ -364,3 +364,18 @@ TEST(Cli, AllocationFromTheSlurmEnvironment) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set"), std::string::npos);
 }
+
+// -q and -v count against each other: -q -v is the normal level (the
+// summary), -q alone prints nothing, -q -q -v still nothing.
+TEST(Cli, QuietAndVerboseCombine) {
+  Sandbox box;
+  const auto normal = box.run("tm-map", {"--example"});
+  const auto both = box.run("tm-map", {"--example", "-q", "-v"});
+  const auto quiet = box.run("tm-map", {"--example", "-q"});
+  const auto quieter = box.run("tm-map", {"--example", "-q", "-q", "-v"});
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_NE(both.err.find("hop_bytes 144000"), std::string::npos) << both.err;
+  EXPECT_EQ(both.out, normal.out);
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(quieter.err, "");
+}

@@ -1,5 +1,6 @@
 // tm-map: maps the ranks of a job onto a machine (contract section 4).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <deque>
 #include <map>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "progress.hpp"
 #include "refine/dense_search.hpp"
 #include "run.hpp"
 #include "tmap/generators.hpp"
@@ -84,7 +86,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 0;
   int threads = 1;
   int verbose = 0;
-  bool quiet = false;
+  int quiet = 0;
   bool example = false;
   app.add_option("-s,--strategy", strategy, strategy_help());
   app.add_option("--format", format,
@@ -130,12 +132,15 @@ int main(int argc, char** argv) {
   app.add_option("--time-limit", time_limit,
                  "Stop the tabu search after this many seconds (results then depend on the machine's speed)")
       ->check(real_number(0.0, 1e9));
-  app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable)");
-  app.add_flag("-q,--quiet", quiet, "No summary on stderr");
+  app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable; -q -v cancel out)");
+  app.add_flag("-q,--quiet", quiet, "No summary or progress on stderr");
   app.add_flag("--example", example,
                std::string("Map the embedded example (8x8 stencil on ") + kExampleTopology + ") instead of -t/-c");
 
   return run("tm-map", app, argc, argv, [&]() -> int {
+    // -v and -q count against each other: -q -v is the normal level.
+    const int level = std::max(0, 1 + verbose - quiet);
+    const bool silent = level == 0;
     auto inputs = in.files();
     for (const auto& [option, value] : strategy_options) {
       if (option->names_file && value) inputs.push_back(*value);
@@ -164,7 +169,7 @@ int main(int argc, char** argv) {
     Context context;
     context.seed = seed;
     context.threads = threads;
-    context.verbosity = quiet ? 0 : 1 + verbose;
+    context.verbosity = level;
     context.link_bandwidths = links.bandwidths;
     context.refine.kind = refine_kind_from_name(refine);
     context.refine.iterations = refine_iters;
@@ -178,7 +183,15 @@ int main(int argc, char** argv) {
         throw InputError(message.starts_with(std::string(option->key)) ? "--" + message : message);
       }
     }
-    context.log = [](std::string_view message) { fmt::print(stderr, "tm-map: {}\n", message); };
+    // Progress on stderr; Ctrl-C stops at the next step with the best so far.
+    stop_on_interrupt();
+    ProgressPrinter printer(level, isatty(STDERR_FILENO) != 0);
+    context.progress = [&printer](const Progress& event) { return printer(event); };
+    context.run = std::make_shared<RunControl>();
+    context.log = [&printer](std::string_view message) {
+      printer.finish();
+      fmt::print(stderr, "tm-map: {}\n", message);
+    };
     const auto out_format = mapping_format_from_name(format);
     check_problem(problem);
 
@@ -200,12 +213,17 @@ int main(int argc, char** argv) {
         }
       }
       const auto names = parse_strategy_list(compare);
-      for (std::size_t k = 0; k < names.size(); ++k) {
+      for (std::size_t k = 0; k < names.size() && !context.stopped(); ++k) {
         results.push_back(run_strategy(names[k], problem, context, routing.get()));
-        if (!quiet) {
-          fmt::print(stderr, "tm-map: [{}/{}] {} done in {:.3f} s\n", k + 1, names.size(), names[k],
-                     results.back().report.time_s);
+        printer.finish();
+        if (!silent) {
+          fmt::print(stderr, "tm-map: [{}/{}] {} done in {:.3f} s{}\n", k + 1, names.size(), names[k],
+                     results.back().report.time_s, results.back().report.partial ? " (stopped: partial)" : "");
         }
+      }
+      if (context.stopped()) {
+        fmt::print(stderr, "tm-map: stopped (Ctrl-C): the table holds the strategies run so far\n");
+        context.run = std::make_shared<RunControl>();  // the references below still run
       }
       std::vector<RunResult> references;  // ratios need scotch and inorder even when not listed
       for (const std::string name : {"inorder", "scotch"}) {
@@ -219,6 +237,11 @@ int main(int argc, char** argv) {
     }
 
     auto result = run_strategy(strategy, problem, context, routing.get());
+    printer.finish();
+    if (result.report.partial) {
+      fmt::print(stderr, "tm-map: stopped (Ctrl-C) after {:.1f} s: writing the best mapping found so far (partial)\n",
+                 result.report.time_s);
+    }
     result.report.host_of = in.host_names(*topology, allocation);
     if (program.find_first_of("\r\n") != std::string::npos) throw InputError("--program: one line, please");
     result.report.program = program;
@@ -226,7 +249,7 @@ int main(int argc, char** argv) {
       result.report.slot_of = [&topology](PE pe) { return topology->pu_in_node(pe); };
     } else {
       result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
-      if (out_format == MappingFormat::Rankfile && !quiet) note_shared_cores(result, *topology);
+      if (out_format == MappingFormat::Rankfile && !silent) note_shared_cores(result, *topology);
     }
     if (topology->scotch_terminals_are_nodes()) {
       result.report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
@@ -235,7 +258,7 @@ int main(int argc, char** argv) {
     const auto text = format_mapping(out_format, result.mapping, result.report);
     links.write_loads(routing.get(), result.report.routes);
     emit(text, output);
-    if (!quiet) print_summary(result, constraints, comm.num_ranks());
+    if (!silent) print_summary(result, constraints, comm.num_ranks());
     return kExitOk;
   });
 }

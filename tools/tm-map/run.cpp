@@ -25,7 +25,7 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Co
   Context construct = run;
   if (!refines_itself) construct.refine.kind = RefineKind::None;
   result.mapping = map_with(strategy, problem, construct);
-  if (!refines_itself && run.refine.kind != RefineKind::None) {
+  if (!refines_itself && run.refine.kind != RefineKind::None && !run.stopped()) {
     result.report.refine = refine_mapping(problem, result.mapping, run);
     validate_mapping(result.mapping, problem.comm.num_ranks(), problem.constraints);
   }
@@ -37,6 +37,7 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Co
   if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
   result.report.time_s = elapsed.count();
   result.report.seed = context.seed;
+  result.report.partial = run.stopped();
   return result;
 }
 

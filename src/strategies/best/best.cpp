@@ -44,7 +44,10 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
   Context swap = context;
   swap.refine.kind = RefineKind::Swap;
   std::vector<Candidate> candidates;
-  for (const auto* row : portfolio()) {
+  const auto rows = portfolio();
+  std::int64_t best_so_far = -1;
+  for (std::size_t k = 0; k < rows.size() && !context.stopped(); ++k) {
+    const auto* row = rows[k];
     if (row->has(kQuadraticInRanks) && problem.comm.num_ranks() > kMaxQuadraticRanks) continue;
     const auto name = row->name;
     const auto t0 = std::chrono::steady_clock::now();
@@ -60,6 +63,12 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
     c.built = stats.before;
     c.refined = stats.after;
     c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best_so_far = best_so_far < 0 ? c.refined : std::min(best_so_far, c.refined);
+    const auto detail = fmt::format("{} built {} refined {} ({:.3f} s)", c.name, c.built, c.refined, c.seconds);
+    context.report({.stage = "best",
+                    .detail = detail,
+                    .fraction = static_cast<double>(k + 1) / static_cast<double>(rows.size() + 1),
+                    .hop_bytes = best_so_far});
     candidates.push_back(std::move(c));
   }
   if (candidates.empty()) throw InputError("best: no construction could map this input");
@@ -68,7 +77,7 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return candidates[a].refined < candidates[b].refined; });
-  if (context.refine.kind == RefineKind::Tabu) {
+  if (context.refine.kind == RefineKind::Tabu && !context.stopped()) {
     std::vector<std::size_t> finalists;
     for (const auto k : order) {
       const bool duplicate = std::any_of(finalists.begin(), finalists.end(),
@@ -82,7 +91,7 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
     const auto budget = context.refine.iterations >= 0 ? context.refine.iterations
                         : dense                        ? refine::portfolio_tabu_iterations(slots)
                                                        : -1;
-    for (std::size_t f = 0; f < finalists.size(); ++f) {
+    for (std::size_t f = 0; f < finalists.size() && !context.stopped(); ++f) {
       auto& c = candidates[finalists[f]];
       Context tabu = context;
       tabu.seed = context.seed + f;

@@ -63,13 +63,14 @@ Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) con
             ohtma::exchange_pass(ext, slots, distances, max_distance, sigma_ext, ext.num_ranks() / 2, context.threads);
         context.note(2, "ohtma+: pass " + std::to_string(pass + 1) + " kept " + std::to_string(r.kept) +
                             " swaps (hop-bytes -" + str(r.gain) + ")");
-        if (r.kept == 0) break;
+        const auto detail = "pass " + std::to_string(pass + 1) + ", " + std::to_string(r.kept) + " swaps kept";
+        if (!context.report({.stage = "ohtma+", .detail = detail}) || r.kept == 0) break;
       }
       sigma_ext.resize(static_cast<std::size_t>(n));
       sigma_now = std::move(sigma_ext);
     }
     // Extension 3: candidate-list search, always last.
-    if (!context.ohtma.candidate_search) return;
+    if (!context.ohtma.candidate_search || context.stopped()) return;
     const auto node_of_pe = refine::local_nodes(problem.topology, constraints.allowed_pes());
     const auto r = refine::candidate_search(sym, slots, distances, node_of_pe, sigma_now, context.ohtma.max_passes);
     context.note(2, "ohtma+: candidate search " + std::to_string(r.passes) + " passes, " + std::to_string(r.swaps) +

@@ -1,0 +1,80 @@
+#include "progress.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <csignal>
+
+namespace tmap::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int /*signal*/) {
+  g_interrupted = true;  // the default action is back (SA_RESETHAND): a second Ctrl-C kills
+}
+
+/// Runs shorter than this print no progress at the normal level.
+constexpr double kQuietSeconds = 2.0;
+
+}  // namespace
+
+void stop_on_interrupt() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+}
+
+bool interrupted() {
+  return g_interrupted.load();
+}
+
+ProgressPrinter::ProgressPrinter(int level, bool terminal) : level_(level), terminal_(terminal) {}
+
+bool ProgressPrinter::operator()(const Progress& event) {
+  if (level_ >= 1 && (event.elapsed_s >= kQuietSeconds || level_ >= 2)) {
+    const auto now = std::chrono::steady_clock::now();
+    const auto since = std::chrono::duration<double>(now - last_).count();
+    // Stage boundaries always; steps at most 10 a second live, 1 a second
+    // as lines (5 with -v).
+    // "started" lines only live or with -v: as plain lines they would double the output.
+    if (event.fraction == 0.0 && !terminal_ && level_ < 2) return !interrupted();
+    const bool boundary = event.done || event.fraction == 0.0 || event.stage == "best";
+    const double gap = terminal_ ? 0.1 : (level_ >= 2 ? 0.2 : 1.0);
+    if (boundary || since >= gap) {
+      last_ = now;
+      std::string line = fmt::format("tm-map: {:7.1f} s  {}", event.elapsed_s, event.stage);
+      if (!event.detail.empty()) line += fmt::format(": {}", event.detail);
+      if (event.fraction >= 0.0 && event.fraction <= 1.0 && !event.done && event.fraction > 0.0) {
+        line += fmt::format("  [{:.0f}%]", 100.0 * event.fraction);
+      }
+      if (event.hop_bytes >= 0) line += fmt::format("  hop_bytes {}", event.hop_bytes);
+      if (interrupted()) line += "  (stopping: Ctrl-C again to abort)";
+      print(line, terminal_);
+    }
+  }
+  return !interrupted();
+}
+
+void ProgressPrinter::print(const std::string& line, bool live) {
+  if (live) {
+    // Rewrite the one line in place (carriage return, clear to end of line).
+    fmt::print(stderr, "\r\033[K{}", line);
+    std::fflush(stderr);
+    live_shown_ = true;
+  } else {
+    fmt::print(stderr, "{}\n", line);
+  }
+}
+
+void ProgressPrinter::finish() {
+  if (live_shown_) {
+    fmt::print(stderr, "\r\033[K");
+    live_shown_ = false;
+  }
+}
+
+}  // namespace tmap::cli

@@ -1,0 +1,38 @@
+// tm-map's progress on stderr, fed by the library's Context::progress: a
+// live single line on a terminal, plain lines otherwise; nothing for runs
+// shorter than ~2 s unless -v. Ctrl-C once stops the run at its next step
+// (the best mapping so far is written, marked partial); twice aborts.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "tmap/mapper.hpp"
+
+namespace tmap::cli {
+
+class ProgressPrinter {
+ public:
+  /// `level`: 0 silent (-q), 1 normal, 2+ every step (-v).
+  ProgressPrinter(int level, bool terminal);
+  /// The Context::progress callback: prints, and returns false after Ctrl-C.
+  bool operator()(const Progress& event);
+  /// Ends a live line, if one is showing.
+  void finish();
+
+ private:
+  void print(const std::string& line, bool live);
+
+  int level_;
+  bool terminal_;
+  bool live_shown_ = false;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now() - std::chrono::hours(1);
+};
+
+/// Ctrl-C (SIGINT) asks the run to stop instead of killing it; a second
+/// Ctrl-C kills as usual.
+void stop_on_interrupt();
+/// Whether Ctrl-C was pressed.
+[[nodiscard]] bool interrupted();
+
+}  // namespace tmap::cli
