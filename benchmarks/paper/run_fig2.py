@@ -64,42 +64,54 @@ def run(cmd):
 
 
 def plot(rows, out_dir, allocations, strategies):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # The same palette and strategy styles as tm-report (tools/tm-report/tmap_plots.py).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "tools", "tm-report"))
+    import tmap_plots as plots
+    plt = plots.plt
     for alloc in allocations:
-        fig, axes = plt.subplots(2, 3, figsize=(16, 8.5))
+        fig, axes = plt.subplots(2, 3, figsize=(16, 9))
         for ax, app in zip(axes.flat, APPS):
             data = [r for r in rows if r["app"] == app and r["allocation"] == alloc]
             sizes = sorted({int(r["ranks"]) for r in data})
             width = 0.8 / len(strategies)
-            colours = plt.get_cmap("tab20").colors
+            values_all = []
             for k, strategy in enumerate(strategies):
                 values = [next((float(r["vs_inorder"]) for r in data
                                 if int(r["ranks"]) == n and r["strategy"] == strategy), 0.0) for n in sizes]
-                ax.bar([i + k * width for i in range(len(sizes))], values, width, label=strategy,
-                       color=colours[(2 * k) % 20 if k < 10 else 2 * (k - 10) + 1])
+                values_all += values
+                colour, hatch = plots.style(strategy)
+                ax.bar([i + k * width for i in range(len(sizes))], values, width, label=strategy, color=colour,
+                       hatch=hatch, edgecolor="white", linewidth=0.3)
             ax.set_xticks([i + 0.4 - width / 2 for i in range(len(sizes))])
             ax.set_xticklabels([str(n) for n in sizes])
             ax.axhline(1.0, color="black", linewidth=0.6)
+            # Ratios from 0.2 to 6: a log axis keeps the small ones readable.
+            if plots.spans_orders(values_all, factor=8):
+                ax.set_yscale("log")
+                ticks = [t for t in (0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7) if min(v for v in values_all if v > 0) / 1.2 <= t <= max(values_all) * 1.2]
+                ax.set_yticks(ticks)
+                ax.set_yticklabels([f"{t:g}" for t in ticks])
+                ax.minorticks_off()
             ax.set_title(f"({'abcdef'[APPS.index(app)]}) {app.upper() if len(app) == 2 else app}")
             ax.set_xlabel("processes")
             ax.set_ylabel("hop-bytes / in-order")
-        axes.flat[0].legend(fontsize=7, ncol=2)
+            ax.grid(True, axis="y", which="both", linewidth=0.3)
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=len(strategies), fontsize=8, frameon=False)
         fig.suptitle(f"Normalised hop-bytes on Tianhe-3, {alloc} allocation (16 ranks per node)")
-        fig.tight_layout()
+        fig.tight_layout(rect=(0, 0.05, 1, 1))
         fig.savefig(os.path.join(out_dir, f"fig2_{alloc}.png"), dpi=80)
         plt.close(fig)
     fig, ax = plt.subplots(figsize=(8, 5.5))
-    colours = plt.get_cmap("tab20").colors
-    for k, strategy in enumerate(strategies):
+    for strategy in strategies:
         sizes = sorted({int(r["ranks"]) for r in rows})
         times = []
         for n in sizes:
             t = [float(r["time_s"]) for r in rows if int(r["ranks"]) == n and r["strategy"] == strategy]
             times.append(statistics.median(t) if t else float("nan"))
-        ax.plot(sizes, [max(t, 1e-5) for t in times], marker="o", label=strategy,
-                color=colours[(2 * k) % 20 if k < 10 else 2 * (k - 10) + 1])
+        colour, hatch = plots.style(strategy)
+        ax.plot(sizes, [max(t, 1e-5) for t in times], marker="o", label=strategy, color=colour,
+                linestyle="--" if hatch else "-")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("processes")
@@ -155,11 +167,18 @@ def main():
     ap.add_argument("--bin", default="build/bin")
     ap.add_argument("--out", default="benchmarks/results")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--replot", action="store_true", help="redraw the figures from OUT/fig2.csv without mapping")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     sizes = [256, 1024] if args.quick else SIZES
     allocations = ["contiguous", "scattered", "fragmented"]
     strategies = PAPER + OURS
+    if args.replot:
+        with open(os.path.join(args.out, "fig2.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        present = {r["strategy"] for r in rows}
+        plot(rows, args.out, allocations, [s for s in strategies if s in present])
+        return
     rows = []
     cases = [(app, n, alloc) for app in APPS for n in sizes if app not in SQUARE or int(n ** 0.5) ** 2 == n
              for alloc in allocations]

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# tm-report turns a --compare JSON into a page: index.html naming every
+# strategy (the chosen one marked), PNG figures that are real images, the
+# machine picture where the machine has coordinates; bad input gets exit 2,
+# a message naming the file, and no folder.
+# Usage: tests/report.sh BIN_DIR SOURCE_DIR
+set -euo pipefail
+bin=$(cd "$1" && pwd)
+report="$(cd "$2" && pwd)/tools/tm-report/tm-report"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+"$bin/tm-map" --example --compare all --format json --output cmp.json 2> /dev/null
+"$report" cmp.json page > /dev/null
+for s in $(python3 -c "import json; print(' '.join(r['strategy'] for r in json.load(open('cmp.json'))['results']))"); do
+  grep -q "<td>$s</td>" page/index.html
+done
+grep -q 'class="chosen"' page/index.html
+for png in hop_bytes congestion distance machine; do
+  test "$(head -c 8 "page/$png.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+  grep -q "src=\"$png.png\"" page/index.html
+done
+
+# A partial allocation on a 2D mesh: the machine picture is drawn.
+"$bin/tm-gen" stencil2d --dims 4x4 --output c.mat
+"$bin/tm-map" -t "mesh2D 8 8" -c c.mat -b <(seq 0 2 63) --compare scotch,inorder,greedy --format json --output mesh.json 2> /dev/null
+"$report" mesh.json --output mesh > /dev/null
+test -s mesh/machine.png
+
+# Bad input: exit 2, the file named, nothing written.
+echo '{"results": 3}' > bad.json
+if "$report" bad.json never 2> err.txt; then exit 1; fi
+grep -q "bad.json: expected tm-map --compare" err.txt
+test ! -e never
+echo "not json" > worse.json
+if "$report" worse.json never 2> err.txt; then exit 1; fi
+grep -q "worse.json: not JSON" err.txt
+touch afile
+if "$report" cmp.json afile 2> err.txt; then exit 1; fi
+grep -q "afile: exists and is not a folder" err.txt
+test -z "$(ls -A | grep '^\.tm-report' || true)"
+echo "tm-report: OK"

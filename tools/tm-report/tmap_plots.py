@@ -1,0 +1,145 @@
+"""Figures shared by tm-report and the paper experiment (benchmarks/paper):
+one colour-blind-safe palette (Okabe and Ito), strategies drawn in the same
+colour everywhere, and the machine pictures.
+
+Matplotlib (Debian's python3-matplotlib) with the Agg backend: no display.
+"""
+import math
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend)
+
+# Okabe and Ito's palette: distinguishable with every common colour-vision deficiency.
+OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
+GREY = "#9A9A9A"
+HIGHLIGHT = "#D55E00"  # vermillion: the chosen mapping
+
+# A fixed colour per strategy family, with hatches to tell members apart
+# (11 similar colours were unreadable).
+_FAMILY = {
+    "inorder": (GREY, ""), "roundrobin": (GREY, "//"), "random": (GREY, ".."),
+    "scotch": ("#0072B2", ""), "treematch": ("#56B4E9", ""), "rb": ("#56B4E9", "//"),
+    "ohtma": ("#E69F00", ""), "ohtma+": ("#E69F00", "//"),
+    "greedy": ("#CC79A7", ""), "rcm": ("#CC79A7", "//"),
+    "umpa-greedy": ("#009E73", ".."), "umpa-wh": ("#009E73", ""), "umpa-mc": ("#009E73", "//"),
+    "grid2d": ("#F0E442", ""), "best": ("#000000", ""),
+}
+
+
+def style(strategy):
+    """(colour, hatch) of a strategy; 'NAME:REFINE' and external names too."""
+    base = strategy.split(":")[0]
+    return _FAMILY.get(base, ("#CC79A7", "xx"))
+
+
+def spans_orders(values, factor=20.0):
+    positive = [v for v in values if v > 0]
+    return len(positive) >= 2 and max(positive) / min(positive) >= factor
+
+
+def ranked_bars(ax, names, values, chosen, xlabel, labels=None):
+    """Horizontal bars, best (smallest) at the top; the chosen one in
+    vermillion, the others grey; a log axis when values span >= 20x."""
+    order = sorted(range(len(names)), key=lambda k: (values[k], names[k]))
+    ys = list(range(len(order)))[::-1]
+    for y, k in zip(ys, order):
+        ax.barh(y, values[k], color=HIGHLIGHT if names[k] == chosen else GREY, edgecolor="black", linewidth=0.4)
+        text = labels[k] if labels else f"{values[k]:,.0f}"
+        ax.text(values[k], y, "  " + text, va="center", fontsize=8)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([names[k] + ("  (chosen)" if names[k] == chosen else "") for k in order], fontsize=9)
+    if spans_orders(values):
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.margins(x=0.25)
+    ax.grid(True, axis="x", linewidth=0.3)
+
+
+def distance_heatmap(ax, names, histograms):
+    """Share of each strategy's bytes at each distance (rows: strategies)."""
+    distances = sorted({d for h in histograms for d in h})
+    grid = []
+    for h in histograms:
+        total = sum(h.values()) or 1
+        grid.append([h.get(d, 0) / total for d in distances])
+    image = ax.imshow(grid, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=9)
+    ax.set_xticks(range(len(distances)))
+    ax.set_xticklabels([str(d) for d in distances], fontsize=8)
+    ax.set_xlabel("distance (hops, or the target's distance unit)")
+    for i, row in enumerate(grid):
+        for j, share in enumerate(row):
+            if share >= 0.005:
+                ax.text(j, i, f"{100 * share:.0f}", ha="center", va="center", fontsize=7,
+                        color="black" if share > 0.6 else "white")
+    return image
+
+
+_TIANHE3 = re.compile(r"tianhe3:(\d+)x(\d+)(?:,nodes=(\d+))?(?:,cores=(\d+))?$")
+_GRID2D = re.compile(r"(mesh2D|torus2D)\s+(\d+)\s+(\d+)$")
+
+
+def node_grid(topology):
+    """For machines tm-report can draw: (rows, cols, cell of a PE, caption),
+    else None. Tianhe-3: chips in their mesh, each chip two rows (its
+    halves) of nodes; 2D meshes and tori: PE x + X y at (y, x)."""
+    m = _TIANHE3.match(topology.replace(" ", ""))
+    if m:
+        rows, cols = int(m.group(1)), int(m.group(2))
+        nodes = int(m.group(3) or 96)
+        cores = int(m.group(4) or 1)
+        half = nodes // 2
+
+        def cell(pe):
+            node = pe // cores
+            chip, k = divmod(node, nodes)
+            side, i = divmod(k, half)
+            return (chip // cols) * 2 + side, (chip % cols) * half + i
+
+        return rows * 2, cols * half, cell, f"{rows}x{cols} chips, 2 halves of {half} nodes each; a cell = a node"
+    m = _GRID2D.match(topology.strip())
+    if m:
+        x, y = int(m.group(2)), int(m.group(3))
+        return y, x, (lambda pe: (pe // x, pe % x)), f"{m.group(1)} {x} x {y}; a cell = a PE"
+    return None
+
+
+def occupancy(ax, topology, mapping, title):
+    """Ranks per cell of the machine picture; False when it cannot be drawn."""
+    grid = node_grid(topology)
+    if grid is None:
+        return False
+    rows, cols, cell, caption = grid
+    counts = [[0] * cols for _ in range(rows)]
+    for pe in mapping:
+        r, c = cell(pe)
+        counts[r][c] += 1
+    image = ax.imshow(counts, cmap="cividis", interpolation="nearest", vmin=0)
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(caption, fontsize=8)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    plt.colorbar(image, ax=ax, fraction=0.046, pad=0.02, label="ranks")
+    return True
+
+
+def figure(width, height):
+    return plt.subplots(figsize=(width, height))
+
+
+def save(fig, path, dpi=100):
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+
+
+def nice_ratio(value):
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+__all__ = ["OKABE_ITO", "GREY", "HIGHLIGHT", "style", "spans_orders", "ranked_bars", "distance_heatmap",
+           "node_grid", "occupancy", "figure", "save", "nice_ratio", "math"]
