@@ -122,10 +122,26 @@ RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing
   return m;
 }
 
+namespace {
+
+/// A CSV field as RFC 4180 writes it: quoted when it holds a comma, a quote
+/// or a line break (Tianhe-3's link names do: "cn0-chip(0,0).L").
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+}  // namespace
+
 std::string link_loads_csv(const RoutingModel& routing, const RouteMetrics& metrics) {
   std::string out = "link,name,kind,bandwidth,messages,bytes,congestion\n";
   for (const auto& load : metrics.loads) {
-    out += fmt::format("{},{},{},{},{},{},{}\n", load.link, routing.link_name(load.link),
+    out += fmt::format("{},{},{},{},{},{},{}\n", load.link, csv_field(routing.link_name(load.link)),
                        routing.link_kinds()[static_cast<std::size_t>(routing.link_kind(load.link))],
                        routing.bandwidth(load.link), load.messages, load.bytes, load.congestion);
   }

@@ -127,6 +127,10 @@ TEST(Routing, HandWorkedThreeChipTianhe3) {
   EXPECT_EQ(names, (std::vector<std::string>{"cn0-chip(0,0).L", "cn1-chip(0,0).L", "cn2-chip(0,0).R", "cn6-chip(0,1).R",
                                              "cn8-chip(0,2).L", "chip(0,0).L-chip(0,0).R", "chip(0,1).L-chip(0,1).R",
                                              "chip(0,0)-chip(0,1)", "chip(0,0)-chip(0,2)"}));
+  // Names with commas are quoted in the CSV (RFC 4180): every row keeps 7 fields.
+  const auto csv = tmap::link_loads_csv(*routing, m);
+  EXPECT_NE(csv.find("\n0,\"cn0-chip(0,0).L\",node,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"chip(0,0)-chip(0,1)\",row,"), std::string::npos) << csv;
 }
 
 TEST(Routing, Tianhe3GoesAlongTheRowFirst) {
