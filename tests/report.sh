@@ -28,6 +28,19 @@ done
 "$report" mesh.json --output mesh > /dev/null
 test -s mesh/machine.png
 
+# The traffic on each link (tm-map --link-loads of one mapping) on Tianhe-3 and a mesh.
+"$bin/tm-map" --example --link-loads links.csv -q > /dev/null
+"$report" cmp.json withlinks --links links.csv --links-of scotch > /dev/null
+test "$(head -c 8 withlinks/links.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+grep -q 'src="links.png"' withlinks/index.html
+"$bin/tm-map" -t "mesh2D 8 8" -c c.mat -b <(seq 0 2 63) -s scotch --link-loads mesh.csv -q > /dev/null
+"$report" mesh.json meshlinks --links mesh.csv > /dev/null
+test -s meshlinks/links.png
+printf 'link,name,kind,bandwidth,messages,bytes,congestion\n0,a-b,dim0,1,1,lots,1\n' > badlinks.csv
+if "$report" cmp.json never --links badlinks.csv 2> err.txt; then exit 1; fi
+grep -q "badlinks.csv:2: bytes 'lots' is not a number" err.txt
+test ! -e never
+
 # Bad input: exit 2, the file named, nothing written.
 echo '{"results": 3}' > bad.json
 if "$report" bad.json never 2> err.txt; then exit 1; fi

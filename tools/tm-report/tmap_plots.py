@@ -10,7 +10,8 @@ import re
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend)
+import matplotlib.patches  # noqa: E402  (after the backend)
+import matplotlib.pyplot as plt  # noqa: E402
 
 # Okabe and Ito's palette: distinguishable with every common colour-vision deficiency.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
@@ -127,6 +128,83 @@ def occupancy(ax, topology, mapping, title):
     return True
 
 
+_CHIP = re.compile(r"chip\((\d+),(\d+)\)(?:\.([LR]))?")
+_PES = re.compile(r"(\d+)-(\d+)$")
+
+
+def _draw_segments(ax, segments):
+    """segments: (x0, y0, x1, y1, bytes); colour and width by bytes."""
+    top = max((b for *_, b in segments), default=0) or 1
+    cmap = plt.get_cmap("viridis")
+    for x0, y0, x1, y1, b in segments:
+        ax.plot([x0, x1], [y0, y1], color=cmap(b / top), linewidth=1 + 7 * b / top, solid_capstyle="round")
+    mappable = matplotlib.cm.ScalarMappable(norm=matplotlib.colors.Normalize(0, top), cmap=cmap)
+    plt.colorbar(mappable, ax=ax, fraction=0.046, pad=0.02, label="bytes on the link")
+
+
+def link_picture(ax, topology, links):
+    """Bytes on each link of the machine, drawn on its layout: Tianhe-3's
+    chip mesh (row and column links between chips, the side link inside
+    each chip, the bytes its nodes inject) and 2D meshes (a segment per
+    link). `links`: rows of tm-map --link-loads. False when not drawable."""
+    th = _TIANHE3.match(topology.replace(" ", ""))
+    if th:
+        segments = []
+        inject = {}
+        side = {}
+        for row in links:
+            name, b = row["name"], float(row["bytes"])
+            chips = _CHIP.findall(name)
+            if row["kind"] == "node" and chips:
+                key = (int(chips[0][0]), int(chips[0][1]))
+                inject[key] = inject.get(key, 0.0) + b
+            elif len(chips) == 2:
+                (r0, c0, _), (r1, c1, _) = chips
+                if (r0, c0) == (r1, c1):  # the link between the chip's two halves
+                    side[(int(r0), int(c0))] = b
+                else:
+                    segments.append((int(c0), int(r0), int(c1), int(r1), b))
+        _draw_segments(ax, segments)
+        rows, cols = int(th.group(1)), int(th.group(2))
+        for r in range(rows):
+            for c in range(cols):
+                # The chip: its two halves (L, R) side by side, with what crosses between them.
+                ax.add_patch(matplotlib.patches.Rectangle((c - 0.22, r - 0.12), 0.44, 0.24, facecolor="white",
+                                                          edgecolor="black", linewidth=0.8, zorder=3))
+                ax.plot([c, c], [r - 0.12, r + 0.12], color="black", linewidth=0.6, zorder=4)
+                for dx, half in ((-0.11, "L"), (0.11, "R")):
+                    ax.text(c + dx, r, half, ha="center", va="center", fontsize=7, zorder=5)
+                ax.text(c, r + 0.2, f"L-R {side.get((r, c), 0):,.0f} B; nodes inject {inject.get((r, c), 0):,.0f} B",
+                        ha="center", fontsize=6)
+        ax.set_xlim(-0.6, cols - 0.4)
+        ax.set_ylim(rows - 0.4, -0.6)
+        ax.set_xticks(range(cols))
+        ax.set_yticks(range(rows))
+        ax.set_xlabel("chip column")
+        ax.set_ylabel("chip row")
+        return True
+    grid = _GRID2D.match(topology.strip())
+    if grid:
+        x = int(grid.group(2))
+        segments = []
+        for row in links:
+            m = _PES.match(row["name"])
+            if not m:
+                continue
+            a, b = int(m.group(1)), int(m.group(2))
+            (ya, xa), (yb, xb) = divmod(a, x), divmod(b, x)
+            if abs(xa - xb) + abs(ya - yb) != 1:
+                continue  # a torus's wrap-around link: not drawn
+            segments.append((xa, ya, xb, yb, float(row["bytes"])))
+        _draw_segments(ax, segments)
+        ax.invert_yaxis()
+        ax.set_aspect("equal")
+        ax.set_xlabel("x")
+        ax.set_ylabel("y")
+        return True
+    return False
+
+
 def figure(width, height):
     return plt.subplots(figsize=(width, height))
 
@@ -142,4 +220,4 @@ def nice_ratio(value):
 
 
 __all__ = ["OKABE_ITO", "GREY", "HIGHLIGHT", "style", "spans_orders", "ranked_bars", "distance_heatmap",
-           "node_grid", "occupancy", "figure", "save", "nice_ratio", "math"]
+           "node_grid", "occupancy", "link_picture", "figure", "save", "nice_ratio", "math"]
