@@ -47,6 +47,9 @@ struct MappingReport {
   /// The run was stopped (Context::progress returned false): the mapping is
   /// the best found by then; the JSON says "partial": true.
   bool partial = false;
+  /// tm-map --simulate: the simulated time of the mapping's communication
+  /// rounds (SimGrid), in seconds; JSON "sim_time_s".
+  std::optional<double> sim_time_s;
   /// For the launcher formats: a PE's host name and its slot on that host.
   std::function<std::string(PE)> host_of;
   std::function<std::int64_t(PE)> slot_of;

@@ -11,6 +11,7 @@
 #include "progress.hpp"
 #include "refine/dense_search.hpp"
 #include "run.hpp"
+#include "simulation.hpp"
 #include "tmap/generators.hpp"
 
 namespace {
@@ -38,6 +39,10 @@ void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
     const auto& x = *r.report.routes;
     fmt::print(stderr, "tm-map: links: TH {}  WH {}  MMC {}  MC {:.6g}  AMC {:.6g}  AC {:.6g}  ({} links used)\n", x.th,
                x.wh, x.mmc, x.mc, x.amc, x.ac, x.used_links);
+  }
+  if (r.report.sim_time_s) {
+    fmt::print(stderr, "tm-map: simulated communication time {:.6g} s (SimGrid, all messages at once)\n",
+               *r.report.sim_time_s);
   }
   if (r.report.refine) {
     fmt::print(stderr, "tm-map: refined by {}: hop_bytes {} -> {} in {:.4f} s ({} swaps)\n", r.report.refine->method,
@@ -79,6 +84,8 @@ int main(int argc, char** argv) {
   in.add_to(app);
   RoutingOptions links;
   links.add_to(app);
+  SimulationOptions simulation;
+  simulation.add_to(app);
   std::string strategy(default_strategy());
   std::string format = "perm";
   std::string output;
@@ -231,6 +238,9 @@ int main(int argc, char** argv) {
         for (const auto& r : results) listed = listed || r.report.strategy == name;
         if (!listed) references.push_back(run_strategy(name, problem, context, routing.get()));
       }
+      std::vector<RunResult*> simulated;
+      for (auto& r : results) simulated.push_back(&r);
+      simulation.run(problem, simulated);
       emit(out_format == MappingFormat::Json ? compare_json(results, references) : compare_text(results, references),
            output);
       return kExitOk;
@@ -254,6 +264,7 @@ int main(int argc, char** argv) {
     if (topology->scotch_terminals_are_nodes()) {
       result.report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
     }
+    simulation.run(problem, {&result});
     // The link loads first: if either write fails, standard output stays empty.
     const auto text = format_mapping(out_format, result.mapping, result.report);
     links.write_loads(routing.get(), result.report.routes);

@@ -119,16 +119,20 @@ std::string compare_text(const std::vector<RunResult>& results, const std::vecto
   const auto* scotch = find_result(results, references, "scotch");
   const auto* inorder = find_result(results, references, "inorder");
   auto show = [](std::optional<double> v) { return v ? fmt::format("{:.3f}", *v) : std::string("-"); };
-  std::string out = fmt::format("  {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}\n", "strategy", "hop_bytes",
-                                "vs_scotch", "vs_inorder", "max_com", "mc", "time_s");
+  // The simulated time's column only when --simulate ran.
+  const bool simulated = !results.empty() && results.front().report.sim_time_s.has_value();
+  std::string out =
+      fmt::format("  {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}{}\n", "strategy", "hop_bytes", "vs_scotch",
+                  "vs_inorder", "max_com", "mc", "time_s", simulated ? fmt::format(" {:>14}", "sim_time_s") : "");
   const auto order = sorted(results);
   for (const auto* r : order) {
     const bool best = r->report.metrics.hop_bytes == order.front()->report.metrics.hop_bytes;
     const auto mc = r->report.routes ? fmt::format("{:.1f}", r->report.routes->mc) : std::string("-");
     const auto time = r->external ? std::string("external") : fmt::format("{:.4f}", r->report.time_s);
-    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}\n", best ? '*' : ' ', r->report.strategy,
+    const auto sim = simulated && r->report.sim_time_s ? fmt::format(" {:>14.6g}", *r->report.sim_time_s) : "";
+    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}{}\n", best ? '*' : ' ', r->report.strategy,
                        r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
-                       r->report.metrics.max_com, mc, time);
+                       r->report.metrics.max_com, mc, time, sim);
   }
   return out;
 }
