@@ -51,6 +51,9 @@ std::vector<SimResult> simulate(const CommMatrix& comm, const Topology& topology
   char name[] = "tmap-sim";
   char* argv[] = {name, nullptr};
   sg4::Engine engine(&argc, argv);
+  // One actor drives the round: system threads instead of SimGrid's stack
+  // switching (which sanitizers cannot follow) cost nothing here.
+  engine.set_config("contexts/factory:thread");
   // CM02: time = latency + bytes / bandwidth on an idle route, bandwidth
   // shared max-min between the flows of a link; no TCP correction factors.
   engine.set_config("network/model:CM02");
