@@ -1,11 +1,11 @@
 #include "sim/simulate.hpp"
 
-#include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
 #include <algorithm>
 #include <atomic>
 #include <set>
+#include <simgrid/s4u.hpp>
 #include <unordered_map>
 
 #include "tmap/error.hpp"
@@ -87,7 +87,8 @@ std::vector<SimResult> simulate(const CommMatrix& comm, const Topology& topology
       const auto it = options.bandwidth_of_kind.find(kind);
       // Latency per hop the routing model counts on the link (a Tianhe-3
       // node's injection link counts none, a chip-to-chip link two).
-      l = zone->create_link("l" + std::to_string(id), it != options.bandwidth_of_kind.end() ? it->second : options.bandwidth)
+      l = zone->create_link("l" + std::to_string(id),
+                            it != options.bandwidth_of_kind.end() ? it->second : options.bandwidth)
               ->set_latency(options.latency * static_cast<double>(routing->link_hops(id)));
     }
     return l;

@@ -26,11 +26,11 @@ struct SimOptions {
   /// node, side, row, col on Tianhe-3; dim0.. on meshes; level1.. on trees);
   /// kinds not listed get `bandwidth`.
   std::map<std::string, double> bandwidth_of_kind;
-  double bandwidth = 12.5e9;       ///< bytes/s: 100 Gb/s
-  double latency = 0.5e-6;         ///< s per link
-  double node_bandwidth = 50e9;    ///< bytes/s between two ranks of one node (memory)
-  double node_latency = 0.2e-6;    ///< s
-  int rounds = 1;                  ///< rounds of the whole matrix, one after the other
+  double bandwidth = 12.5e9;     ///< bytes/s: 100 Gb/s
+  double latency = 0.5e-6;       ///< s per link
+  double node_bandwidth = 50e9;  ///< bytes/s between two ranks of one node (memory)
+  double node_latency = 0.2e-6;  ///< s
+  int rounds = 1;                ///< rounds of the whole matrix, one after the other
 };
 
 /// Parses "--sim-bw"'s "kind=GB/s[,kind=GB/s...]" against the routing
@@ -38,8 +38,8 @@ struct SimOptions {
 void parse_bandwidths(std::string_view spec, const RoutingModel& routing, SimOptions& options);
 
 struct SimResult {
-  double seconds = 0.0;        ///< simulated time of `rounds` rounds
-  std::int64_t messages = 0;   ///< per round
+  double seconds = 0.0;       ///< simulated time of `rounds` rounds
+  std::int64_t messages = 0;  ///< per round
 };
 
 /// Simulates each mapping (sigma[rank] = PE) in turn; InputError when the
