@@ -136,6 +136,22 @@ int renumbered(MPI_Comm comm, const std::vector<int>& process_of_vertex, MPI_Com
   return PMPI_Comm_split(comm, key >= 0 ? 0 : MPI_UNDEFINED, key, out);
 }
 
+/// Builds the topology on the renumbered communicator: `create(split, out)`
+/// is the MPI routine with reorder = 0. Processes that play no vertex get
+/// MPI_COMM_NULL, as MPI gives them.
+template <typename Create>
+int create_renumbered(MPI_Comm comm_old, const std::vector<int>& process_of_vertex, MPI_Comm* out, Create&& create) {
+  MPI_Comm split = MPI_COMM_NULL;
+  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
+  if (split == MPI_COMM_NULL) {
+    *out = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const int rc = create(split, out);
+  PMPI_Comm_free(&split);
+  return rc;
+}
+
 /// Whether reordering is asked for and possible on this communicator
 /// (the same answer on every process: reorder and TMAP_TOPOLOGY as rank 0 has them).
 bool wanted(MPI_Comm comm, int reorder) {
@@ -232,15 +248,9 @@ TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims
   if (cells > size) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);  // MPI's error
   const auto process_of_vertex = decide(comm_old, "MPI_Cart_create", cartesian_graph(ndims, dims, periods));
   if (process_of_vertex.empty()) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
-  MPI_Comm split = MPI_COMM_NULL;
-  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
-  if (split == MPI_COMM_NULL) {
-    *comm_cart = MPI_COMM_NULL;
-    return MPI_SUCCESS;
-  }
-  const int rc = PMPI_Cart_create(split, ndims, dims, periods, 0, comm_cart);
-  PMPI_Comm_free(&split);
-  return rc;
+  return create_renumbered(comm_old, process_of_vertex, comm_cart, [&](MPI_Comm split, MPI_Comm* out) {
+    return PMPI_Cart_create(split, ndims, dims, periods, 0, out);
+  });
 }
 
 TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
@@ -259,15 +269,9 @@ TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int in
   }
   const auto process_of_vertex = decide(comm_old, "MPI_Graph_create", g);
   if (process_of_vertex.empty()) return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
-  MPI_Comm split = MPI_COMM_NULL;
-  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
-  if (split == MPI_COMM_NULL) {
-    *comm_graph = MPI_COMM_NULL;
-    return MPI_SUCCESS;
-  }
-  const int rc = PMPI_Graph_create(split, nnodes, index, edges, 0, comm_graph);
-  PMPI_Comm_free(&split);
-  return rc;
+  return create_renumbered(comm_old, process_of_vertex, comm_graph, [&](MPI_Comm split, MPI_Comm* out) {
+    return PMPI_Graph_create(split, nnodes, index, edges, 0, out);
+  });
 }
 
 TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
@@ -311,16 +315,14 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
   std::vector<int> in(static_cast<std::size_t>(in_size));
   PMPI_Sendrecv(out.data(), out_size, MPI_INT, to, 1, in.data(), in_size, MPI_INT, my_vertex, 1, comm_old,
                 MPI_STATUS_IGNORE);
-  MPI_Comm split = MPI_COMM_NULL;
-  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
   const int in_degree = in[0];
   const int out_degree = in[1];
   const int* p = in.data() + 2;
-  const int rc = PMPI_Dist_graph_create_adjacent(
-      split, in_degree, p, weighted ? p + in_degree : MPI_UNWEIGHTED, out_degree, p + 2 * in_degree,
-      weighted ? p + 2 * in_degree + out_degree : MPI_UNWEIGHTED, info, 0, comm_dist_graph);
-  PMPI_Comm_free(&split);
-  return rc;
+  return create_renumbered(comm_old, process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* made) {
+    return PMPI_Dist_graph_create_adjacent(split, in_degree, p, weighted ? p + in_degree : MPI_UNWEIGHTED, out_degree,
+                                           p + 2 * in_degree,
+                                           weighted ? p + 2 * in_degree + out_degree : MPI_UNWEIGHTED, info, 0, made);
+  });
 }
 
 TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
@@ -347,12 +349,10 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int so
   if (process_of_vertex.empty()) {
     return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }
-  MPI_Comm split = MPI_COMM_NULL;
-  if (const int rc = renumbered(comm_old, process_of_vertex, &split); rc != MPI_SUCCESS) return rc;
-  // The edges name vertices, which are now the ranks of `split`.
-  const int rc = PMPI_Dist_graph_create(split, n, sources, degrees, destinations, weights, info, 0, comm_dist_graph);
-  PMPI_Comm_free(&split);
-  return rc;
+  // The edges name vertices, which are now the ranks of the renumbered communicator.
+  return create_renumbered(comm_old, process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* out) {
+    return PMPI_Dist_graph_create(split, n, sources, degrees, destinations, weights, info, 0, out);
+  });
 }
 
 }  // extern "C"
