@@ -137,6 +137,7 @@ TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
   EXPECT_NE(tmap::map_with("scotch", Problem{comm, *topology, constraints}, Context{}), mapping);
 }
 
+#include "strategies/scotch/repair.hpp"
 #include "strategies/scotch/terminals.hpp"
 
 TEST(Scotch, RepairMovesExcessRanksWhereTheyCostLeast) {
@@ -154,6 +155,34 @@ TEST(Scotch, RepairMovesExcessRanksWhereTheyCostLeast) {
   // then ranks 0 and 1 tie (10 either way) and the lower one moves to PE 1.
   // The result is optimal: 10 + 14 = 24 hop-bytes.
   EXPECT_EQ(terminal_of, (std::vector<std::int64_t>{1, 0, 2, 3}));
+}
+
+// Above the exact budget each rank only tries the terminals with room near
+// its own in bisection order: on the path the window still sees every
+// terminal, so the result is the exact one; on a 12x12 mesh with 30 excess
+// ranks piled on 3 PEs every terminal ends within capacity.
+TEST(Scotch, WindowedRepairStaysValid) {
+  const auto path = tmap::load_topology("mesh2D 4 1");
+  const auto path_terminals = tmap::scotchmap::make_terminals(*path, Constraints::all(*path));
+  const auto sym = tmap::CommMatrix::from_entries(4, {{0, 1, 5}, {1, 0, 5}, {2, 3, 7}, {3, 2, 7}}).symmetrized();
+  std::vector<std::int64_t> terminal_of{0, 0, 0, 3};
+  const auto path_distance = [&](std::int64_t a, std::int64_t b) { return path->distance(a, b); };
+  const auto order = [] { return std::vector<std::int64_t>{0, 1, 2, 3}; };
+  EXPECT_EQ(tmap::scotchmap::repair_overfull(sym, path_terminals, terminal_of, path_distance, order, 0, 4), 2);
+  EXPECT_EQ(terminal_of, (std::vector<std::int64_t>{1, 0, 2, 3}));
+
+  const auto mesh = tmap::load_topology("mesh2D 12 12");
+  const auto terminals = tmap::scotchmap::make_terminals(*mesh, Constraints::all(*mesh));
+  const auto comm = tmap::gen::stencil({12, 12}, 5, 1000).symmetrized();
+  std::vector<std::int64_t> places(144);
+  for (std::int64_t r = 0; r < 144; ++r) places[static_cast<std::size_t>(r)] = r < 114 ? r : 50 + r % 3;
+  const auto distance = [&](std::int64_t a, std::int64_t b) { return mesh->distance(a, b); };
+  const auto moved = tmap::scotchmap::repair_overfull(
+      comm, terminals, places, distance, [&] { return tmap::scotchmap::bisection_order(*mesh, terminals); }, 0, 3);
+  EXPECT_EQ(moved, 30);
+  std::vector<int> load(144, 0);
+  for (const auto p : places) ++load[static_cast<std::size_t>(p)];
+  EXPECT_EQ(std::count(load.begin(), load.end(), 1), 144);
 }
 
 TEST(Scotch, TianheTerminalsAreWholeNodes) {

@@ -2,15 +2,16 @@
 //
 // The symmetrised traffic becomes a SCOTCH_Graph (edge loads scaled into
 // SCOTCH_Num without overflow; --sparse-factor drops small entries as
-// TopoMatch's -a). The machine becomes a SCOTCH_Arch: Scotch's own kind when
-// every PE is allowed and Scotch computes the same distances (cmplt, hcub,
-// mesh2D/3D, torus, tleaf), otherwise an in-memory deco 0 over the allowed
-// terminals with exact whole-machine distances and capacities as weights —
-// Scotch's own `sub` targets lose distances across gaps, and its meshXD is a
-// torus. Mapping uses SCOTCH_STRATBALANCE | SCOTCH_STRATQUALITY in a
+// TopoMatch's -a). The machine becomes a SCOTCH_Arch (target.hpp): Scotch's
+// own kind when every PE is allowed and Scotch computes the same distances
+// (cmplt, hcub, mesh2D/3D, torus, tleaf), otherwise an in-memory deco 0 over
+// the allowed terminals with exact whole-machine distances and capacities as
+// weights — Scotch's own `sub` targets lose distances across gaps, and its
+// meshXD is a torus — and beyond 6,144 terminals a deco 2 over the machine's
+// distance graph. Mapping uses SCOTCH_STRATBALANCE | SCOTCH_STRATQUALITY in a
 // deterministic context seeded from --seed. Scotch may still overfill a
-// terminal: such ranks are moved to the free terminal where they cost least,
-// and verbose output says so.
+// terminal: such ranks are moved to the free terminal where they cost least
+// (repair.hpp), and verbose output says so.
 #pragma once
 
 #include "tmap/mapper.hpp"

@@ -4,9 +4,6 @@
 #include <map>
 #include <numeric>
 
-#include "refine/rank_costs.hpp"
-#include "util/int128.hpp"
-
 namespace tmap::scotchmap {
 
 Terminals make_terminals(const Topology& topology, const Constraints& constraints) {
@@ -68,41 +65,6 @@ std::vector<std::int64_t> bisection_order(const Topology& topology, const Termin
   const auto dims = coords.empty() ? 0 : coords.front().size();
   orb(order, 0, order.size(), coords, dims);
   return order;
-}
-
-std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, std::vector<std::int64_t>& terminal_of,
-                             const std::function<Distance(std::int64_t, std::int64_t)>& distance) {
-  std::vector<std::int64_t> load(static_cast<std::size_t>(terminals.size()), 0);
-  for (const auto t : terminal_of) ++load[t];
-  refine::RankCosts costs(sym, terminal_of, distance);
-  std::int64_t moved = 0;
-  for (;;) {
-    // The least-loss move of a rank out of an overfull terminal.
-    Rank best_rank = -1;
-    std::int64_t best_to = -1;
-    detail::Int128 best_delta = 0;
-    for (Rank r = 0; r < static_cast<Rank>(terminal_of.size()); ++r) {
-      const auto from = costs.place(r);
-      if (load[from] <= terminals.capacity[from]) continue;
-      for (std::int64_t t = 0; t < terminals.size(); ++t) {
-        if (load[t] >= terminals.capacity[t]) continue;
-        const auto delta = -costs.move_gain(r, t);
-        if (best_rank < 0 || delta < best_delta) {
-          best_rank = r;
-          best_to = t;
-          best_delta = delta;
-        }
-      }
-    }
-    if (best_rank < 0) {
-      terminal_of = costs.places();
-      return moved;
-    }
-    --load[costs.place(best_rank)];
-    ++load[best_to];
-    costs.move(best_rank, best_to);
-    ++moved;
-  }
 }
 
 Terminals compact_block(const Topology& topology, const Terminals& terminals, std::int64_t n) {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
@@ -45,14 +44,6 @@ std::vector<std::int64_t> bisection_order(const Topology& topology, const Termin
 /// mapping balances load over every terminal); mapping onto this block
 /// keeps them together.
 Terminals compact_block(const Topology& topology, const Terminals& terminals, std::int64_t n);
-
-/// Empties terminals holding more than their capacity by least-loss moves:
-/// repeatedly, of all (rank on an overfull terminal, terminal with room)
-/// pairs, apply the move that raises the cost of that rank's traffic (sym,
-/// the symmetrised matrix) least; ties to the lowest rank, then terminal.
-/// `distance` works on terminal indices. Returns how many ranks moved.
-std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, std::vector<std::int64_t>& terminal_of,
-                             const std::function<Distance(std::int64_t, std::int64_t)>& distance);
 
 /// Spreads the ranks of each terminal over its PEs (K slots each, in PE
 /// order): terminal_of[rank] -> PE.

@@ -1,0 +1,123 @@
+#include "strategies/scotch/target.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tmap/error.hpp"
+#include "topology/deco.hpp"
+
+namespace tmap::scotchmap {
+
+namespace {
+
+/// Largest distance (after scaling) handed to Scotch, whose sums of load x
+/// distance are SCOTCH_Num.
+constexpr Distance kMaxScotchDistance = 65535;
+
+void load_text(Arch& arch, const std::string& text) {
+  const std::lock_guard lock(libscotch_parser());
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(fmemopen(const_cast<char*>(text.data()), text.size(), "r"),
+                                                       &std::fclose);
+  if (!file || SCOTCH_archLoad(&arch.a, file.get()) != 0) {
+    throw InternalError("scotch: libscotch refused the target it was given");
+  }
+}
+
+/// deco 0: exact distances, scaled down only if they would overflow
+/// Scotch's sums.
+void build_table(Arch& arch, const Topology& topology, const Terminals& terminals, const Context& context) {
+  const Distance largest = std::max<Distance>(topology.max_distance(), 1);
+  const Distance divisor = largest > kMaxScotchDistance ? (largest + kMaxScotchDistance - 1) / kMaxScotchDistance : 1;
+  bool clamped = false;
+  const auto order = bisection_order(topology, terminals);
+  const auto text = topo::format_deco0(order, terminals.capacity, [&](std::int64_t i, std::int64_t j) {
+    Distance d = topology.distance(terminals.representative[i], terminals.representative[j]) / divisor;
+    if (d < 1) {
+      clamped = true;
+      d = 1;  // deco targets need distinct terminals at least 1 apart
+    }
+    return d;
+  });
+  if (clamped) context.note(1, "scotch: some distinct terminals are 0 apart; Scotch sees them 1 apart");
+  load_text(arch, text);
+}
+
+/// deco 2: the machine's distance graph with the terminals' vertices listed
+/// (in terminal order, so Scotch's labels are terminal indices) and their
+/// capacities as vertex loads.
+void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals& terminals,
+                 const Context& context) {
+  const auto vertices = machine.num_vertices();
+  std::int64_t heaviest = 1;
+  for (const auto w : machine.weights) heaviest = std::max(heaviest, w);
+  const auto divisor = heaviest > kMaxScotchDistance ? (heaviest + kMaxScotchDistance - 1) / kMaxScotchDistance : 1;
+  if (divisor > 1) context.note(1, "scotch: link costs scaled down to fit libscotch's integers");
+  std::vector<SCOTCH_Num> verttab(machine.offsets.begin(), machine.offsets.end());
+  std::vector<SCOTCH_Num> edgetab(machine.targets.begin(), machine.targets.end());
+  std::vector<SCOTCH_Num> edlotab(machine.weights.size());
+  std::transform(machine.weights.begin(), machine.weights.end(), edlotab.begin(),
+                 [&](std::int64_t w) { return static_cast<SCOTCH_Num>(std::max<std::int64_t>(1, w / divisor)); });
+  std::vector<SCOTCH_Num> velotab(static_cast<std::size_t>(vertices), 1);
+  std::vector<SCOTCH_Num> list(static_cast<std::size_t>(terminals.size()));
+  std::vector<char> listed(static_cast<std::size_t>(vertices), 0);
+  for (std::int64_t t = 0; t < terminals.size(); ++t) {
+    const auto v = machine.pe_vertex[static_cast<std::size_t>(terminals.representative[t])];
+    for (const PE p : terminals.pes[static_cast<std::size_t>(t)]) {
+      if (machine.pe_vertex[static_cast<std::size_t>(p)] != v) {
+        throw InternalError("scotch: the PEs of a terminal have different vertices in the machine graph");
+      }
+    }
+    if (listed[static_cast<std::size_t>(v)] != 0) {
+      throw InternalError("scotch: two terminals share a vertex of the machine graph");
+    }
+    listed[static_cast<std::size_t>(v)] = 1;
+    list[static_cast<std::size_t>(t)] = static_cast<SCOTCH_Num>(v);
+    velotab[static_cast<std::size_t>(v)] = static_cast<SCOTCH_Num>(terminals.capacity[t]);
+  }
+  Graph graph;
+  if (SCOTCH_graphBuild(&graph.a, 0, static_cast<SCOTCH_Num>(vertices), verttab.data(), nullptr, velotab.data(),
+                        nullptr, static_cast<SCOTCH_Num>(edgetab.size()), edgetab.data(), edlotab.data()) != 0) {
+    throw InternalError("scotch: SCOTCH_graphBuild failed on the machine graph");
+  }
+  if (SCOTCH_archBuild2(&arch.a, &graph.a, static_cast<SCOTCH_Num>(list.size()), list.data()) != 0) {
+    throw InternalError("scotch: SCOTCH_archBuild2 failed");
+  }
+}
+
+}  // namespace
+
+TargetKind TargetBuilder::plan(const Terminals& terminals) {
+  if (terminals.identity && topology_.scotch_native()) return TargetKind::Native;
+  if (terminals.size() <= kMaxTableTerminals) return TargetKind::Table;
+  if (!graph_tried_) {
+    graph_ = topo::distance_graph(topology_);
+    graph_tried_ = true;
+  }
+  if (graph_) return TargetKind::MachineGraph;
+  throw InputError("scotch: " + std::to_string(terminals.size()) + " allowed terminals on a " + topology_.kind() +
+                   " machine exceed the " + std::to_string(kMaxTableTerminals) +
+                   " a distance table handles here, and this kind has no machine graph; use ohtma+ or treematch");
+}
+
+Distance TargetBuilder::scale(TargetKind kind) const {
+  return kind == TargetKind::MachineGraph && graph_ ? graph_->scale : 1;
+}
+
+void TargetBuilder::build(Arch& arch, TargetKind kind, const Terminals& terminals, const Context& context) const {
+  switch (kind) {
+    case TargetKind::Native:
+      load_text(arch, topology_.to_tgt());
+      return;
+    case TargetKind::Table:
+      build_table(arch, topology_, terminals, context);
+      return;
+    case TargetKind::MachineGraph:
+      build_graph(arch, *graph_, terminals, context);
+      return;
+  }
+}
+
+}  // namespace tmap::scotchmap

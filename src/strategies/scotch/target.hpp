@@ -1,0 +1,52 @@
+// The machine as a libscotch architecture, chosen by size:
+// - every PE allowed on a kind Scotch knows with the same distances: Scotch's
+//   own kind (cmplt, hcub, mesh2D/3D, torus, tleaf);
+// - up to kMaxTableTerminals terminals: a deco 0 with the exact distance of
+//   every pair (its text grows as T^2 / 2);
+// - beyond: a graph-defined target (SCOTCH_archBuild2, deco 2) over the
+//   machine's distance graph, the allowed terminals listed, switches and
+//   unallocated places kept for paths. Scotch measures distances in it by
+//   bounded searches between domains, so the terminal-level distances it
+//   uses are the machine's (x the graph's scale) and memory stays linear.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "strategies/scotch/libscotch.hpp"
+#include "strategies/scotch/terminals.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/topology.hpp"
+#include "topology/distance_graph.hpp"
+
+namespace tmap::scotchmap {
+
+/// Largest deco 0 (terminals) built: at 6,144 Tianhe-3 nodes it maps 262,144
+/// ranks in 22 s and 0.86 GB (a deco 2 there: 194 s, 12 % more hop-bytes);
+/// larger machines use a deco 2.
+inline constexpr std::int64_t kMaxTableTerminals = 6144;
+
+enum class TargetKind { Native, Table, MachineGraph };
+
+/// Builds the architectures of one machine for sets of terminals (the
+/// allocation, a compact block of it), building its distance graph once.
+class TargetBuilder {
+ public:
+  explicit TargetBuilder(const Topology& topology) : topology_(topology) {}
+
+  /// The kind these terminals get; an InputError when none fits.
+  TargetKind plan(const Terminals& terminals);
+  /// How many times the machine's distances Scotch sees with this kind
+  /// (for keeping Scotch's sums of load x distance in range).
+  [[nodiscard]] Distance scale(TargetKind kind) const;
+  /// Builds the architecture; the labels Scotch returns are terminal
+  /// indices (PE ids for a native kind, which covers every PE in order).
+  void build(Arch& arch, TargetKind kind, const Terminals& terminals, const Context& context) const;
+
+ private:
+  const Topology& topology_;
+  std::optional<topo::DistanceGraph> graph_;
+  bool graph_tried_ = false;
+};
+
+}  // namespace tmap::scotchmap
