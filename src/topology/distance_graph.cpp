@@ -169,8 +169,10 @@ DistanceGraph tianhe3_graph(const Tianhe3Topology& machine) {
     const auto col = chip % shape.cols;
     edges.add(switch_of(chip, 0), switch_of(chip, 1), 2);
     for (std::int64_t side = 0; side < 2; ++side) {
-      for (auto c = col + 1; c < shape.cols; ++c) edges.add(switch_of(chip, side), switch_of(row * shape.cols + c, side), 4);
-      for (auto r = row + 1; r < shape.rows; ++r) edges.add(switch_of(chip, side), switch_of(r * shape.cols + col, side), 4);
+      for (auto c = col + 1; c < shape.cols; ++c)
+        edges.add(switch_of(chip, side), switch_of(row * shape.cols + c, side), 4);
+      for (auto r = row + 1; r < shape.rows; ++r)
+        edges.add(switch_of(chip, side), switch_of(r * shape.cols + col, side), 4);
     }
   }
   DistanceGraph graph;

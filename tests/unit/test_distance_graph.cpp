@@ -61,9 +61,8 @@ void expect_paths_are_distances(const std::string& spec) {
 TEST(DistanceGraph, ShortestPathsAreScaledDistancesOnEveryKind) {
   for (const char* spec :
        {"tianhe3:3x4,nodes=4,cores=2", "tianhe3:1x3,nodes=2,cores=1", "tianhe3:2x1,nodes=6,cores=3", "mesh2D 4 5",
-        "mesh3D 3 2 4", "torus2D 5 2", "torus3D 3 4 2", "torusXD 4 2 3 5 1", "hcub 5", "cmplt 7",
-        "cmpltw 3 2 1 4", "tleaf 3 2 10 3 4 2 1", "tleaf 2 3 5 4 1",
-        "ltleaf 2 2 10 4 1 4 2 0 3 1"}) {
+        "mesh3D 3 2 4", "torus2D 5 2", "torus3D 3 4 2", "torusXD 4 2 3 5 1", "hcub 5", "cmplt 7", "cmpltw 3 2 1 4",
+        "tleaf 3 2 10 3 4 2 1", "tleaf 2 3 5 4 1", "ltleaf 2 2 10 4 1 4 2 0 3 1"}) {
     expect_paths_are_distances(spec);
   }
 }

@@ -39,7 +39,8 @@ class Repair {
     if (order_of && checked * static_cast<std::int64_t>(room_.size()) > exact_pairs) {
       const auto order = order_of();
       position_.assign(static_cast<std::size_t>(terminals.size()), 0);
-      for (std::size_t k = 0; k < order.size(); ++k) position_[static_cast<std::size_t>(order[k])] = static_cast<std::int64_t>(k);
+      for (std::size_t k = 0; k < order.size(); ++k)
+        position_[static_cast<std::size_t>(order[k])] = static_cast<std::int64_t>(k);
       order_.assign(order.begin(), order.end());
       for (const auto t : room_) room_by_position_.insert(position_[static_cast<std::size_t>(t)]);
     }

@@ -48,8 +48,7 @@ void build_table(Arch& arch, const Topology& topology, const Terminals& terminal
 /// deco 2: the machine's distance graph with the terminals' vertices listed
 /// (in terminal order, so Scotch's labels are terminal indices) and their
 /// capacities as vertex loads.
-void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals& terminals,
-                 const Context& context) {
+void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals& terminals, const Context& context) {
   const auto vertices = machine.num_vertices();
   std::int64_t heaviest = 1;
   for (const auto w : machine.weights) heaviest = std::max(heaviest, w);
