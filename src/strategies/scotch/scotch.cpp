@@ -11,6 +11,7 @@
 
 #include "strategies/scotch/libscotch.hpp"
 #include "strategies/scotch/repair.hpp"
+#include "strategies/scotch/run.hpp"
 #include "strategies/scotch/target.hpp"
 #include "strategies/scotch/terminals.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -25,9 +26,6 @@ namespace {
 
 using detail::Int128;
 using scotchmap::Arch;
-using scotchmap::Graph;
-using scotchmap::ScotchContext;
-using scotchmap::Strat;
 using scotchmap::Terminals;
 
 /// Scotch sums loads times distances in SCOTCH_Num: keep those sums below this.
@@ -41,43 +39,21 @@ struct Candidate {
   std::int64_t moved = 0;
 };
 
-/// One libscotch mapping with the given strategy flags and imbalance ratio
-/// on `threads` threads, repaired and spread over PEs. Runs concurrently
-/// with others (own context and generator), so it reports nothing itself.
-Candidate map_once(Graph& graph, Arch& arch, const Terminals& terminals, const CommMatrix& sym,
-                   const Topology& topology, const Constraints& constraints, const Context& context, SCOTCH_Num flags,
-                   double imbalance, int threads) {
-  const Rank n = sym.num_ranks();
-  ScotchContext scontext;
-  SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
-  SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
-  // Without a clone the context draws from libscotch's one global generator,
-  // which concurrent calls then share: a private generator, then our seed.
-  if (SCOTCH_contextRandomClone(&scontext.a) != 0) throw InternalError("scotch: SCOTCH_contextRandomClone failed");
-  SCOTCH_contextRandomSeed(&scontext.a, static_cast<SCOTCH_Num>(context.seed & 0x7fffffff));
-  SCOTCH_contextThreadSpawn(&scontext.a, threads, nullptr);
-  Graph bound;
-  if (SCOTCH_contextBindGraph(&scontext.a, &graph.a, &bound.a) != 0) {
-    throw InternalError("scotch: SCOTCH_contextBindGraph failed");
+/// One mapping of a target with one setting, repaired and spread over PEs.
+/// Runs concurrently with others (own context and generator), so it
+/// reports nothing itself.
+Candidate map_once(const scotchmap::SourceGraph& source, const Arch& arch, scotchmap::TargetKind kind,
+                   const Terminals& terminals, const CommMatrix& sym, const Topology& topology,
+                   const Constraints& constraints, const scotchmap::Setting& setting,
+                   const scotchmap::RunOptions& run) {
+  std::vector<std::int64_t> terminal_of;
+  if (kind == scotchmap::TargetKind::Grouped) {
+    const auto grouped = scotchmap::uniform_groups(topology, terminals);
+    terminal_of = scotchmap::map_two_level(source, sym, topology, terminals, grouped->group_of, grouped->groups, arch,
+                                           setting, run);
+  } else {
+    terminal_of = scotchmap::map_labels(source, arch, terminals.size(), setting, run);
   }
-  Strat strat;
-  {
-    const std::lock_guard lock(scotchmap::libscotch_parser());
-    if (SCOTCH_stratGraphMapBuild(&strat.a, flags, static_cast<SCOTCH_Num>(terminals.size()), imbalance) != 0) {
-      throw InternalError("scotch: SCOTCH_stratGraphMapBuild failed");
-    }
-  }
-  std::vector<SCOTCH_Num> parttab(static_cast<std::size_t>(n), 0);
-  if (n > 0 && SCOTCH_graphMap(&bound.a, &arch.a, &strat.a, parttab.data()) != 0) {
-    throw InternalError("scotch: SCOTCH_graphMap failed");
-  }
-
-  // Scotch's labels: PE ids for native targets, terminal indices for deco.
-  std::vector<std::int64_t> terminal_of(parttab.begin(), parttab.end());
-  for (auto& t : terminal_of) {
-    if (t < 0 || t >= terminals.size()) throw InternalError("scotch: libscotch returned an unknown terminal");
-  }
-
   // Repair: ranks beyond a terminal's capacity move where they cost least.
   const auto moved = scotchmap::repair_overfull(
       sym, terminals, terminal_of,
@@ -129,16 +105,18 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
   std::vector<scotchmap::TargetKind> kinds;
   Distance distance_scale = 1;
   for (const auto& target : targets) {
-    kinds.push_back(builder.plan(target));
+    kinds.push_back(builder.plan(target, scotch_target_choice(context)));
     distance_scale = std::max(distance_scale, builder.scale(kinds.back()));
   }
 
   const Int128 reach =
       total * std::max<Distance>(std::min<Distance>(topology.max_distance(), 65535), 1) * distance_scale;
   const Int128 scale = reach > kScotchSumLimit ? (reach + kScotchSumLimit - 1) / kScotchSumLimit : 1;
-  std::vector<SCOTCH_Num> verttab(static_cast<std::size_t>(n) + 1, 0);
-  std::vector<SCOTCH_Num> edgetab;
-  std::vector<SCOTCH_Num> edlotab;
+  scotchmap::SourceGraph source;
+  auto& verttab = source.verttab;
+  auto& edgetab = source.edgetab;
+  auto& edlotab = source.edlotab;
+  verttab.assign(static_cast<std::size_t>(n) + 1, 0);
   edgetab.reserve(static_cast<std::size_t>(sym.num_entries()));
   edlotab.reserve(static_cast<std::size_t>(sym.num_entries()));
   // Keep the graph symmetric under the cutoff: an edge stays iff its load does.
@@ -156,21 +134,11 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
     context.note(2, "scotch: --sparse-factor kept " + std::to_string(edgetab.size() / 2) + " of " +
                         std::to_string(sym.num_entries() / 2) + " edges (loads >= " + std::to_string(cutoff) + ")");
   }
-  Graph graph;
-  if (SCOTCH_graphBuild(&graph.a, 0, static_cast<SCOTCH_Num>(n), verttab.data(), nullptr, nullptr, nullptr,
-                        static_cast<SCOTCH_Num>(edgetab.size()), edgetab.data(), edlotab.data()) != 0) {
-    throw InternalError("scotch: SCOTCH_graphBuild failed");
-  }
-
   // Settings, the best kept (by our exact hop-bytes): zero imbalance gives
   // true 1:1 fills (and the known optima), a 1 % imbalance is scotch_gmap's
   // -cb (so tmap sees what gmap finds), 5 % often cuts less; what they
   // overfill is repaired. Above kAllSettingsRanks the 5 % run is left out.
-  struct Setting {
-    SCOTCH_Num flags;
-    double imbalance;
-  };
-  std::vector<Setting> settings{{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0}};
+  std::vector<scotchmap::Setting> settings{{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0}};
   if (n <= kAllSettingsRanks) settings.push_back({SCOTCH_STRATBALANCE, 0.05});
   settings.push_back({SCOTCH_STRATBALANCE, 0.01});
   std::vector<Arch> archs(targets.size());
@@ -191,8 +159,8 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
       const auto k = t / settings.size();
       const auto& setting = settings[t % settings.size()];
       try {
-        candidates[t] = map_once(graph, archs[k], targets[k], sym, topology, constraints, context, setting.flags,
-                                 setting.imbalance, threads_each);
+        candidates[t] = map_once(source, archs[k], kinds[k], targets[k], sym, topology, constraints, setting,
+                                 {context.seed, threads_each});
       } catch (...) {
         errors[t] = std::current_exception();
       }

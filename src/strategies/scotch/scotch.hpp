@@ -27,5 +27,7 @@ class ScotchMapper final : public Mapper {
 
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> scotch_options();
+/// --scotch-target as given: auto, native, table, grouped or graph.
+std::string_view scotch_target_choice(const Context& context);
 
 }  // namespace tmap::strategies

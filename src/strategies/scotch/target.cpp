@@ -8,6 +8,7 @@
 
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
+#include "topology/tianhe3.hpp"
 
 namespace tmap::scotchmap {
 
@@ -88,14 +89,70 @@ void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals
 
 }  // namespace
 
-TargetKind TargetBuilder::plan(const Terminals& terminals) {
+std::optional<TerminalGroups> uniform_groups(const Topology& topology, const Terminals& terminals) {
+  const auto* machine = dynamic_cast<const topo::Tianhe3Topology*>(&topology);
+  if (machine == nullptr || !machine->scotch_terminals_are_nodes()) return std::nullopt;
+  const auto half = machine->shape().nodes / 2;
+  TerminalGroups result;
+  std::int64_t last_key = -1;
+  for (std::int64_t t = 0; t < terminals.size(); ++t) {
+    const auto& pes = terminals.pes[static_cast<std::size_t>(t)];
+    const auto key = machine->node_of(pes.front()) / half;
+    if (machine->node_of(pes.back()) / half != key) return std::nullopt;  // a terminal must be within one node
+    if (key != last_key) {
+      if (key < last_key) return std::nullopt;  // terminals come in PE order
+      result.groups.pes.emplace_back();
+      result.groups.capacity.push_back(0);
+      result.groups.representative.push_back(pes.front());
+      last_key = key;
+    }
+    result.group_of.push_back(result.groups.size() - 1);
+    auto& group_pes = result.groups.pes.back();
+    group_pes.insert(group_pes.end(), pes.begin(), pes.end());
+    result.groups.capacity.back() += terminals.capacity[static_cast<std::size_t>(t)];
+  }
+  return result;
+}
+
+TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choice) {
+  const auto machine_graph = [&] {
+    if (!graph_tried_) {
+      graph_ = topo::distance_graph(topology_);
+      graph_tried_ = true;
+    }
+    return graph_.has_value();
+  };
+  const auto refuse = [&](const std::string& why) {
+    throw InputError("scotch-target " + std::string(choice) + ": " + why);
+  };
+  if (choice == "native") {
+    if (!terminals.identity || !topology_.scotch_native()) {
+      refuse("Scotch has no kind of its own for this machine and allocation");
+    }
+    return TargetKind::Native;
+  }
+  if (choice == "table") {
+    if (terminals.size() > kMaxForcedTableTerminals) {
+      refuse(std::to_string(terminals.size()) + " terminals exceed the " + std::to_string(kMaxForcedTableTerminals) +
+             " a distance table is built for");
+    }
+    return TargetKind::Table;
+  }
+  if (choice == "grouped") {
+    if (!uniform_groups(topology_, terminals)) refuse("only Tianhe-3 machines have groups of uniform distances here");
+    return TargetKind::Grouped;
+  }
+  if (choice == "graph") {
+    if (!machine_graph()) refuse("a " + topology_.kind() + " machine has no machine graph here");
+    return TargetKind::MachineGraph;
+  }
   if (terminals.identity && topology_.scotch_native()) return TargetKind::Native;
   if (terminals.size() <= kMaxTableTerminals) return TargetKind::Table;
-  if (!graph_tried_) {
-    graph_ = topo::distance_graph(topology_);
-    graph_tried_ = true;
+  if (const auto grouped = uniform_groups(topology_, terminals);
+      grouped && grouped->groups.size() <= kMaxTableTerminals) {
+    return TargetKind::Grouped;
   }
-  if (graph_) return TargetKind::MachineGraph;
+  if (machine_graph()) return TargetKind::MachineGraph;
   throw InputError("scotch: " + std::to_string(terminals.size()) + " allowed terminals on a " + topology_.kind() +
                    " machine exceed the " + std::to_string(kMaxTableTerminals) +
                    " a distance table handles here, and this kind has no machine graph; use ohtma+ or treematch");
@@ -112,6 +169,9 @@ void TargetBuilder::build(Arch& arch, TargetKind kind, const Terminals& terminal
       return;
     case TargetKind::Table:
       build_table(arch, topology_, terminals, context);
+      return;
+    case TargetKind::Grouped:
+      build_table(arch, topology_, uniform_groups(topology_, terminals)->groups, context);
       return;
     case TargetKind::MachineGraph:
       build_graph(arch, *graph_, terminals, context);

@@ -1,0 +1,109 @@
+#include "strategies/scotch/run.hpp"
+
+#include <algorithm>
+
+#include "strategies/scotch/repair.hpp"
+#include "tmap/error.hpp"
+
+namespace tmap::scotchmap {
+
+std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch, std::int64_t terminals,
+                                     const Setting& setting, const RunOptions& run) {
+  const auto n = source.vertices();
+  if (n == 0) return {};
+  Graph graph;
+  // libscotch reads the arrays without changing them.
+  if (SCOTCH_graphBuild(&graph.a, 0, n, const_cast<SCOTCH_Num*>(source.verttab.data()), nullptr, nullptr, nullptr,
+                        static_cast<SCOTCH_Num>(source.edgetab.size()), const_cast<SCOTCH_Num*>(source.edgetab.data()),
+                        const_cast<SCOTCH_Num*>(source.edlotab.data())) != 0) {
+    throw InternalError("scotch: SCOTCH_graphBuild failed");
+  }
+  ScotchContext scontext;
+  SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+  SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
+  // Without a clone the context draws from libscotch's one global generator,
+  // which concurrent calls then share: a private generator, then our seed.
+  if (SCOTCH_contextRandomClone(&scontext.a) != 0) throw InternalError("scotch: SCOTCH_contextRandomClone failed");
+  SCOTCH_contextRandomSeed(&scontext.a, static_cast<SCOTCH_Num>(run.seed & 0x7fffffff));
+  SCOTCH_contextThreadSpawn(&scontext.a, std::max(1, run.threads), nullptr);
+  Graph bound;
+  if (SCOTCH_contextBindGraph(&scontext.a, &graph.a, &bound.a) != 0) {
+    throw InternalError("scotch: SCOTCH_contextBindGraph failed");
+  }
+  Strat strat;
+  {
+    const std::lock_guard lock(libscotch_parser());
+    if (SCOTCH_stratGraphMapBuild(&strat.a, setting.flags, static_cast<SCOTCH_Num>(terminals), setting.imbalance) !=
+        0) {
+      throw InternalError("scotch: SCOTCH_stratGraphMapBuild failed");
+    }
+  }
+  std::vector<SCOTCH_Num> parttab(static_cast<std::size_t>(n), 0);
+  // The architecture is only read while mapping.
+  if (SCOTCH_graphMap(&bound.a, const_cast<SCOTCH_Arch*>(&arch.a), &strat.a, parttab.data()) != 0) {
+    throw InternalError("scotch: SCOTCH_graphMap failed");
+  }
+  std::vector<std::int64_t> labels(parttab.begin(), parttab.end());
+  for (const auto t : labels) {
+    if (t < 0 || t >= terminals) throw InternalError("scotch: libscotch returned an unknown terminal");
+  }
+  return labels;
+}
+
+std::vector<std::int64_t> map_two_level(const SourceGraph& source, const CommMatrix& sym, const Topology& topology,
+                                        const Terminals& terminals, const std::vector<std::int64_t>& group_of,
+                                        const Terminals& groups, const Arch& group_arch, const Setting& setting,
+                                        const RunOptions& run) {
+  const auto n = static_cast<std::size_t>(source.vertices());
+  // Level 1: ranks onto groups, overfull groups repaired.
+  auto group_of_rank = map_labels(source, group_arch, groups.size(), setting, run);
+  (void)repair_overfull(sym, groups, group_of_rank, [&](std::int64_t a, std::int64_t b) {
+    return topology.distance(groups.representative[a], groups.representative[b]);
+  });
+
+  // Level 2: each group's ranks onto its terminals.
+  std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(groups.size()));
+  for (std::int64_t t = 0; t < terminals.size(); ++t) members[static_cast<std::size_t>(group_of[t])].push_back(t);
+  std::vector<std::vector<SCOTCH_Num>> ranks_in(static_cast<std::size_t>(groups.size()));
+  for (std::size_t r = 0; r < n; ++r) {
+    ranks_in[static_cast<std::size_t>(group_of_rank[r])].push_back(static_cast<SCOTCH_Num>(r));
+  }
+  std::vector<SCOTCH_Num> local(n, -1);
+  std::vector<std::int64_t> terminal_of(n, 0);
+  for (std::size_t g = 0; g < members.size(); ++g) {
+    const auto& ranks = ranks_in[g];
+    const auto& mine = members[g];
+    if (ranks.empty()) continue;
+    if (mine.size() == 1) {
+      for (const auto r : ranks) terminal_of[static_cast<std::size_t>(r)] = mine.front();
+      continue;
+    }
+    for (std::size_t k = 0; k < ranks.size(); ++k) local[static_cast<std::size_t>(ranks[k])] = static_cast<SCOTCH_Num>(k);
+    SourceGraph inside;
+    inside.verttab.reserve(ranks.size() + 1);
+    for (const auto r : ranks) {
+      for (auto e = source.verttab[static_cast<std::size_t>(r)]; e < source.verttab[static_cast<std::size_t>(r) + 1];
+           ++e) {
+        const auto to = local[static_cast<std::size_t>(source.edgetab[static_cast<std::size_t>(e)])];
+        if (to < 0) continue;
+        inside.edgetab.push_back(to);
+        inside.edlotab.push_back(source.edlotab[static_cast<std::size_t>(e)]);
+      }
+      inside.verttab.push_back(static_cast<SCOTCH_Num>(inside.edgetab.size()));
+    }
+    std::vector<SCOTCH_Num> weights;
+    for (const auto t : mine) weights.push_back(static_cast<SCOTCH_Num>(terminals.capacity[t]));
+    Arch complete;
+    if (SCOTCH_archCmpltw(&complete.a, static_cast<SCOTCH_Num>(weights.size()), weights.data()) != 0) {
+      throw InternalError("scotch: SCOTCH_archCmpltw failed");
+    }
+    const auto labels = map_labels(inside, complete, static_cast<std::int64_t>(mine.size()), setting, run);
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+      terminal_of[static_cast<std::size_t>(ranks[k])] = mine[static_cast<std::size_t>(labels[k])];
+      local[static_cast<std::size_t>(ranks[k])] = -1;
+    }
+  }
+  return terminal_of;
+}
+
+}  // namespace tmap::scotchmap
