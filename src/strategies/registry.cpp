@@ -5,6 +5,7 @@
 #include <array>
 #include <thread>
 
+#include "strategies/auto/auto.hpp"
 #include "strategies/best/best.hpp"
 #include "strategies/greedy/greedy.hpp"
 #include "strategies/grid2d/grid2d.hpp"
@@ -34,8 +35,8 @@ std::unique_ptr<Mapper> make() {
 }
 
 // Rows: name, summary, factory, traits, place in best's portfolio, options.
-const std::array<StrategyInfo, 15>& rows() {
-  static const std::array<StrategyInfo, 15> table{{
+const std::array<StrategyInfo, 16>& rows() {
+  static const std::array<StrategyInfo, 16> table{{
       {"inorder", "rank i on the i-th allowed slot (fill each PE, then the next)", make<strategies::InOrderMapper>, 0,
        1},
       {"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>, 0, 2},
@@ -66,6 +67,8 @@ const std::array<StrategyInfo, 15>& rows() {
        make<strategies::Grid2dMapper>, 0, 9, strategies::grid2d_options()},
       {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
        make<strategies::BestMapper>, kRefinesItself},
+      {"auto", "scotch, or in-order where that costs fewer hop-bytes (the default: never worse than in-order)",
+       make<strategies::AutoMapper>},
   }};
   return table;
 }
@@ -77,7 +80,7 @@ std::span<const StrategyInfo> strategy_table() {
 }
 
 std::string_view default_strategy() {
-  return "scotch";
+  return "auto";
 }
 
 const StrategyInfo& find_strategy(std::string_view name) {

@@ -309,7 +309,7 @@ TEST(Cli, ExampleWithTheDefaultStrategyBeatsInOrder) {
   const auto r = box.run("tm-map", {"--example", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["strategy"], "scotch");
+  EXPECT_EQ(j["strategy"], "auto");
   EXPECT_LT(j["hop_bytes"].get<std::int64_t>(), 208000);
 }
 

@@ -168,3 +168,24 @@ TEST(Rcm, SmallJobOnALargeMachineStaysInACompactCorner) {
   for (const auto pe : mapping) EXPECT_LT(pe, 4 * 64);
   tmap::validate_mapping(mapping, 64, Constraints::all(*topology));
 }
+
+// The default strategy keeps in-order where Scotch's bipartitioning does
+// worse (a natural 8x8x8 stencil on torus3D 8 8 8: in-order is the optimum,
+// one hop per message, 3,072 messages x 1000 bytes x 2 directions) and
+// Scotch's mapping where in-order is poor (the same stencil shuffled).
+TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
+  const auto topology = tmap::load_topology("torus3D 8 8 8");
+  const auto constraints = Constraints::all(*topology);
+  const auto natural = tmap::gen::stencil({8, 8, 8}, 7, 1000, true);
+  const Problem on_natural{natural, *topology, constraints};
+  const auto cost = [&](const CommMatrix& comm, const char* strategy) {
+    return tmap::evaluate(comm, *topology, tmap::map_with(strategy, Problem{comm, *topology, constraints}, Context{}))
+        .hop_bytes;
+  };
+  EXPECT_EQ(cost(natural, "auto"), 3072000);
+  EXPECT_EQ(tmap::map_with("auto", on_natural, Context{}), tmap::map_with("inorder", on_natural, Context{}));
+  const auto shuffled = tmap::gen::shuffle_ranks(natural, 7);
+  const Problem on_shuffled{shuffled, *topology, constraints};
+  EXPECT_LT(cost(shuffled, "scotch"), cost(shuffled, "inorder"));
+  EXPECT_EQ(tmap::map_with("auto", on_shuffled, Context{}), tmap::map_with("scotch", on_shuffled, Context{}));
+}

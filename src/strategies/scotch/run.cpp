@@ -78,7 +78,8 @@ std::vector<std::int64_t> map_two_level(const SourceGraph& source, const CommMat
       for (const auto r : ranks) terminal_of[static_cast<std::size_t>(r)] = mine.front();
       continue;
     }
-    for (std::size_t k = 0; k < ranks.size(); ++k) local[static_cast<std::size_t>(ranks[k])] = static_cast<SCOTCH_Num>(k);
+    for (std::size_t k = 0; k < ranks.size(); ++k)
+      local[static_cast<std::size_t>(ranks[k])] = static_cast<SCOTCH_Num>(k);
     SourceGraph inside;
     inside.verttab.reserve(ranks.size() + 1);
     for (const auto r : ranks) {
