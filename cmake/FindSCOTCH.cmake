@@ -29,3 +29,17 @@ if(SCOTCH_FOUND AND NOT TARGET SCOTCH::scotch)
     INTERFACE_LINK_LIBRARIES "${SCOTCH_ERR_LIBRARY};Threads::Threads;m")
 endif()
 mark_as_advanced(SCOTCH_INCLUDE_DIR SCOTCH_LIBRARY SCOTCH_ERR_LIBRARY)
+
+# PT-Scotch (libptscotch-dev, built against Debian's default MPI): optional,
+# for the distributed strategy (tm-pmap). SCOTCH::ptscotch when found.
+find_library(PTSCOTCH_LIBRARY NAMES ptscotch)
+find_library(PTSCOTCH_ERR_LIBRARY NAMES ptscotcherr)
+if(SCOTCH_FOUND AND PTSCOTCH_LIBRARY AND PTSCOTCH_ERR_LIBRARY AND EXISTS "${SCOTCH_INCLUDE_DIR}/ptscotch.h"
+   AND NOT TARGET SCOTCH::ptscotch)
+  add_library(SCOTCH::ptscotch UNKNOWN IMPORTED)
+  set_target_properties(SCOTCH::ptscotch PROPERTIES
+    IMPORTED_LOCATION "${PTSCOTCH_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "${SCOTCH_INCLUDE_DIR}"
+    INTERFACE_LINK_LIBRARIES "${PTSCOTCH_ERR_LIBRARY};SCOTCH::scotch")
+endif()
+mark_as_advanced(PTSCOTCH_LIBRARY PTSCOTCH_ERR_LIBRARY)

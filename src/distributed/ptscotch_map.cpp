@@ -1,0 +1,377 @@
+#include "distributed/ptscotch_map.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+extern "C" {
+#include <scotch.h>
+// PT-Scotch's header extends scotch.h, which must come first.
+#include <ptscotch.h>
+}
+
+#include "strategies/scotch/repair.hpp"
+#include "strategies/scotch/run.hpp"
+#include "strategies/scotch/target.hpp"
+#include "strategies/scotch/terminals.hpp"
+#include "tmap/error.hpp"
+#include "util/int128.hpp"
+
+namespace tmap::dist {
+
+namespace {
+
+using detail::Int128;
+
+/// Scotch sums loads times distances in SCOTCH_Num: keep those sums below this.
+constexpr Int128 kScotchSumLimit = Int128{1} << 29;
+
+struct Dgraph {
+  SCOTCH_Dgraph a{};
+  explicit Dgraph(MPI_Comm comm) {
+    if (SCOTCH_dgraphInit(&a, comm) != 0) throw InternalError("ptscotch: SCOTCH_dgraphInit failed");
+  }
+  ~Dgraph() { SCOTCH_dgraphExit(&a); }
+  Dgraph(const Dgraph&) = delete;
+  Dgraph& operator=(const Dgraph&) = delete;
+};
+
+/// The ranks PT-Scotch put beyond a terminal's capacity move, highest
+/// rank first, to the terminal with room nearest along `order`.
+void repair_along_order(const scotchmap::Terminals& terminals, const std::vector<std::int64_t>& order,
+                        std::vector<std::int64_t>& terminal_of) {
+  const auto count = static_cast<std::size_t>(terminals.size());
+  std::vector<std::int64_t> load(count, 0);
+  for (const auto t : terminal_of) ++load[static_cast<std::size_t>(t)];
+  std::vector<std::int64_t> position(count, 0);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    position[static_cast<std::size_t>(order[k])] = static_cast<std::int64_t>(k);
+  std::set<std::int64_t> room;  // positions of terminals with room
+  for (std::size_t t = 0; t < count; ++t) {
+    if (load[t] < terminals.capacity[t]) room.insert(position[t]);
+  }
+  for (auto r = static_cast<std::int64_t>(terminal_of.size()); r-- > 0;) {
+    const auto from = terminal_of[static_cast<std::size_t>(r)];
+    if (load[static_cast<std::size_t>(from)] <= terminals.capacity[static_cast<std::size_t>(from)]) continue;
+    if (room.empty()) throw InternalError("ptscotch: no room left for an overfilled terminal's ranks");
+    const auto here = position[static_cast<std::size_t>(from)];
+    auto after = room.lower_bound(here);
+    auto pick = after;
+    if (after == room.end() || (after != room.begin() && here - *std::prev(after) <= *after - here)) {
+      pick = std::prev(after);
+    }
+    const auto to = order[static_cast<std::size_t>(*pick)];
+    --load[static_cast<std::size_t>(from)];
+    if (++load[static_cast<std::size_t>(to)] >= terminals.capacity[static_cast<std::size_t>(to)]) room.erase(pick);
+    terminal_of[static_cast<std::size_t>(r)] = to;
+  }
+}
+
+}  // namespace
+
+std::vector<long long> send_to_owners(MPI_Comm comm, const std::vector<std::vector<long long>>& outgoing) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> send_counts(static_cast<std::size_t>(size));
+  std::vector<int> send_displs(static_cast<std::size_t>(size));
+  std::vector<long long> send;
+  for (int p = 0; p < size; ++p) {
+    send_displs[static_cast<std::size_t>(p)] = static_cast<int>(send.size());
+    send_counts[static_cast<std::size_t>(p)] = static_cast<int>(outgoing[static_cast<std::size_t>(p)].size());
+    send.insert(send.end(), outgoing[static_cast<std::size_t>(p)].begin(), outgoing[static_cast<std::size_t>(p)].end());
+  }
+  std::vector<int> recv_counts(static_cast<std::size_t>(size));
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  std::vector<int> recv_displs(static_cast<std::size_t>(size));
+  int received = 0;
+  for (int p = 0; p < size; ++p) {
+    recv_displs[static_cast<std::size_t>(p)] = received;
+    received += recv_counts[static_cast<std::size_t>(p)];
+  }
+  std::vector<long long> recv(static_cast<std::size_t>(received));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_LONG_LONG, recv.data(), recv_counts.data(),
+                recv_displs.data(), MPI_LONG_LONG, comm);
+  return recv;
+}
+
+Rank block_first(Rank n, int rank, int size) {
+  return static_cast<Rank>((static_cast<Int128>(n) * rank) / size);
+}
+
+namespace {
+
+/// Terminals per block: each block's own mapping uses a distance table.
+constexpr std::int64_t kBlockTerminals = 256;
+
+/// A subset of the terminals as Terminals of their own.
+scotchmap::Terminals subset(const scotchmap::Terminals& all, const std::vector<std::int64_t>& which) {
+  scotchmap::Terminals t;
+  for (const auto k : which) {
+    t.pes.push_back(all.pes[static_cast<std::size_t>(k)]);
+    t.capacity.push_back(all.capacity[static_cast<std::size_t>(k)]);
+    t.representative.push_back(all.representative[static_cast<std::size_t>(k)]);
+  }
+  return t;
+}
+
+/// libscotch's rows for a small graph given as (a, b, load) triples over
+/// vertices 0..count-1 (both directions present), and the same as a
+/// CommMatrix for the repair.
+std::pair<scotchmap::SourceGraph, CommMatrix> small_graph(Rank count, std::vector<CommEntry> entries) {
+  const auto sym = CommMatrix::from_entries(count, std::move(entries));
+  scotchmap::SourceGraph source;
+  source.verttab.assign(static_cast<std::size_t>(count) + 1, 0);
+  for (Rank v = 0; v < count; ++v) {
+    const auto to = sym.targets(v);
+    const auto volumes = sym.volumes(v);
+    for (std::size_t e = 0; e < to.size(); ++e) {
+      source.edgetab.push_back(static_cast<SCOTCH_Num>(to[e]));
+      source.edlotab.push_back(static_cast<SCOTCH_Num>(std::max<Volume>(1, volumes[e])));
+    }
+    source.verttab[static_cast<std::size_t>(v) + 1] = static_cast<SCOTCH_Num>(source.edgetab.size());
+  }
+  return {std::move(source), sym};
+}
+
+/// All processes' (key, value) pairs, everywhere.
+std::vector<long long> all_gather(MPI_Comm comm, const std::vector<long long>& mine) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size));
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  std::vector<int> displs(static_cast<std::size_t>(size));
+  int total = 0;
+  for (int p = 0; p < size; ++p) {
+    displs[static_cast<std::size_t>(p)] = total;
+    total += counts[static_cast<std::size_t>(p)];
+  }
+  std::vector<long long> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG, comm);
+  return all;
+}
+
+}  // namespace
+
+Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& topology, const Constraints& constraints,
+                     const Context& context) {
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const Rank n = graph.n;
+  if (n > std::numeric_limits<SCOTCH_Num>::max() / 4) {
+    throw InputError("ptscotch: the graph is too large for this libscotch's 32-bit SCOTCH_Num");
+  }
+  if (n > constraints.num_slots()) {
+    throw InputError(std::to_string(n) + " ranks do not fit: " + std::to_string(constraints.num_slots()) + " slots");
+  }
+  const auto terminals = scotchmap::make_terminals(topology, constraints);
+  const auto order = scotchmap::bisection_order(topology, terminals);
+
+  // Blocks: runs of about kBlockTerminals terminals in bisection order
+  // (compact regions), as even as the count allows.
+  const auto t_count = terminals.size();
+  const auto k = std::max<std::int64_t>(1, (t_count + kBlockTerminals - 1) / kBlockTerminals);
+  if (k > scotchmap::kMaxTableTerminals) {
+    throw InputError("ptscotch: " + std::to_string(t_count) + " terminals make more blocks than this strategy maps");
+  }
+  std::vector<std::vector<std::int64_t>> block_terminals(static_cast<std::size_t>(k));
+  std::vector<SCOTCH_Num> block_capacity(static_cast<std::size_t>(k), 0);
+  for (std::int64_t i = 0; i < t_count; ++i) {
+    const auto b = static_cast<std::size_t>(static_cast<Int128>(i) * k / t_count);
+    block_terminals[b].push_back(order[static_cast<std::size_t>(i)]);
+    block_capacity[b] +=
+        static_cast<SCOTCH_Num>(terminals.capacity[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])]);
+  }
+
+  // Level 1 (distributed): PT-Scotch cuts the graph into k parts sized as
+  // the blocks (a weighted complete target: partitioning, which PT-Scotch
+  // 7.0.3 does; its static mapping onto other targets is not implemented).
+  long long local_total = 0;
+  for (const auto v : graph.volumes) local_total += v;
+  long long total = 0;
+  MPI_Allreduce(&local_total, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  const Int128 scale = total > kScotchSumLimit / 64 ? (total + kScotchSumLimit / 64 - 1) / (kScotchSumLimit / 64) : 1;
+  std::vector<SCOTCH_Num> vertloctab(graph.offsets.begin(), graph.offsets.end());
+  std::vector<SCOTCH_Num> edgeloctab(graph.targets.begin(), graph.targets.end());
+  std::vector<SCOTCH_Num> edloloctab(graph.volumes.size());
+  std::transform(graph.volumes.begin(), graph.volumes.end(), edloloctab.begin(),
+                 [&](Volume v) { return static_cast<SCOTCH_Num>(std::max<Int128>(1, (v + scale / 2) / scale)); });
+  const auto local = static_cast<SCOTCH_Num>(graph.count());
+  std::vector<SCOTCH_Num> parts(static_cast<std::size_t>(local) + 1, 0);
+  if (k > 1) {
+    Dgraph dgraph(comm);
+    if (SCOTCH_dgraphBuild(&dgraph.a, 0, local, local, vertloctab.data(), nullptr, nullptr, nullptr,
+                           static_cast<SCOTCH_Num>(edgeloctab.size()), static_cast<SCOTCH_Num>(edgeloctab.size()),
+                           edgeloctab.data(), nullptr, edloloctab.data()) != 0) {
+      throw InternalError("ptscotch: SCOTCH_dgraphBuild failed");
+    }
+    // A deterministic context of its own, seeded: the same parts for the
+    // same input, seed and number of processes.
+    scotchmap::ScotchContext scontext;
+    SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+    SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
+    if (SCOTCH_contextRandomClone(&scontext.a) != 0) throw InternalError("ptscotch: SCOTCH_contextRandomClone failed");
+    SCOTCH_contextRandomSeed(&scontext.a, static_cast<SCOTCH_Num>(context.seed & 0x7fffffff));
+    SCOTCH_contextThreadSpawn(&scontext.a, 1, nullptr);
+    Dgraph bound(comm);
+    if (SCOTCH_contextBindDgraph(&scontext.a, &dgraph.a, &bound.a) != 0) {
+      throw InternalError("ptscotch: SCOTCH_contextBindDgraph failed");
+    }
+    scotchmap::Arch parts_arch;
+    if (SCOTCH_archCmpltw(&parts_arch.a, static_cast<SCOTCH_Num>(k), block_capacity.data()) != 0) {
+      throw InternalError("ptscotch: SCOTCH_archCmpltw failed");
+    }
+    scotchmap::Strat strat;
+    if (SCOTCH_stratDgraphMapBuild(&strat.a, SCOTCH_STRATBALANCE, static_cast<SCOTCH_Num>(size),
+                                   static_cast<SCOTCH_Num>(k), 0.01) != 0) {
+      throw InternalError("ptscotch: SCOTCH_stratDgraphMapBuild failed");
+    }
+    if (SCOTCH_dgraphMap(&bound.a, &parts_arch.a, &strat.a, parts.data()) != 0) {
+      throw InternalError("ptscotch: SCOTCH_dgraphMap failed");
+    }
+  }
+  std::vector<int> counts(static_cast<std::size_t>(size));
+  std::vector<int> displs(static_cast<std::size_t>(size));
+  for (int p = 0; p < size; ++p) {
+    displs[static_cast<std::size_t>(p)] = static_cast<int>(block_first(n, p, size));
+    counts[static_cast<std::size_t>(p)] = static_cast<int>(block_first(n, p + 1, size) - block_first(n, p, size));
+  }
+  std::vector<SCOTCH_Num> part_of(static_cast<std::size_t>(n), 0);
+  MPI_Allgatherv(parts.data(), static_cast<int>(local), MPI_INT, part_of.data(), counts.data(), displs.data(), MPI_INT,
+                 comm);
+  for (const auto p : part_of) {
+    if (p < 0 || p >= k) throw InternalError("ptscotch: libscotch returned an unknown part");
+  }
+
+  // Level 2 (sequential, small): the parts' traffic (k vertices) mapped onto
+  // the blocks, one part per block, with exact distances between blocks.
+  std::map<std::pair<long long, long long>, long long> quotient;
+  for (Rank v = 0; v < graph.count(); ++v) {
+    const auto pu = part_of[static_cast<std::size_t>(graph.first + v)];
+    for (auto e = graph.offsets[static_cast<std::size_t>(v)]; e < graph.offsets[static_cast<std::size_t>(v) + 1]; ++e) {
+      const auto pv = part_of[static_cast<std::size_t>(graph.targets[static_cast<std::size_t>(e)])];
+      if (pu != pv) quotient[{pu, pv}] += graph.volumes[static_cast<std::size_t>(e)];
+    }
+  }
+  std::vector<long long> flat;
+  for (const auto& [key, volume] : quotient) flat.insert(flat.end(), {key.first, key.second, volume});
+  const auto all_quotient = all_gather(comm, flat);
+  std::vector<std::int64_t> block_of_part(static_cast<std::size_t>(k), 0);
+  {
+    // Every process computes the same (deterministic) answer: no broadcast.
+    std::vector<CommEntry> entries;
+    for (std::size_t i = 0; i + 2 < all_quotient.size(); i += 3) {
+      entries.push_back({all_quotient[i], all_quotient[i + 1], all_quotient[i + 2]});
+    }
+    scotchmap::Terminals blocks;
+    for (std::int64_t b = 0; b < k; ++b) {
+      const auto& mine = block_terminals[static_cast<std::size_t>(b)];
+      blocks.pes.push_back({terminals.representative[static_cast<std::size_t>(mine[mine.size() / 2])]});
+      blocks.capacity.push_back(1);
+      blocks.representative.push_back(blocks.pes.back().front());
+    }
+    if (k > 1) {
+      auto [source, sym] = small_graph(k, std::move(entries));
+      scotchmap::TargetBuilder builder(topology);
+      scotchmap::Arch arch;
+      builder.build(arch, scotchmap::TargetKind::Table, blocks, context);
+      block_of_part =
+          scotchmap::map_labels(source, arch, k, {SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0}, {context.seed, 1});
+      (void)scotchmap::repair_overfull(sym, blocks, block_of_part, [&](std::int64_t a, std::int64_t b) {
+        return topology.distance(blocks.representative[a], blocks.representative[b]);
+      });
+    }
+  }
+
+  // Level 3 (sequential, per part): each part's ranks onto its block's
+  // terminals, on process part % size, from the part's own edges.
+  std::vector<std::vector<long long>> outgoing(static_cast<std::size_t>(size));
+  for (Rank v = 0; v < graph.count(); ++v) {
+    const auto u = graph.first + v;
+    const auto pu = part_of[static_cast<std::size_t>(u)];
+    auto& buffer = outgoing[static_cast<std::size_t>(pu % size)];
+    buffer.insert(buffer.end(), {u, -1, 0});  // the vertex itself, edges or not
+    for (auto e = graph.offsets[static_cast<std::size_t>(v)]; e < graph.offsets[static_cast<std::size_t>(v) + 1]; ++e) {
+      const auto w = graph.targets[static_cast<std::size_t>(e)];
+      if (part_of[static_cast<std::size_t>(w)] == pu)
+        buffer.insert(buffer.end(), {u, w, graph.volumes[static_cast<std::size_t>(e)]});
+    }
+  }
+  const auto received = send_to_owners(comm, outgoing);
+  std::map<std::int64_t, std::vector<long long>> by_part;  // part -> triples
+  for (std::size_t i = 0; i + 2 < received.size(); i += 3) {
+    auto& triples = by_part[part_of[static_cast<std::size_t>(received[i])]];
+    triples.insert(triples.end(), {received[i], received[i + 1], received[i + 2]});
+  }
+  std::vector<long long> placed;  // (vertex, terminal) pairs
+  for (auto& [part, triples] : by_part) {
+    std::vector<long long> vertices;
+    for (std::size_t i = 0; i + 2 < triples.size(); i += 3) {
+      if (triples[i + 1] < 0) vertices.push_back(triples[i]);
+    }
+    std::sort(vertices.begin(), vertices.end());
+    const auto& mine = block_terminals[static_cast<std::size_t>(block_of_part[static_cast<std::size_t>(part)])];
+    const auto block = subset(terminals, mine);
+    std::vector<std::int64_t> local_terminal(vertices.size(), 0);
+    if (vertices.size() > 1 && mine.size() > 1) {
+      const auto index = [&](long long v) {
+        return static_cast<Rank>(std::lower_bound(vertices.begin(), vertices.end(), v) - vertices.begin());
+      };
+      std::vector<CommEntry> entries;
+      for (std::size_t i = 0; i + 2 < triples.size(); i += 3) {
+        if (triples[i + 1] >= 0) entries.push_back({index(triples[i]), index(triples[i + 1]), triples[i + 2]});
+      }
+      auto [source, sym] = small_graph(static_cast<Rank>(vertices.size()), std::move(entries));
+      scotchmap::TargetBuilder builder(topology);
+      scotchmap::Arch arch;
+      builder.build(arch, scotchmap::TargetKind::Table, block, context);
+      local_terminal =
+          scotchmap::map_labels(source, arch, block.size(), {SCOTCH_STRATBALANCE, 0.01}, {context.seed, 1});
+      std::int64_t room = 0;
+      for (const auto c : block.capacity) room += c;
+      if (room >= static_cast<std::int64_t>(vertices.size())) {
+        (void)scotchmap::repair_overfull(sym, block, local_terminal, [&](std::int64_t a, std::int64_t b) {
+          return topology.distance(block.representative[a], block.representative[b]);
+        });
+      }
+    }
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+      placed.insert(placed.end(), {vertices[i], mine[static_cast<std::size_t>(local_terminal[i])]});
+    }
+  }
+  const auto all_placed = all_gather(comm, placed);
+  std::vector<std::int64_t> terminal_of(static_cast<std::size_t>(n), -1);
+  for (std::size_t i = 0; i + 1 < all_placed.size(); i += 2) {
+    terminal_of[static_cast<std::size_t>(all_placed[i])] = all_placed[i + 1];
+  }
+  for (const auto t : terminal_of) {
+    if (t < 0) throw InternalError("ptscotch: a rank was not placed");
+  }
+  // What a block could not hold moves along the machine (every process the same).
+  repair_along_order(terminals, order, terminal_of);
+  return scotchmap::expand(terminals, terminal_of, constraints.capacity());
+}
+
+std::int64_t distributed_hop_bytes(MPI_Comm comm, const LocalGraph& graph, const Topology& topology,
+                                   const Mapping& mapping) {
+  Int128 sum = 0;
+  for (Rank v = 0; v < graph.count(); ++v) {
+    const auto pe = mapping[static_cast<std::size_t>(graph.first + v)];
+    for (auto e = graph.offsets[static_cast<std::size_t>(v)]; e < graph.offsets[static_cast<std::size_t>(v) + 1]; ++e) {
+      sum += static_cast<Int128>(graph.volumes[static_cast<std::size_t>(e)]) *
+             topology.distance(pe, mapping[static_cast<std::size_t>(graph.targets[static_cast<std::size_t>(e)])]);
+    }
+  }
+  // Each pair is counted from both ends with the symmetrised volume.
+  long long local = static_cast<long long>(sum);
+  long long total = 0;
+  MPI_Allreduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  return total / 2;
+}
+
+}  // namespace tmap::dist

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tm-pmap (the ptscotch strategy) under mpirun: each process reads its share
+# of a .coo; the mapping rank 0 writes must be valid for tm-eval, its
+# hop-bytes equal to what tm-pmap printed (an independent evaluator), the
+# same on a second run, well below a random placement's, on tori, Tianhe-3
+# (several blocks) and with oversubscription; bad input exits 2 naming the
+# file and line, with no output written.
+# Usage: tests/ptscotch.sh BIN_DIR
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+pmap() { mpirun --oversubscribe -np "$1" "$bin/tm-pmap" "${@:2}"; }
+score() { "$bin/tm-eval" "$@" | awk '$1 == "hop_bytes" { print $2 }'; }
+
+check() {  # NP TOPOLOGY COMM [extra tm-pmap/tm-eval args]
+  local np=$1 topology=$2 comm=$3
+  shift 3
+  pmap "$np" -t "$topology" -c "$comm" --output "$work/map.perm" "$@" 2> "$work/err"
+  local printed scored random
+  printed=$(sed -n 's/.*hop_bytes \([0-9]*\) .*/\1/p' "$work/err")
+  scored=$(score -t "$topology" -c "$comm" -m "$work/map.perm" "$@")
+  test -n "$printed" && test "$printed" = "$scored"
+  pmap "$np" -t "$topology" -c "$comm" --output "$work/again.perm" -q "$@"
+  cmp "$work/map.perm" "$work/again.perm"
+  random=$("$bin/tm-map" -t "$topology" -c "$comm" -s random -q --format json "$@" |
+           sed -n 's/.*"hop_bytes": *\([0-9]*\).*/\1/p')
+  test $((scored * 3)) -lt $((random * 2))
+  echo "np $np on $topology: hop_bytes $scored (random $random)"
+}
+
+"$bin/tm-gen" stencil3d --dims 12x10x8 --shuffle 5 --output "$work/s960.coo"
+for np in 1 2 3; do check "$np" "torus3D 12 10 8" "$work/s960.coo"; done
+"$bin/tm-gen" stencil3d --dims 16x12x8 --shuffle 2 --output "$work/s1536.coo"
+check 3 "tianhe3:1x4,nodes=96,cores=4" "$work/s1536.coo"
+"$bin/tm-gen" stencil3d --dims 16x15x8 --output "$work/s1920.coo"
+check 2 "torus3D 12 10 8" "$work/s1920.coo" -o 2
+
+# Bad input: the process that read the line reports it; nothing is written.
+printf '4\n0 1 10\n1 2 x\n2 3 5\n' > "$work/bad.coo"
+set +e
+pmap 2 -t "mesh2D 2 2" -c "$work/bad.coo" --output "$work/bad.perm" 2> "$work/err"
+code=$?
+set -e
+test "$code" -ne 0
+grep -q "tm-pmap: error: $work/bad.coo:3: expected 'i j bytes'" "$work/err"
+test ! -e "$work/bad.perm"
+echo "bad input refused"

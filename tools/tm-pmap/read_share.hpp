@@ -1,0 +1,18 @@
+// Each process reads its share of a .coo traffic file: the lines that start
+// in its byte range, sent on to the processes owning their vertices.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+#include "distributed/ptscotch_map.hpp"
+
+namespace tmap::pmap {
+
+/// Collective. The symmetrised graph, in blocks of vertices by process
+/// rank. Bad input throws InputError on every process, with the file and
+/// line where a process found it (the lowest such process's message).
+dist::LocalGraph read_share(MPI_Comm comm, const std::string& path);
+
+}  // namespace tmap::pmap
