@@ -31,8 +31,13 @@ TIANHE3_CHIPS = {1024: (1, 1), 4096: (1, 1), 16384: (2, 2), 65536: (4, 4), 26214
 # Which strategies run at which sizes by default (the others are known to
 # take far longer than the time limit there; see scale.md).
 DEFAULT_PLAN = {
-    "scotch": 1048576, "inorder": 1048576, "greedy": 1048576, "treematch": 1048576, "ohtma+": 262144,
+    "auto": 1048576, "scotch": 1048576, "inorder": 1048576, "greedy": 1048576, "treematch": 1048576, "ohtma+": 262144,
     "rcm": 65536, "umpa-wh": 65536, "best:tabu": 16384, "gmap": 1048576}
+
+
+# Above LARGE ranks only these machines run by default (time).
+LARGE = 65536
+LARGE_MACHINES = ("torus3d", "tianhe3")
 
 
 def machine(kind, n):
@@ -122,11 +127,13 @@ def main():
                     subprocess.run([tm_gen, "stencil3d", "--dims", f"{x}x{y}x{z}", "--output", f"{base}.{ext}"] + shuffle,
                                    check=True)
             for kind in args.machines.split(","):
+                if n > LARGE and kind not in LARGE_MACHINES and not args.all_sizes:
+                    continue
                 label, spec, extra, gmap_target = machine(kind, n)
                 for strategy in args.strategies.split(","):
                     if not args.all_sizes and n > DEFAULT_PLAN.get(strategy, 0):
                         continue
-                    if order == "shuffled" and strategy not in ("scotch", "gmap"):
+                    if order == "shuffled" and strategy not in ("auto", "scotch", "gmap"):
                         continue
                     if (n, kind, order, strategy) in done:
                         continue

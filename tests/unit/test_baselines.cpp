@@ -189,3 +189,36 @@ TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
   EXPECT_LT(cost(shuffled, "scotch"), cost(shuffled, "inorder"));
   EXPECT_EQ(tmap::map_with("auto", on_shuffled, Context{}), tmap::map_with("scotch", on_shuffled, Context{}));
 }
+
+#include "strategies/common/sites.hpp"
+
+// Beyond kScanSites, nearest() searches the machine graph instead of
+// scanning every site: the lists must be the scan's, tie order included
+// (greedy and umpa decide by them), on each kind with a graph and with a
+// fragmented allocation.
+TEST(Sites, GraphSearchGivesTheScansNearestSites) {
+  using tmap::strategies::Site;
+  using tmap::strategies::SiteSpace;
+  for (const char* spec : {"torus3D 20 16 16", "mesh3D 20 18 16", "tianhe3:8x8,nodes=96,cores=2",
+                           "tleaf 3 400 10 16 5 2 1", "hcub 13"}) {
+    SCOPED_TRACE(spec);
+    const auto topology = tmap::load_topology(spec);
+    std::vector<tmap::PE> allowed;
+    for (tmap::PE p = 0; p < topology->size(); ++p) {
+      if (p % 7 != 3) allowed.push_back(p);
+    }
+    const SiteSpace sites(*topology, Constraints::allowed(*topology, allowed, 1));
+    ASSERT_GT(sites.num_sites(), SiteSpace::kScanSites);
+    for (Site s = 0; s < sites.num_sites(); s += sites.num_sites() / 97) {
+      std::vector<std::pair<tmap::Distance, Site>> all;
+      for (Site t = 0; t < sites.num_sites(); ++t) {
+        if (t != s) all.emplace_back(sites.distance(s, t), t);
+      }
+      std::sort(all.begin(), all.end());
+      std::vector<Site> expected;
+      for (std::size_t k = 0; k < SiteSpace::kNearest; ++k) expected.push_back(all[k].second);
+      const auto got = sites.nearest(s);
+      ASSERT_EQ(std::vector<Site>(got.begin(), got.end()), expected) << "site " << s;
+    }
+  }
+}

@@ -1,6 +1,11 @@
 #include "strategies/common/sites.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <unordered_map>
+#include <utility>
 
 #include "tmap/error.hpp"
 
@@ -53,9 +58,64 @@ SiteSpace::SiteSpace(const Topology& topology, const Constraints& constraints, b
   }
 }
 
+bool SiteSpace::search_graph(Site s, std::vector<Site>& list) const {
+  if (!graph_tried_) {
+    graph_tried_ = true;
+    graph_ = topo::distance_graph(topology_);
+    if (graph_) {
+      vertex_site_.assign(static_cast<std::size_t>(graph_->num_vertices()), -1);
+      for (Site t = 0; t < num_sites(); ++t) {
+        for (auto k = begin_[static_cast<std::size_t>(t)]; k < begin_[static_cast<std::size_t>(t) + 1]; ++k) {
+          vertex_site_[static_cast<std::size_t>(graph_->pe_vertex[static_cast<std::size_t>(slots_[static_cast<std::size_t>(k)])])] = t;
+        }
+      }
+    }
+  }
+  if (!graph_) return false;
+  // Dijkstra outward from s's representative; a site is found at the first
+  // of its vertices reached (all of its PEs are equally far from the others,
+  // as sites are exact). Stop once kNearest are found and the search has
+  // passed the last one's distance (ties included), then order by (distance,
+  // id) as the scan does.
+  const auto& g = *graph_;
+  using Item = std::pair<std::int64_t, std::int64_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  std::unordered_map<std::int64_t, std::int64_t> dist;
+  std::unordered_map<Site, std::int64_t> found;
+  std::vector<std::pair<std::int64_t, Site>> hits;
+  const auto start = g.pe_vertex[static_cast<std::size_t>(representative(s))];
+  dist[start] = 0;
+  queue.push({0, start});
+  std::int64_t horizon = std::numeric_limits<std::int64_t>::max();
+  while (!queue.empty()) {
+    const auto [d, v] = queue.top();
+    queue.pop();
+    if (d > horizon) break;
+    if (dist[v] < d) continue;
+    const auto t = vertex_site_[static_cast<std::size_t>(v)];
+    if (t >= 0 && t != s && found.emplace(t, d).second) {
+      hits.emplace_back(d, t);
+      if (hits.size() == kNearest) horizon = d;
+    }
+    for (auto e = g.offsets[static_cast<std::size_t>(v)]; e < g.offsets[static_cast<std::size_t>(v) + 1]; ++e) {
+      const auto to = g.targets[static_cast<std::size_t>(e)];
+      const auto nd = d + g.weights[static_cast<std::size_t>(e)];
+      const auto it = dist.find(to);
+      if (it == dist.end() || nd < it->second) {
+        dist[to] = nd;
+        queue.push({nd, to});
+      }
+    }
+  }
+  std::sort(hits.begin(), hits.end());
+  for (std::size_t k = 0; k < hits.size() && k < kNearest; ++k) list.push_back(hits[k].second);
+  return true;
+}
+
 std::span<const Site> SiteSpace::nearest(Site s) const {
   if (nearest_.empty()) nearest_.resize(static_cast<std::size_t>(num_sites()));
   auto& list = nearest_[static_cast<std::size_t>(s)];
+  if (list.empty() && num_sites() > kScanSites && search_graph(s, list)) return list;
   if (list.empty() && num_sites() > 1) {
     std::vector<std::pair<Distance, Site>> all;
     all.reserve(static_cast<std::size_t>(num_sites() - 1));

@@ -9,11 +9,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "tmap/mapping.hpp"
 #include "tmap/topology.hpp"
+#include "topology/distance_graph.hpp"
 
 namespace tmap::strategies {
 
@@ -39,7 +41,11 @@ class SiteSpace {
     return topology_.distance(representative(s), representative(t));
   }
   /// The kNearest sites closest to s other than s, by (distance, id),
-  /// computed on first use (O(S) each) and kept.
+  /// computed on first use and kept: by a scan of every site (O(S) each)
+  /// up to kScanSites sites, beyond by a search outward from s in the
+  /// machine's distance graph (a few dozen vertices on a mesh), which gives
+  /// the same list.
+  static constexpr Site kScanSites = 4096;
   static constexpr std::size_t kNearest = 32;
   [[nodiscard]] std::span<const Site> nearest(Site s) const;
   /// Turns site_of_rank into a mapping: each site's slots are handed out to
@@ -58,6 +64,12 @@ class SiteSpace {
   bool per_node_ = false;
   std::vector<std::uint32_t> dense_;
   mutable std::vector<std::vector<Site>> nearest_;  ///< cache of nearest()
+  /// For nearest() beyond kScanSites: the machine graph and each vertex's
+  /// site (-1: none), built on first use.
+  mutable std::optional<topo::DistanceGraph> graph_;
+  mutable std::vector<Site> vertex_site_;
+  mutable bool graph_tried_ = false;
+  [[nodiscard]] bool search_graph(Site s, std::vector<Site>& list) const;
 };
 
 }  // namespace tmap::strategies
