@@ -32,7 +32,7 @@ TIANHE3_CHIPS = {1024: (1, 1), 4096: (1, 1), 16384: (2, 2), 65536: (4, 4), 26214
 # take far longer than the time limit there; see scale.md).
 DEFAULT_PLAN = {
     "auto": 1048576, "scotch": 1048576, "inorder": 1048576, "greedy": 1048576, "treematch": 1048576, "ohtma+": 262144,
-    "rcm": 65536, "umpa-wh": 65536, "best:tabu": 16384, "gmap": 1048576}
+    "rcm": 65536, "umpa-wh": 65536, "best:tabu": 16384, "gmap": 1048576, "ptscotch-np2": 1048576}
 
 
 # Above LARGE ranks only these machines run by default (time).
@@ -69,13 +69,13 @@ def machine(kind, n):
     raise ValueError(kind)
 
 
-def timed(cmd, timeout):
+def timed(cmd, timeout, env=None):
     """(seconds, peak RSS MB, returncode or 'timeout', stderr)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         start = time.monotonic()
         try:
             proc = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name] + cmd, capture_output=True,
-                                  text=True, timeout=timeout)
+                                  text=True, timeout=timeout, env=env)
         except subprocess.TimeoutExpired:
             return time.monotonic() - start, None, "timeout", ""
         fields = open(tf.name).read().split()
@@ -161,6 +161,24 @@ def main():
                                 ev = subprocess.run([tm_eval, "-t", spec, "-c", f"{base}.coo", "-m", out, "-o", "64"],
                                                     capture_output=True, text=True)
                             row["hop_bytes"] = int(ev.stdout.split()[1]) if ev.returncode == 0 else None
+                        emit(row)
+                        continue
+                    if strategy.startswith("ptscotch-np"):
+                        if extra:
+                            continue  # tm-pmap maps onto whole machines only
+                        out = os.path.join(work, "pmap.perm")
+                        procs = strategy[len("ptscotch-np"):]
+                        cmd = ["mpirun", "--oversubscribe", "-np", procs, os.path.join(args.bin, "tm-pmap"), "-t", spec,
+                               "-c", f"{base}.coo", "--output", out]
+                        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+                        secs, rss, rc, err = timed(cmd, args.timeout, env)
+                        row.update(time_s=secs, peak_rss_mb=rss, status="ok" if rc == 0 else rc)
+                        if rc == 0:
+                            ev = subprocess.run([tm_eval, "-t", spec, "-c", f"{base}.coo", "-m", out],
+                                                capture_output=True, text=True)
+                            row["valid"] = ev.returncode == 0
+                            row["hop_bytes"] = int(ev.stdout.split()[1]) if ev.returncode == 0 else None
+                            row["peak_rss_per_process_mb"] = float(err.split("peak RSS per process ")[1].split()[0])
                         emit(row)
                         continue
                     name, _, refine = strategy.partition(":")

@@ -199,8 +199,8 @@ TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
 TEST(Sites, GraphSearchGivesTheScansNearestSites) {
   using tmap::strategies::Site;
   using tmap::strategies::SiteSpace;
-  for (const char* spec : {"torus3D 20 16 16", "mesh3D 20 18 16", "tianhe3:8x8,nodes=96,cores=2",
-                           "tleaf 3 400 10 16 5 2 1", "hcub 13"}) {
+  for (const char* spec :
+       {"torus3D 20 16 16", "mesh3D 20 18 16", "tianhe3:8x8,nodes=96,cores=2", "tleaf 3 400 10 16 5 2 1", "hcub 13"}) {
     SCOPED_TRACE(spec);
     const auto topology = tmap::load_topology(spec);
     std::vector<tmap::PE> allowed;

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -87,16 +88,21 @@ int run(const Options& o, int rank, int size) {
 
 }  // namespace
 
+/// Under mpirun every process parses the same arguments: only the first
+/// says what is wrong (before MPI_Init, so that --help needs no MPI).
+bool first_process() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    if (const char* value = std::getenv(name)) return std::string(value) == "0";
+  }
+  return true;
+}
+
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
   Options o;
   CLI::App app{
-      "tm-pmap: maps a traffic graph with PT-Scotch (SCOTCH_dgraphMap) under mpirun; each process reads its share "
-      "of the .coo file and holds only its vertices' edges. The mapping (whole) is written by rank 0."};
+      "tm-pmap: maps a traffic graph with PT-Scotch under mpirun (mpirun -np P tm-pmap -t MACHINE -c FILE.coo "
+      "--output FILE); each process reads its share of the .coo and holds only its vertices' edges; rank 0 writes "
+      "the whole mapping."};
   app.add_option("-t,--topology", o.topology, "Machine: a built-in spec or Scotch target (as tm-map -t)")->required();
   app.add_option("-c,--comm", o.comm, "Traffic as .coo ('i j bytes' lines, optional first line n)")->required();
   app.add_option("-o,--oversub", o.oversub, "Ranks per PE")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 24));
@@ -105,13 +111,21 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile"}));
   app.add_option("--output", o.output, "Output file (whole or not at all; default stdout)");
   app.add_flag("-q,--quiet", o.quiet, "No summary on stderr");
-  int code = 0;
   try {
     app.parse(argc, argv);
-    code = run(o, rank, size);
   } catch (const CLI::ParseError& e) {
-    code = rank == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
-    if (code != 0) code = 2;
+    if (e.get_exit_code() == 0) return first_process() ? app.exit(e) : 0;  // --help, --version
+    if (first_process()) (void)app.exit(e);
+    return 2;
+  }
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int code = 0;
+  try {
+    code = run(o, rank, size);
   } catch (const tmap::InputError& e) {
     // Input errors are agreed by every process (the same message).
     if (rank == 0) std::cerr << "tm-pmap: error: " << e.what() << "\n";

@@ -66,7 +66,8 @@ bool SiteSpace::search_graph(Site s, std::vector<Site>& list) const {
       vertex_site_.assign(static_cast<std::size_t>(graph_->num_vertices()), -1);
       for (Site t = 0; t < num_sites(); ++t) {
         for (auto k = begin_[static_cast<std::size_t>(t)]; k < begin_[static_cast<std::size_t>(t) + 1]; ++k) {
-          vertex_site_[static_cast<std::size_t>(graph_->pe_vertex[static_cast<std::size_t>(slots_[static_cast<std::size_t>(k)])])] = t;
+          vertex_site_[static_cast<std::size_t>(
+              graph_->pe_vertex[static_cast<std::size_t>(slots_[static_cast<std::size_t>(k)])])] = t;
         }
       }
     }
