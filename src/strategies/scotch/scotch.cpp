@@ -31,7 +31,7 @@ using scotchmap::Terminals;
 /// Scotch sums loads times distances in SCOTCH_Num: keep those sums below this.
 constexpr Int128 kScotchSumLimit = Int128{1} << 29;
 /// Up to this many ranks every setting runs; above, the two that count.
-constexpr Rank kAllSettingsRanks = 16384;
+constexpr Rank kAllSettingsRanks = 4096;
 
 /// A repaired libscotch mapping and how many ranks the repair moved.
 struct Candidate {

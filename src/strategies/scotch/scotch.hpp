@@ -9,7 +9,7 @@
 // weights — Scotch's own `sub` targets lose distances across gaps, and its
 // meshXD is a torus — and beyond 6,144 terminals a deco 2 over the machine's
 // distance graph. Each target is mapped with Scotch's quality setting at zero
-// imbalance, scotch_gmap -cb's (balance, 1 %) and, up to 16,384 ranks,
+// imbalance, scotch_gmap -cb's (balance, 1 %) and, up to 4,096 ranks,
 // balance at 5 %, each in a deterministic context seeded from --seed, on
 // parallel workers with -p; the lowest exact hop-bytes is kept. Scotch may still overfill a
 // terminal: such ranks are moved to the free terminal where they cost least
