@@ -67,7 +67,7 @@ const std::array<StrategyInfo, 16>& rows() {
        make<strategies::Grid2dMapper>, 0, 9, strategies::grid2d_options()},
       {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
        make<strategies::BestMapper>, kRefinesItself},
-      {"auto", "scotch, or in-order where that costs fewer hop-bytes (the default: never worse than in-order)",
+      {"auto", "the lowest of scotch, treematch (tree machines) and in-order (the default: never worse than in-order)",
        make<strategies::AutoMapper>},
   }};
   return table;

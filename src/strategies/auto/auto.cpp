@@ -1,23 +1,51 @@
 #include "strategies/auto/auto.hpp"
 
 #include <string>
+#include <vector>
 
+#include "tmap/comm_matrix.hpp"
 #include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
 
 namespace tmap::strategies {
+
+namespace {
+
+/// Up to this many ranks, tree machines also try treematch (a few seconds
+/// at 65,536 ranks; 189 s at a million).
+constexpr Rank kTreematchRanks = 65536;
+
+}  // namespace
 
 Mapping AutoMapper::map(const Problem& problem, const Context& context) const {
   // The constructions alone: map_with refines what this returns.
   Context construct = context;
   construct.refine.kind = RefineKind::None;
-  auto scotch = map_with("scotch", problem, construct);
-  auto inorder = map_with("inorder", problem, construct);
-  const auto scotch_cost = evaluate(problem.comm, problem.topology, scotch).hop_bytes;
-  const auto inorder_cost = evaluate(problem.comm, problem.topology, inorder).hop_bytes;
-  const bool keep_order = inorder_cost < scotch_cost;
-  context.note(2, "auto: " + std::string(keep_order ? "in-order" : "scotch") + " kept (hop-bytes scotch " +
-                      std::to_string(scotch_cost) + ", in-order " + std::to_string(inorder_cost) + ")");
-  return keep_order ? std::move(inorder) : std::move(scotch);
+  std::vector<std::string> names{"scotch"};
+  std::vector<std::int64_t> path;
+  const auto allowed = problem.constraints.allowed_pes();
+  if (problem.comm.num_ranks() <= kTreematchRanks && !allowed.empty() &&
+      problem.topology.tree_path(allowed.front(), path)) {
+    names.emplace_back("treematch");
+  }
+  names.emplace_back("inorder");
+  Mapping best;
+  std::int64_t best_cost = 0;
+  std::string chosen;
+  std::string costs;
+  for (const auto& name : names) {
+    auto mapping = map_with(name, problem, construct);
+    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    costs += (costs.empty() ? "" : ", ") + name + " " + std::to_string(cost);
+    // Ties keep the earlier: scotch, then treematch, then in-order.
+    if (best.empty() || cost < best_cost) {
+      best = std::move(mapping);
+      best_cost = cost;
+      chosen = name;
+    }
+  }
+  context.note(2, "auto: " + chosen + " kept (hop-bytes " + costs + ")");
+  return best;
 }
 
 }  // namespace tmap::strategies

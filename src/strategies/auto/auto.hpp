@@ -1,5 +1,7 @@
-// The default strategy: Scotch's static mapping, or the in-order placement
-// where that costs fewer hop-bytes. A job numbered like the machine (a
+// The default strategy: the lowest hop-bytes of Scotch's static mapping,
+// treematch on tree machines (tleaf, hwloc, Tianhe-3; up to 65,536 ranks,
+// where it is fast and often better: 7 % fewer hop-bytes than scotch on a
+// 65,536-rank stencil on a tleaf) and the in-order placement. A job numbered like the machine (a
 // natural stencil on a torus of its shape) is already placed well in order,
 // and Scotch's recursive bipartitioning does not find that on large
 // machines: 65,536 ranks of a 7-point stencil on torus3D 64 64 16 average
