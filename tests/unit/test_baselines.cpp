@@ -9,6 +9,7 @@
 #include "fixtures.hpp"
 #include "strategies/rcm/rcm.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
@@ -238,4 +239,21 @@ TEST(Auto, KeepsTreematchWhereItBeatsScotchOnATree) {
   EXPECT_LT(treematch, cost("scotch"));
   EXPECT_EQ(cost("auto"), treematch);
   EXPECT_EQ(tmap::map_with("auto", problem, Context{}), tmap::map_with("treematch", problem, Context{}));
+}
+
+// Beyond 262,144 sites the site-by-site constructions refuse with a clear
+// message naming what to use (greedy took 151 s on a million-PE torus).
+TEST(Sites, ConstructionsRefuseAMillionSitesNamingTheAlternative) {
+  const auto topology = tmap::load_topology("torus3D 64 64 65");
+  const auto comm = tmap::gen::stencil({4, 4}, 5, 10);
+  const Problem problem{comm, *topology, Constraints::all(*topology)};
+  for (const char* strategy : {"greedy", "umpa-greedy", "umpa-wh", "umpa-mc"}) {
+    try {
+      (void)tmap::map_with(strategy, problem, Context{});
+      ADD_FAILURE() << strategy << " did not refuse";
+    } catch (const tmap::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("266240 sites exceed the 262144"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("use auto"), std::string::npos) << e.what();
+    }
+  }
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "tmap/mapping.hpp"
@@ -21,6 +22,10 @@ namespace tmap::strategies {
 
 using Site = std::int64_t;
 
+/// Most sites the site-by-site constructions (greedy, umpa-*) take: greedy
+/// took 12.6 s on 262,144 sites of a torus and 151 s on 1,048,576.
+inline constexpr Site kMaxConstructionSites = 262144;
+
 class SiteSpace {
  public:
   /// `per_pe` forces one site per PE (routing-exact work: a site's ranks
@@ -28,6 +33,9 @@ class SiteSpace {
   SiteSpace(const Topology& topology, const Constraints& constraints, bool per_pe = false);
 
   [[nodiscard]] Site num_sites() const noexcept { return static_cast<Site>(capacity_.size()); }
+  /// An InputError naming `strategy` and what to use instead when there
+  /// are more than kMaxConstructionSites sites.
+  void refuse_if_too_many(std::string_view strategy) const;
   /// Ranks the site holds.
   [[nodiscard]] std::int64_t capacity(Site s) const noexcept { return capacity_[static_cast<std::size_t>(s)]; }
   /// A PE of the site (its lowest allowed one), to ask the topology or a

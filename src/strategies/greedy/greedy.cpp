@@ -8,6 +8,7 @@ namespace tmap::strategies {
 Mapping GreedyMapper::map(const Problem& problem, const Context& /*context*/) const {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
+  sites.refuse_if_too_many("greedy");
   Placement placement(sym, sites);
   Site last = -1;
   for (Rank step = 0; step < sym.num_ranks(); ++step) {

@@ -31,6 +31,7 @@ std::vector<Site> best_greedy(const Problem& problem, const CommMatrix& sym, con
 Mapping weighted_hops_mapping(const Problem& problem, const Context& context) {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
+  sites.refuse_if_too_many("umpa");
   auto site_of = best_greedy(problem, sym, sites, context);
   const int passes = umpa::refine_weighted_hops(sym, sites, site_of);
   context.note(2, fmt::format("umpa: {} WH refinement pass(es)", passes));
@@ -42,6 +43,7 @@ Mapping weighted_hops_mapping(const Problem& problem, const Context& context) {
 Mapping UmpaGreedyMapper::map(const Problem& problem, const Context& context) const {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
+  sites.refuse_if_too_many("umpa-greedy");
   return sites.to_mapping(best_greedy(problem, sym, sites, context));
 }
 
