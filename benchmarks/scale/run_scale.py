@@ -95,7 +95,11 @@ def main():
     ap.add_argument("--all-sizes", action="store_true", help="ignore the default size limit per strategy")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--work", default=None, help="folder for generated inputs (default: a temporary one)")
+    ap.add_argument("--report-only", action="store_true", help="rewrite scale.md from scale.jsonl")
     args = ap.parse_args()
+    if args.report_only:
+        write_report(os.path.join(args.out, "scale.jsonl"), os.path.join(args.out, "scale.md"))
+        return 0
 
     tm_map, tm_gen, tm_eval, tm_topo = (os.path.join(args.bin, t) for t in ("tm-map", "tm-gen", "tm-eval", "tm-topo"))
     gmap = shutil.which("scotch_gmap")
@@ -196,6 +200,32 @@ def main():
     write_report(rows_path, os.path.join(args.out, "scale.md"))
 
 
+def summary(by):
+    """auto's time, its hop-bytes against in-order and the best measured, and
+    scotch against gmap, one row per case."""
+    out = ["| ranks | machine | order | auto s | auto / in-order | auto / best | scotch s | scotch / gmap "
+           "hop-bytes | scotch / gmap time | auto peak RSS MB |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for (n, kind, order), d in sorted(by.items()):
+        a, s, g, i = (d.get(k) for k in ("auto", "scotch", "gmap", "inorder"))
+        if not a and not s:
+            continue
+        valid = [r["hop_bytes"] for r in d.values()
+                 if r.get("hop_bytes") and r.get("valid", True) and r["strategy"] != "gmap"]
+        best = min(valid) if valid else None
+
+        def t(r):
+            return "timeout" if r.get("status") == "timeout" else f"{r['time_s']:.1f}"
+        ai = f"{a['hop_bytes'] / i['hop_bytes']:.3f}" if a and i and a.get("hop_bytes") else ""
+        ab = f"{a['hop_bytes'] / best:.3f}" if a and best and a.get("hop_bytes") else ""
+        sg = (f"{s['hop_bytes'] / g['hop_bytes']:.3f}{'' if g.get('valid') else ' (gmap invalid)'}"
+              if s and g and s.get("hop_bytes") and g.get("hop_bytes") else "")
+        st = f"{s['time_s'] / g['time_s']:.2f}" if s and g and s.get("status") == "ok" and g.get("status") == "ok" else ""
+        rss = round(a["peak_rss_mb"]) if a and a.get("peak_rss_mb") else ""
+        out.append(f"| {n:,} | {kind} | {order} | {t(a) if a else '-'} | {ai} | {ab} | {t(s) if s else '-'} | {sg} "
+                   f"| {st} | {rss} |")
+    return out
+
+
 def write_report(rows_path, md_path):
     rows = [json.loads(line) for line in open(rows_path)]
     by = {}
@@ -204,7 +234,9 @@ def write_report(rows_path, md_path):
     lines = ["# Scale suite", "", "Written by benchmarks/scale/run_scale.py: wall time (s), peak RSS (MB) and",
              "hop-bytes as a ratio to in-order (natural order) or to tmap's scotch (shuffled), per run, one",
              "thread; gmap = scotch_gmap -Cd -cb (* = invalid: two ranks on a PE; its hop-bytes then count",
-             "that). `-` = not run at that size (see the text), `timeout` = past the limit.", ""]
+             "that); ptscotch-np2 = tm-pmap on 2 processes (peak RSS: the largest process). Strategies",
+             "absent at a size were left out there (see docs/measurements.md); `timeout` = past 300 s.", "",
+             "## Summary: the default (auto) and scotch beside scotch_gmap", ""] + summary(by) + [""]
     for key in sorted(by):
         n, kind, order = key
         runs = by[key]
