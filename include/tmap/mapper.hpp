@@ -172,6 +172,9 @@ enum StrategyTraits : unsigned {
   kRefinesItself = 1U << 0,
   /// Keeps an n x n table: the portfolio leaves it out above 4096 ranks.
   kQuadraticInRanks = 1U << 1,
+  /// Works on tree machines only and hands other machines to scotch: the
+  /// portfolio leaves it out where the machine is not a tree.
+  kTreesOnly = 1U << 2,
 };
 
 /// One option of a strategy: `key` is tm-map's flag without "--" and the C

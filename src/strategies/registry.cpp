@@ -44,7 +44,7 @@ const std::array<StrategyInfo, 16>& rows() {
       {"scotch", "Scotch's static mapping through libscotch (exact distances, balanced, deterministic)",
        make<strategies::ScotchMapper>, 0, 6, strategies::scotch_options()},
       {"treematch", "TreeMatch-like top-down grouping on tree machines (tleaf, hwloc, Tianhe-3 nodes)",
-       make<strategies::TreeMatchMapper>, 0, 7, strategies::treematch_options()},
+       make<strategies::TreeMatchMapper>, kTreesOnly, 7, strategies::treematch_options()},
       {"ohtma", "OHTMA (Li et al. 2020): greedy construction, pair exchange, backtracking (--ohtma-loop)",
        make<strategies::OhtmaMapper>, kQuadraticInRanks, 8, strategies::ohtma_options()},
       {"ohtma+", "OHTMA with repeated passes, moves onto free slots and a candidate-list search",
