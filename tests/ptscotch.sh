@@ -3,8 +3,8 @@
 # of a .coo; the mapping rank 0 writes must be valid for tm-eval, its
 # hop-bytes equal to what tm-pmap printed (an independent evaluator), the
 # same on a second run, well below a random placement's, on tori, Tianhe-3
-# (several blocks) and with oversubscription; bad input exits 2 naming the
-# file and line, with no output written.
+# (several blocks), with oversubscription and within an allocation; bad
+# input exits 2 naming the file and line, with no output written.
 # Usage: tests/ptscotch.sh BIN_DIR
 set -euo pipefail
 bin=$1
@@ -36,6 +36,9 @@ for np in 1 2 3; do check "$np" "torus3D 12 10 8" "$work/s960.coo"; done
 check 3 "tianhe3:1x4,nodes=96,cores=4" "$work/s1536.coo"
 "$bin/tm-gen" stencil3d --dims 16x15x8 --output "$work/s1920.coo"
 check 2 "torus3D 12 10 8" "$work/s1920.coo" -o 2
+# A scheduler's allocation (nodes 6-8 and 10 busy, 297 of 384 given): tm-eval
+# refuses any rank outside it.
+check 3 "tianhe3:1x4,nodes=96,cores=4" "$work/s960.coo" --alloc 0-5,9,11-300
 
 # Bad input: the process that read the line reports it; nothing is written.
 printf '4\n0 1 10\n1 2 x\n2 3 5\n' > "$work/bad.coo"

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli.hpp"
 #include "distributed/ptscotch_map.hpp"
 #include "read_share.hpp"
 #include "tmap/error.hpp"
@@ -23,6 +24,8 @@
 namespace {
 
 struct Options {
+  /// The allocation options, read as tm-map reads them.
+  tmap::cli::InputOptions in;
   std::string topology;
   std::string comm;
   std::int64_t oversub = 1;
@@ -41,7 +44,10 @@ double peak_rss_mb() {
 int run(const Options& o, int rank, int size) {
   const auto start = std::chrono::steady_clock::now();
   const auto topology = tmap::load_topology(o.topology);
-  const auto constraints = tmap::Constraints::all(*topology, o.oversub);
+  auto in = o.in;
+  in.oversub = o.oversub;
+  const auto allocation = in.load_allocation(*topology);
+  const auto constraints = in.load_constraints(*topology, allocation);
   const auto graph = tmap::pmap::read_share(MPI_COMM_WORLD, o.comm);
   tmap::Context context;
   context.seed = o.seed;
@@ -61,6 +67,8 @@ int run(const Options& o, int rank, int size) {
   report.metrics.hop_bytes = hop_bytes;
   report.time_s = seconds;
   report.seed = o.seed;
+  report.host_of = in.host_names(*topology, allocation);
+  report.slot_of = [&topology](tmap::PE pe) { return topology->slot_in_node(pe); };
   const auto text = tmap::format_mapping(tmap::mapping_format_from_name(o.format), mapping, report);
   if (o.output.empty() || o.output == "-") {
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
@@ -105,6 +113,14 @@ int main(int argc, char** argv) {
       "the whole mapping."};
   app.add_option("-t,--topology", o.topology, "Machine: a built-in spec or Scotch target (as tm-map -t)")->required();
   app.add_option("-c,--comm", o.comm, "Traffic as .coo ('i j bytes' lines, optional first line n)")->required();
+  auto* b = app.add_option("-b,--constraints", o.in.constraints_file, "File of allowed PE ids (as tm-map's)");
+  auto* a =
+      app.add_option("--alloc", o.in.alloc, "Allowed nodes: a Slurm host list or id ranges (as tm-map's)")->excludes(b);
+  app.add_flag("--alloc-from-env", o.in.alloc_from_env, "Allowed nodes from SLURM_JOB_NODELIST (or PBS_NODEFILE)")
+      ->excludes(b)
+      ->excludes(a);
+  app.add_option("--host-pattern", o.in.host_pattern, "Host name pattern (as tm-map's)");
+  app.add_option("--hosts", o.in.hosts_file, "Host names in node order (as tm-map's)");
   app.add_option("-o,--oversub", o.oversub, "Ranks per PE")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 24));
   app.add_option("--seed", o.seed, "Seed of libscotch's generator");
   app.add_option("--format", o.format, "Output format (as tm-map's)")
