@@ -26,9 +26,6 @@ namespace {
 
 using detail::Int128;
 
-/// Scotch sums loads times distances in SCOTCH_Num: keep those sums below this.
-constexpr Int128 kScotchSumLimit = Int128{1} << 29;
-
 struct Dgraph {
   SCOTCH_Dgraph a{};
   explicit Dgraph(MPI_Comm comm) {
@@ -38,6 +35,13 @@ struct Dgraph {
   Dgraph(const Dgraph&) = delete;
   Dgraph& operator=(const Dgraph&) = delete;
 };
+
+/// Each process's displacement in a gathered buffer: the counts before it.
+std::vector<int> exclusive_sums(const std::vector<int>& counts) {
+  std::vector<int> sums(counts.size(), 0);
+  for (std::size_t p = 1; p < counts.size(); ++p) sums[p] = sums[p - 1] + counts[p - 1];
+  return sums;
+}
 
 /// The ranks PT-Scotch put beyond a terminal's capacity move, highest
 /// rank first, to the terminal with room nearest along `order`.
@@ -85,13 +89,8 @@ std::vector<long long> send_to_owners(MPI_Comm comm, const std::vector<std::vect
   }
   std::vector<int> recv_counts(static_cast<std::size_t>(size));
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  std::vector<int> recv_displs(static_cast<std::size_t>(size));
-  int received = 0;
-  for (int p = 0; p < size; ++p) {
-    recv_displs[static_cast<std::size_t>(p)] = received;
-    received += recv_counts[static_cast<std::size_t>(p)];
-  }
-  std::vector<long long> recv(static_cast<std::size_t>(received));
+  const auto recv_displs = exclusive_sums(recv_counts);
+  std::vector<long long> recv(static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
   MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_LONG_LONG, recv.data(), recv_counts.data(),
                 recv_displs.data(), MPI_LONG_LONG, comm);
   return recv;
@@ -143,13 +142,8 @@ std::vector<long long> all_gather(MPI_Comm comm, const std::vector<long long>& m
   int count = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(size));
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  std::vector<int> displs(static_cast<std::size_t>(size));
-  int total = 0;
-  for (int p = 0; p < size; ++p) {
-    displs[static_cast<std::size_t>(p)] = total;
-    total += counts[static_cast<std::size_t>(p)];
-  }
-  std::vector<long long> all(static_cast<std::size_t>(total));
+  const auto displs = exclusive_sums(counts);
+  std::vector<long long> all(static_cast<std::size_t>(displs.back() + counts.back()));
   MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG, comm);
   return all;
 }
@@ -195,7 +189,9 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
   for (const auto v : graph.volumes) local_total += v;
   long long total = 0;
   MPI_Allreduce(&local_total, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  const Int128 scale = total > kScotchSumLimit / 64 ? (total + kScotchSumLimit / 64 - 1) / (kScotchSumLimit / 64) : 1;
+  const Int128 scale = total > scotchmap::kScotchSumLimit / 64
+                           ? (total + scotchmap::kScotchSumLimit / 64 - 1) / (scotchmap::kScotchSumLimit / 64)
+                           : 1;
   std::vector<SCOTCH_Num> vertloctab(graph.offsets.begin(), graph.offsets.end());
   std::vector<SCOTCH_Num> edgeloctab(graph.targets.begin(), graph.targets.end());
   std::vector<SCOTCH_Num> edloloctab(graph.volumes.size());

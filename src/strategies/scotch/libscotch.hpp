@@ -1,6 +1,7 @@
 // Owning wrappers for libscotch objects and the lock around its parsers.
 #pragma once
 
+#include <cstdint>
 #include <mutex>
 
 extern "C" {
@@ -8,6 +9,10 @@ extern "C" {
 }
 
 namespace tmap::scotchmap {
+
+/// Scotch sums loads times distances in SCOTCH_Num (32 bits here): edge
+/// loads are scaled so that those sums stay below this.
+inline constexpr std::int64_t kScotchSumLimit = std::int64_t{1} << 29;
 
 /// Owns a libscotch object: initialised on construction, freed on every path.
 template <typename T, int (*Init)(T*), void (*Exit)(T*)>

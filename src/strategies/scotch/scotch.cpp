@@ -28,8 +28,6 @@ using detail::Int128;
 using scotchmap::Arch;
 using scotchmap::Terminals;
 
-/// Scotch sums loads times distances in SCOTCH_Num: keep those sums below this.
-constexpr Int128 kScotchSumLimit = Int128{1} << 29;
 /// Up to this many ranks every setting runs; above, the two that count.
 constexpr Rank kAllSettingsRanks = 4096;
 
@@ -111,7 +109,8 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
 
   const Int128 reach =
       total * std::max<Distance>(std::min<Distance>(topology.max_distance(), 65535), 1) * distance_scale;
-  const Int128 scale = reach > kScotchSumLimit ? (reach + kScotchSumLimit - 1) / kScotchSumLimit : 1;
+  const Int128 scale =
+      reach > scotchmap::kScotchSumLimit ? (reach + scotchmap::kScotchSumLimit - 1) / scotchmap::kScotchSumLimit : 1;
   scotchmap::SourceGraph source;
   auto& verttab = source.verttab;
   auto& edgetab = source.edgetab;
