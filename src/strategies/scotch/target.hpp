@@ -27,7 +27,7 @@ namespace tmap::scotchmap {
 
 /// Largest deco 0 (terminals) built: at 6,144 Tianhe-3 nodes it maps 262,144
 /// ranks in 22 s and 0.86 GB (a deco 2 there: 194 s, 12 % more hop-bytes);
-/// larger machines use a deco 2.
+/// larger machines use two levels (Tianhe-3) or a deco 2.
 inline constexpr std::int64_t kMaxTableTerminals = 6144;
 
 /// Largest deco 0 built when asked for one (--scotch-target table).
