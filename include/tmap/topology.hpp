@@ -91,6 +91,10 @@ class Topology {
     if (tree_path(pe, path) && !path.empty()) return path.front();
     return node_of(pe);
   }
+  /// A lower bound on the distance between any two distinct PEs (0 when
+  /// none is known). A mapping that puts every communicating pair at this
+  /// distance is optimal, which lets `auto` stop early.
+  [[nodiscard]] virtual Distance least_distance() const { return 0; }
   /// True when libscotch computes exactly these distances from to_tgt()
   /// (the kinds Scotch has natively and gets right; checked by
   /// test_scotch_distances), so the scotch strategy hands it the target as is.

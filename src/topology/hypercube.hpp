@@ -16,6 +16,8 @@ class HypercubeTopology final : public Topology {
     return std::popcount(static_cast<std::uint64_t>(a ^ b));
   }
   [[nodiscard]] Distance max_distance() const override { return dimension_; }
+  /// Distinct PEs differ in a bit.
+  [[nodiscard]] Distance least_distance() const override { return 1; }
   [[nodiscard]] std::string kind() const override { return "hcub"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }

@@ -15,6 +15,8 @@ class MeshTopology final : public Topology {
   [[nodiscard]] PE size() const override { return size_; }
   [[nodiscard]] Distance distance(PE a, PE b) const override;
   [[nodiscard]] Distance max_distance() const override;
+  /// Distinct PEs differ in a coordinate.
+  [[nodiscard]] Distance least_distance() const override { return 1; }
   [[nodiscard]] std::string kind() const override;
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }

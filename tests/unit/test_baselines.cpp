@@ -191,6 +191,39 @@ TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
   EXPECT_EQ(tmap::map_with("auto", on_shuffled, Context{}), tmap::map_with("scotch", on_shuffled, Context{}));
 }
 
+// Where in-order puts every communicating pair at the machine's least
+// distance (one hop on a torus) it is provably optimal and auto stops there,
+// without running Scotch; one pair farther, or two ranks per PE (where 0 is
+// the least), and it does not claim so.
+TEST(Auto, StopsAtAProvablyOptimalInOrderAndOnlyThere) {
+  const auto topology = tmap::load_topology("torus3D 8 8 8");
+  std::string notes;
+  Context context;
+  context.verbosity = 2;
+  context.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  const auto claims_optimal = [&](const CommMatrix& comm, const Constraints& constraints) {
+    notes.clear();
+    const Problem problem{comm, *topology, constraints};
+    const auto mapping = tmap::map_with("auto", problem, context);
+    tmap::validate_mapping(mapping, comm.num_ranks(), constraints);
+    return notes.find("optimal") != std::string::npos;
+  };
+  const auto one_per_pe = Constraints::all(*topology);
+  const auto natural = tmap::gen::stencil({8, 8, 8}, 7, 1000, true);
+  EXPECT_TRUE(claims_optimal(natural, one_per_pe));
+  EXPECT_EQ(tmap::evaluate(natural, *topology, tmap::map_with("auto", Problem{natural, *topology, one_per_pe}, context))
+                .hop_bytes,
+            3072000);
+  // An 8x8x8 stencil without wrap-around: still one hop everywhere.
+  EXPECT_TRUE(claims_optimal(tmap::gen::stencil({8, 8, 8}, 7, 1000), one_per_pe));
+  // A 4x4 torus stencil laid in order over an 8-wide row: some pairs 3 hops apart.
+  EXPECT_FALSE(claims_optimal(tmap::gen::stencil({4, 4}, 5, 1000, true), one_per_pe));
+  EXPECT_FALSE(claims_optimal(tmap::gen::shuffle_ranks(natural, 7), one_per_pe));
+  std::vector<tmap::PE> all(static_cast<std::size_t>(topology->size()));
+  std::iota(all.begin(), all.end(), tmap::PE{0});
+  EXPECT_FALSE(claims_optimal(tmap::gen::stencil({8, 8, 4}, 7, 1000, true), Constraints::allowed(*topology, all, 2)));
+}
+
 #include "strategies/common/sites.hpp"
 
 // Beyond kScanSites, nearest() searches the machine graph instead of

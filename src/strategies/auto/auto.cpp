@@ -16,12 +16,37 @@ namespace {
 /// 189 s at a million).
 constexpr Rank kTreematchRanks = 262144;
 
+/// True when `mapping` puts ranks on distinct PEs and every communicating
+/// pair at the topology's least distance between distinct PEs: no mapping
+/// with one rank per PE does better (a stencil in its machine's order).
+bool provably_optimal(const Problem& problem, const Mapping& mapping) {
+  const Distance least = problem.topology.least_distance();
+  if (least <= 0 || problem.constraints.capacity() != 1) return false;
+  const auto& comm = problem.comm;
+  for (Rank i = 0; i < comm.num_ranks(); ++i) {
+    const PE pe = mapping[static_cast<std::size_t>(i)];
+    for (const Rank j : comm.targets(i)) {
+      if (problem.topology.distance(pe, mapping[static_cast<std::size_t>(j)]) != least) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 Mapping AutoMapper::map(const Problem& problem, const Context& context) const {
   // The constructions alone: map_with refines what this returns.
   Context construct = context;
   construct.refine.kind = RefineKind::None;
+  // In-order first when it can be proved optimal: then nothing can beat it
+  // (and libscotch would spend seconds finding out at 65,536 ranks).
+  if (problem.topology.least_distance() > 0 && problem.constraints.capacity() == 1) {
+    auto in_order = map_with("inorder", problem, construct);
+    if (provably_optimal(problem, in_order)) {
+      context.note(2, "auto: inorder kept (every communicating pair at the least distance: optimal)");
+      return in_order;
+    }
+  }
   std::vector<std::string> names{"scotch"};
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
