@@ -1,6 +1,8 @@
 #include "strategies/ohtma/greedy.hpp"
 
 #include <algorithm>
+#include <map>
+#include <queue>
 #include <utility>
 
 #include "core/distance_oracle.hpp"
@@ -14,11 +16,20 @@ namespace {
 using detail::Int128;
 
 /// Picks processes: the largest total_p + k * selected_p (= comm_p (1 + k)),
-/// ties to the lowest id. Keeps the unselected ones in a list.
+/// ties to the lowest id. The key moves with k, but within a group of open
+/// processes with equal selected_p its order is fixed (total desc, id asc):
+/// while there are few distinct selected_p values (stencils and most
+/// applications: a handful of volumes) each group is a heap and a pick
+/// compares the groups' tops, so a step costs O(groups + log n) instead of
+/// a scan of every open process (the scan made a million ranks O(10^12)).
+/// Past kMaxGroups values it scans, as the paper does; both pick the same.
 template <typename Key>
 class ProcessPicker {
  public:
-  explicit ProcessPicker(const CommMatrix& sym) : sym_(sym), selected_(static_cast<std::size_t>(sym.num_ranks()), 0) {
+  explicit ProcessPicker(const CommMatrix& sym)
+      : sym_(sym),
+        selected_(static_cast<std::size_t>(sym.num_ranks()), 0),
+        position_(static_cast<std::size_t>(sym.num_ranks())) {
     total_.resize(static_cast<std::size_t>(sym.num_ranks()));
     for (Rank p = 0; p < sym.num_ranks(); ++p) {
       Key sum = 0;
@@ -26,10 +37,66 @@ class ProcessPicker {
       total_[p] = sum;
     }
     open_.resize(static_cast<std::size_t>(sym.num_ranks()));
-    for (Rank p = 0; p < sym.num_ranks(); ++p) open_[p] = p;
+    for (Rank p = 0; p < sym.num_ranks(); ++p) {
+      open_[p] = p;
+      position_[p] = p;
+      groups_[0].push({total_[p], -p});
+    }
   }
 
   Rank pick(Key k, int threads) {
+    const Rank p = grouped_ ? pick_from_groups(k) : scan(k, threads);
+    // Close p: swap-remove from the open list (its order does not matter:
+    // ties compare ids), then raise its partners' selected traffic.
+    const auto at = position_[p];
+    open_[at] = open_.back();
+    position_[open_[at]] = at;
+    open_.pop_back();
+    position_[p] = -1;
+    const auto targets = sym_.targets(p);
+    const auto volumes = sym_.volumes(p);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      const Rank q = targets[e];
+      selected_[q] += volumes[e];
+      if (grouped_ && position_[q] >= 0) groups_[selected_[q]].push({total_[q], -q});
+    }
+    if (grouped_ && groups_.size() > kMaxGroups) {
+      grouped_ = false;  // too many distinct values: scan from now on
+      groups_.clear();
+    }
+    return p;
+  }
+
+ private:
+  static constexpr std::size_t kMaxGroups = 64;
+  /// (total, -id): the heap's top is the group's best.
+  using Heap = std::priority_queue<std::pair<Key, Rank>>;
+
+  Rank pick_from_groups(Key k) {
+    Rank best = -1;
+    Key best_key = 0;
+    for (auto it = groups_.begin(); it != groups_.end();) {
+      auto& heap = it->second;
+      // Entries of closed processes or of a stale selected value are dropped.
+      while (!heap.empty() && (position_[-heap.top().second] < 0 || selected_[-heap.top().second] != it->first)) {
+        heap.pop();
+      }
+      if (heap.empty()) {
+        it = groups_.erase(it);
+        continue;
+      }
+      const Rank q = -heap.top().second;
+      const Key key = heap.top().first + k * it->first;
+      if (best < 0 || key > best_key || (key == best_key && q < best)) {
+        best = q;
+        best_key = key;
+      }
+      ++it;
+    }
+    return best;
+  }
+
+  Rank scan(Key k, int threads) {
     std::size_t best = 0;
     Key best_key = 0;
     bool found = false;
@@ -56,20 +123,16 @@ class ProcessPicker {
         found = true;
       }
     }
-    const Rank p = open_[best];
-    open_[best] = open_.back();  // the list order does not matter: ties compare ids
-    open_.pop_back();
-    const auto targets = sym_.targets(p);
-    const auto volumes = sym_.volumes(p);
-    for (std::size_t e = 0; e < targets.size(); ++e) selected_[targets[e]] += volumes[e];
-    return p;
+    return open_[best];
   }
 
- private:
   const CommMatrix& sym_;
   std::vector<Key> total_;
   std::vector<Key> selected_;
   std::vector<Rank> open_;
+  std::vector<std::int64_t> position_;  ///< index in open_, -1 once picked
+  std::map<Key, Heap> groups_;          ///< open processes by selected value
+  bool grouped_ = true;
 };
 
 /// Slot search per node. A free slot s on PE u of node N has
