@@ -65,8 +65,16 @@ class Placer {
       left -= children[c].size;
     }
     std::vector<Child> used;
+    bool singles = true;
     for (const auto& c : children) {
       if (c.size > 0) used.push_back(c);
+      singles = singles && c.size <= 1;
+    }
+    if (singles) {
+      // One rank per child: every pair is this node's distance apart
+      // whichever goes where (and one rank has no traffic inside its child).
+      for (std::size_t k = 0; k < used.size(); ++k) place(used[k].lo, used[k].hi, depth + 1, {ranks[k]});
+      return;
     }
     split(used, 0, used.size(), depth, ranks);
   }
