@@ -5,30 +5,35 @@
 # queries as its vertex (the program counts errors and fails on any); the
 # placement's hop-bytes (tm-eval, on the graph the program wrote) are below
 # the identity's and at or below Open MPI's own treematch component's; and
-# without TMAP_TOPOLOGY the library changes nothing.
-# Usage: tests/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY"
+# without TMAP_TOPOLOGY the library changes nothing. With STRATEGY (e.g.
+# ptscotch: the graph mapped where it lives) the same checks hold.
+# Usage: tests/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY" [STRATEGY]
 set -euo pipefail
 bin=$1
 library=$2
 program=$3
 ranks=$4
 machine=$5
+strategy=${6:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-run() { mpirun --oversubscribe -np "$ranks" "$@" > /dev/null; }
+run() { mpirun --oversubscribe -np "$ranks" ${strategy:+-x TMAP_STRATEGY="$strategy"} "$@" > /dev/null; }
 hop_bytes() { "$bin/tm-eval" -t "$machine" -c "$1" -m "$2" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'; }
 for mode in cart graph adjacent dist; do
   run "$program" "$mode" "$work/graph.coo" "$work/identity.perm"
   identity=$(hop_bytes "$work/graph.coo" "$work/identity.perm")
-  run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" "$program" "$mode" "$work/graph.coo" "$work/tmap.perm"
+  run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" -x TMAP_VERBOSE=1 "$program" "$mode" "$work/graph.coo" \
+    "$work/tmap.perm" 2> "$work/verbose.txt"
+  # The strategy asked for is the one that ran (its name is in rank 0's line).
+  grep -q "(${strategy:-scotch:swap}, " "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
   tmap=$(hop_bytes "$work/graph.coo" "$work/tmap.perm")
   # Open MPI's treematch implements the dist-graph constructors; basic does the others.
   run --mca topo treematch,basic "$program" "$mode" "$work/graph.coo" "$work/treematch.perm"
   treematch=$(hop_bytes "$work/graph.coo" "$work/treematch.perm")
   run -x LD_PRELOAD="$library" "$program" "$mode" "$work/graph.coo" "$work/unset.perm"
   cmp -s "$work/unset.perm" "$work/identity.perm"
-  echo "$mode, $ranks ranks on '$machine': hop_bytes identity $identity, Open MPI treematch $treematch, tmap $tmap"
+  echo "$mode, $ranks ranks on '$machine': hop_bytes identity $identity, Open MPI treematch $treematch, tmap${strategy:+ $strategy} $tmap"
   test "$tmap" -lt "$identity"
   test "$tmap" -le "$treematch"
 done

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 extern "C" {
@@ -100,6 +101,48 @@ Rank block_first(Rank n, int rank, int size) {
   return static_cast<Rank>((static_cast<Int128>(n) * rank) / size);
 }
 
+LocalGraph local_graph_from_entries(MPI_Comm comm, Rank n, const std::vector<CommEntry>& entries) {
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<Rank> firsts(static_cast<std::size_t>(size) + 1);
+  for (int p = 0; p <= size; ++p) firsts[static_cast<std::size_t>(p)] = block_first(n, p, size);
+  const auto owner = [&](long long v) {
+    return static_cast<int>(std::upper_bound(firsts.begin(), firsts.end(), v) - firsts.begin()) - 1;
+  };
+  std::vector<std::vector<long long>> outgoing(static_cast<std::size_t>(size));
+  for (const auto& e : entries) {
+    for (const auto& [a, b] : {std::pair{e.from, e.to}, std::pair{e.to, e.from}}) {
+      auto& buffer = outgoing[static_cast<std::size_t>(owner(a))];
+      buffer.insert(buffer.end(), {a, b, e.bytes});
+    }
+  }
+  const auto recv = send_to_owners(comm, outgoing);
+
+  // Rows of this block, repeated pairs summed.
+  std::vector<std::tuple<long long, long long, long long>> rows;
+  for (std::size_t k = 0; k + 2 < recv.size(); k += 3) rows.emplace_back(recv[k], recv[k + 1], recv[k + 2]);
+  std::sort(rows.begin(), rows.end());
+  LocalGraph graph;
+  graph.n = n;
+  graph.first = firsts[static_cast<std::size_t>(rank)];
+  const auto count = firsts[static_cast<std::size_t>(rank) + 1] - graph.first;
+  graph.offsets.assign(static_cast<std::size_t>(count) + 1, 0);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto [a, b, v] = rows[k];
+    if (k > 0 && std::get<0>(rows[k - 1]) == a && std::get<1>(rows[k - 1]) == b) {
+      graph.volumes.back() += v;
+      continue;
+    }
+    graph.targets.push_back(b);
+    graph.volumes.push_back(v);
+    ++graph.offsets[static_cast<std::size_t>(a - graph.first) + 1];
+  }
+  for (std::size_t v = 0; v < static_cast<std::size_t>(count); ++v) graph.offsets[v + 1] += graph.offsets[v];
+  return graph;
+}
+
 namespace {
 
 /// Terminals per block: each block's own mapping uses a distance table.
@@ -146,6 +189,79 @@ std::vector<long long> all_gather(MPI_Comm comm, const std::vector<long long>& m
   std::vector<long long> all(static_cast<std::size_t>(displs.back() + counts.back()));
   MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG, comm);
   return all;
+}
+
+/// Hop-bytes of a part's own traffic with its ranks on `terminal_of`.
+std::int64_t part_cost(const CommMatrix& sym, const Topology& topology, const scotchmap::Terminals& block,
+                       const std::vector<std::int64_t>& terminal_of) {
+  Int128 sum = 0;
+  for (Rank v = 0; v < sym.num_ranks(); ++v) {
+    const auto to = sym.targets(v);
+    const auto volumes = sym.volumes(v);
+    const auto a = block.representative[static_cast<std::size_t>(terminal_of[static_cast<std::size_t>(v)])];
+    for (std::size_t e = 0; e < to.size(); ++e) {
+      sum += static_cast<Int128>(volumes[e]) *
+             topology.distance(
+                 a, block.representative[static_cast<std::size_t>(terminal_of[static_cast<std::size_t>(to[e])])]);
+    }
+  }
+  return static_cast<std::int64_t>(sum / 2);
+}
+
+/// Level 3: a part's ranks onto its block's terminals (a distance table),
+/// as the sequential scotch strategy does it: zero imbalance and gmap's 1 %,
+/// on the whole block and, with fewer ranks than slots, on a compact run of
+/// it (Scotch would spread them over every terminal); overfilled terminals
+/// repaired; the lowest hop-bytes kept (ties: the first).
+std::vector<std::int64_t> map_into_block(const scotchmap::SourceGraph& source, const CommMatrix& sym,
+                                         const Topology& topology, const scotchmap::Terminals& block,
+                                         const Context& context) {
+  std::vector<scotchmap::Terminals> targets{block};
+  std::vector<std::vector<std::int64_t>> index_in_block{{}};
+  std::int64_t room = 0;
+  for (const auto c : block.capacity) room += c;
+  const auto n = static_cast<std::int64_t>(sym.num_ranks());
+  if (n < room) {
+    auto compact = scotchmap::compact_block(topology, block, n);
+    if (compact.size() < block.size()) {
+      // Where each compact terminal sits in the block (PE lists identify them).
+      std::vector<std::int64_t> where;
+      for (const auto& pes : compact.pes) {
+        where.push_back(std::find(block.pes.begin(), block.pes.end(), pes) - block.pes.begin());
+      }
+      targets.push_back(std::move(compact));
+      index_in_block.push_back(std::move(where));
+    }
+  }
+  std::vector<std::int64_t> best;
+  std::int64_t best_cost = 0;
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    const auto& target = targets[k];
+    std::int64_t slots = 0;
+    for (const auto c : target.capacity) slots += c;
+    scotchmap::TargetBuilder builder(topology);
+    scotchmap::Arch arch;
+    builder.build(arch, scotchmap::TargetKind::Table, target, context);
+    for (const auto& setting : {scotchmap::Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0},
+                                scotchmap::Setting{SCOTCH_STRATBALANCE, 0.01}}) {
+      auto labels = scotchmap::map_labels(source, arch, target.size(), setting, {context.seed, 1});
+      if (slots >= n) {
+        (void)scotchmap::repair_overfull(sym, target, labels, [&](std::int64_t a, std::int64_t b) {
+          return topology.distance(target.representative[static_cast<std::size_t>(a)],
+                                   target.representative[static_cast<std::size_t>(b)]);
+        });
+      }
+      if (k > 0) {
+        for (auto& t : labels) t = index_in_block[k][static_cast<std::size_t>(t)];
+      }
+      const auto cost = part_cost(sym, topology, block, labels);
+      if (best.empty() || cost < best_cost) {
+        best = std::move(labels);
+        best_cost = cost;
+      }
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -323,18 +439,7 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
         if (triples[i + 1] >= 0) entries.push_back({index(triples[i]), index(triples[i + 1]), triples[i + 2]});
       }
       auto [source, sym] = small_graph(static_cast<Rank>(vertices.size()), std::move(entries));
-      scotchmap::TargetBuilder builder(topology);
-      scotchmap::Arch arch;
-      builder.build(arch, scotchmap::TargetKind::Table, block, context);
-      local_terminal =
-          scotchmap::map_labels(source, arch, block.size(), {SCOTCH_STRATBALANCE, 0.01}, {context.seed, 1});
-      std::int64_t room = 0;
-      for (const auto c : block.capacity) room += c;
-      if (room >= static_cast<std::int64_t>(vertices.size())) {
-        (void)scotchmap::repair_overfull(sym, block, local_terminal, [&](std::int64_t a, std::int64_t b) {
-          return topology.distance(block.representative[a], block.representative[b]);
-        });
-      }
+      local_terminal = map_into_block(source, sym, topology, block, context);
     }
     for (std::size_t i = 0; i < vertices.size(); ++i) {
       placed.insert(placed.end(), {vertices[i], mine[static_cast<std::size_t>(local_terminal[i])]});

@@ -45,6 +45,12 @@ struct LocalGraph {
 /// The block of n vertices process `rank` of `size` holds.
 [[nodiscard]] Rank block_first(Rank n, int rank, int size);
 
+/// Collective: this process's block of the n-vertex graph whose directed
+/// entries (from, to, bytes; ids in [0, n), no self-loops) are known
+/// anywhere, each given by one process: both directions go to the owners of
+/// their sources and repeated pairs add up (CommMatrix::symmetrized).
+[[nodiscard]] LocalGraph local_graph_from_entries(MPI_Comm comm, Rank n, const std::vector<CommEntry>& entries);
+
 /// Collective over `comm`: maps the distributed graph onto the allowed PEs
 /// and returns the whole mapping (PE of every vertex) on every process.
 /// Ranks a block cannot hold move to the free terminal nearest along the

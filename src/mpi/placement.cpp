@@ -79,17 +79,7 @@ Assignment assign_vertices(const CommMatrix& graph, const Topology& topology, co
                            std::string_view strategy) {
   const auto n = static_cast<std::size_t>(graph.num_ranks());
   if (n > pe_of_process.size()) throw InternalError("more graph vertices than processes");
-  // The processes' PEs are the allowed places; a PE holds as many vertices
-  // as processes sit on it.
-  std::map<PE, std::vector<int>> processes_on;
-  for (std::size_t p = 0; p < pe_of_process.size(); ++p) processes_on[pe_of_process[p]].push_back(static_cast<int>(p));
-  std::vector<PE> allowed;
-  std::int64_t capacity = 1;
-  for (const auto& [pe, list] : processes_on) {
-    allowed.push_back(pe);
-    capacity = std::max<std::int64_t>(capacity, static_cast<std::int64_t>(list.size()));
-  }
-  const auto constraints = Constraints::allowed(topology, allowed, capacity);
+  const auto constraints = process_constraints(topology, pe_of_process);
   Context context;
   std::string_view name = strategy;
   if (const auto colon = strategy.find(':'); colon != std::string_view::npos) {
@@ -98,22 +88,44 @@ Assignment assign_vertices(const CommMatrix& graph, const Topology& topology, co
   }
   auto mapping = map_with(name, Problem{graph, topology, constraints}, context);
   Mapping identity(pe_of_process.begin(), pe_of_process.begin() + static_cast<std::ptrdiff_t>(n));
+  return settle(mapping, evaluate(graph, topology, mapping).hop_bytes, evaluate(graph, topology, identity).hop_bytes,
+                pe_of_process);
+}
+
+Constraints process_constraints(const Topology& topology, const std::vector<PE>& pe_of_process) {
+  std::map<PE, std::int64_t> processes_on;
+  for (const auto pe : pe_of_process) ++processes_on[pe];
+  std::vector<PE> allowed;
+  std::int64_t capacity = 1;
+  for (const auto& [pe, count] : processes_on) {
+    allowed.push_back(pe);
+    capacity = std::max(capacity, count);
+  }
+  return Constraints::allowed(topology, allowed, capacity);
+}
+
+Assignment settle(const Mapping& mapping, std::int64_t hop_bytes, std::int64_t identity_hop_bytes,
+                  const std::vector<PE>& pe_of_process) {
+  const auto n = mapping.size();
+  std::map<PE, std::vector<int>> processes_on;
+  for (std::size_t p = 0; p < pe_of_process.size(); ++p) processes_on[pe_of_process[p]].push_back(static_cast<int>(p));
   Assignment result;
-  result.identity_hop_bytes = evaluate(graph, topology, identity).hop_bytes;
-  result.hop_bytes = evaluate(graph, topology, mapping).hop_bytes;
+  result.identity_hop_bytes = identity_hop_bytes;
+  result.hop_bytes = hop_bytes;
   // A PE may hold more vertices than processes sit there (capacity is the
   // largest count): such a mapping cannot be played, keep the identity.
   std::map<PE, std::size_t> used;
   bool playable = true;
   for (const auto pe : mapping) playable = playable && ++used[pe] <= processes_on[pe].size();
-  if (!playable || result.hop_bytes >= result.identity_hop_bytes) {
-    mapping = identity;
-    result.hop_bytes = result.identity_hop_bytes;
+  Mapping chosen = mapping;
+  if (!playable || hop_bytes >= identity_hop_bytes) {
+    chosen.assign(pe_of_process.begin(), pe_of_process.begin() + static_cast<std::ptrdiff_t>(n));
+    result.hop_bytes = identity_hop_bytes;
   }
   // Vertices on a PE take its processes in order: first vertex, first process.
   std::map<PE, std::size_t> next;
   result.process_of_vertex.resize(n);
-  for (std::size_t k = 0; k < n; ++k) result.process_of_vertex[k] = processes_on[mapping[k]][next[mapping[k]]++];
+  for (std::size_t k = 0; k < n; ++k) result.process_of_vertex[k] = processes_on[chosen[k]][next[chosen[k]]++];
   return result;
 }
 

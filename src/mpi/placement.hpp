@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
+#include "tmap/mapping.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::mpi {
@@ -42,5 +43,17 @@ struct Assignment {
 /// "scotch:swap"); never worse than the identity (kept when it is better).
 [[nodiscard]] Assignment assign_vertices(const CommMatrix& graph, const Topology& topology,
                                          const std::vector<PE>& pe_of_process, std::string_view strategy);
+
+/// Where the processes sit as constraints: their distinct PEs, each holding
+/// as many vertices as the most processes on one PE.
+[[nodiscard]] Constraints process_constraints(const Topology& topology, const std::vector<PE>& pe_of_process);
+
+/// The assignment for a mapping of the vertices onto the processes' PEs
+/// with its hop-bytes and the identity's: the mapping when it can be played
+/// (no PE holds more vertices than processes sit there) and beats the
+/// identity, the identity otherwise; a PE's vertices take its processes in
+/// order.
+[[nodiscard]] Assignment settle(const Mapping& mapping, std::int64_t hop_bytes, std::int64_t identity_hop_bytes,
+                                const std::vector<PE>& pe_of_process);
 
 }  // namespace tmap::mpi

@@ -13,116 +13,22 @@
 // unchanged: it never aborts, exits or prints (TMAP_VERBOSE=1 prints one
 // line on rank 0 per reordering, TMAP_VERBOSE=2 also why it did not).
 #include <mpi.h>
-#include <sched.h>
-#include <unistd.h>
 
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <exception>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "mpi/placement.hpp"
+#include "mpi/decide.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
 
 namespace {
 
 using tmap::CommEntry;
-using tmap::CommMatrix;
-
-int verbosity() {
-  const char* v = std::getenv("TMAP_VERBOSE");
-  return v == nullptr ? 0 : std::atoi(v);
-}
-
-/// An edge list gathered on rank 0 (vertex ids are ranks of the new communicator).
-struct Graph {
-  int vertices = 0;
-  std::vector<CommEntry> edges;
-};
-
-/// This process's host name and its one bound CPU (or -1).
-tmap::mpi::ProcessSite own_site() {
-  tmap::mpi::ProcessSite site;
-  char host[256] = {0};
-  if (gethostname(host, sizeof host - 1) == 0) site.host = host;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1) {
-    for (int c = 0; c < CPU_SETSIZE; ++c) {
-      if (CPU_ISSET(c, &set)) site.cpu = c;
-    }
-  }
-  return site;
-}
-
-constexpr int kHostChars = 256;
-
-/// Every process's site, on rank 0 of comm.
-std::vector<tmap::mpi::ProcessSite> gather_sites(MPI_Comm comm, int rank, int size) {
-  const auto mine = own_site();
-  char packed[kHostChars + sizeof(int)] = {0};
-  std::strncpy(packed, mine.host.c_str(), kHostChars - 1);
-  std::memcpy(packed + kHostChars, &mine.cpu, sizeof(int));
-  std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * sizeof packed : 0);
-  PMPI_Gather(packed, sizeof packed, MPI_CHAR, all.data(), sizeof packed, MPI_CHAR, 0, comm);
-  std::vector<tmap::mpi::ProcessSite> sites;
-  if (rank != 0) return sites;
-  for (int p = 0; p < size; ++p) {
-    const char* at = all.data() + static_cast<std::size_t>(p) * sizeof packed;
-    tmap::mpi::ProcessSite s;
-    s.host.assign(at, strnlen(at, kHostChars));
-    std::memcpy(&s.cpu, at + kHostChars, sizeof(int));
-    sites.push_back(std::move(s));
-  }
-  return sites;
-}
-
-/// On rank 0: the process that plays each vertex (empty = do not reorder).
-/// Collective: every process calls it; the answer is broadcast.
-std::vector<int> decide(MPI_Comm comm, const char* routine, const Graph& graph) {
-  int rank = 0;
-  int size = 0;
-  PMPI_Comm_rank(comm, &rank);
-  PMPI_Comm_size(comm, &size);
-  const auto sites = gather_sites(comm, rank, size);
-  std::vector<int> process_of_vertex;
-  int vertices = 0;
-  if (rank == 0) {
-    try {
-      const auto start = std::chrono::steady_clock::now();
-      const auto topology = tmap::load_topology(std::getenv("TMAP_TOPOLOGY"));
-      std::string how;
-      const auto pes = tmap::mpi::locate_processes(*topology, sites, &how);
-      const char* strategy = std::getenv("TMAP_STRATEGY");
-      const std::string chosen = strategy != nullptr && *strategy != '\0' ? strategy : "scotch:swap";
-      const auto matrix = CommMatrix::from_entries(graph.vertices, graph.edges);
-      const auto a = tmap::mpi::assign_vertices(matrix, *topology, pes, chosen);
-      process_of_vertex = a.process_of_vertex;
-      vertices = static_cast<int>(process_of_vertex.size());
-      if (verbosity() >= 1) {
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::fprintf(stderr, "tmap-mpi: %s, %d ranks, %s: hop_bytes %lld -> %lld (%s, %.4f s; %s)\n", routine,
-                     graph.vertices, topology->description().c_str(), static_cast<long long>(a.identity_hop_bytes),
-                     static_cast<long long>(a.hop_bytes), chosen.c_str(), seconds, how.c_str());
-      }
-    } catch (const std::exception& e) {
-      if (verbosity() >= 2) std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine, e.what());
-      process_of_vertex.clear();
-      vertices = 0;
-    } catch (...) {  // nothing may escape into the MPI program
-      process_of_vertex.clear();
-      vertices = 0;
-    }
-  }
-  PMPI_Bcast(&vertices, 1, MPI_INT, 0, comm);
-  process_of_vertex.resize(static_cast<std::size_t>(vertices));
-  if (vertices > 0) PMPI_Bcast(process_of_vertex.data(), vertices, MPI_INT, 0, comm);
-  return process_of_vertex;
-}
+using tmap::mpi::Graph;
+using tmap::mpi::GraphSource;
 
 /// The renumbered communicator: the process playing vertex k gets rank k;
 /// processes that play no vertex get MPI_COMM_NULL.
@@ -177,13 +83,14 @@ void add_edge(Graph& g, int from, int to, int weight) {
 /// The Cartesian grid as a graph: each vertex exchanges one unit with each
 /// neighbour along each dimension (wrapped where periodic); rank order is
 /// row-major (the last dimension varies fastest), as MPI numbers grids.
-Graph cartesian_graph(int ndims, const int dims[], const int periods[]) {
+/// Vertices [first, last) only.
+Graph cartesian_graph(int ndims, const int dims[], const int periods[], int first, int last) {
   Graph g;
   long long n = 1;
   for (int d = 0; d < ndims; ++d) n *= dims[d];
   g.vertices = static_cast<int>(n);
   std::vector<int> coords(static_cast<std::size_t>(ndims));
-  for (int v = 0; v < g.vertices; ++v) {
+  for (int v = first; v < last; ++v) {
     int rest = v;
     for (int d = ndims - 1; d >= 0; --d) {
       coords[static_cast<std::size_t>(d)] = rest % dims[d];
@@ -204,6 +111,26 @@ Graph cartesian_graph(int ndims, const int dims[], const int periods[]) {
     }
   }
   return g;
+}
+
+/// This process's block of `vertices` (blocks in process order, as the
+/// distributed path owns them).
+std::pair<int, int> own_block(MPI_Comm comm, int vertices) {
+  int rank = 0;
+  int size = 1;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  const auto at = [&](int p) { return static_cast<int>(static_cast<long long>(vertices) * p / size); };
+  return {at(rank), at(rank + 1)};
+}
+
+/// A graph built on rank 0 alone (the others need none to gather).
+std::function<Graph()> on_rank_zero(MPI_Comm comm, std::function<Graph()> build) {
+  return [comm, build = std::move(build)] {
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    return rank == 0 ? build() : Graph{};
+  };
 }
 
 int weight_at(const int weights[], int k) {
@@ -229,6 +156,27 @@ Graph gather_edges(MPI_Comm comm, int rank, int size, const std::vector<int>& mi
   return g;
 }
 
+/// The dist-graph constructors' graph: (from, to, weight) triples each
+/// process gives, over the communicator's processes as vertices.
+GraphSource edge_source(MPI_Comm comm, const std::vector<int>& mine) {
+  int rank = 0;
+  int size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  GraphSource source;
+  source.vertices = size;
+  source.gather = [comm, rank, size, &mine] { return gather_edges(comm, rank, size, mine); };
+  source.mine = [size, &mine] {
+    Graph g;
+    for (std::size_t k = 0; k + 2 < mine.size(); k += 3) {
+      if (mine[k] >= 0 && mine[k] < size && mine[k + 1] >= 0 && mine[k + 1] < size)
+        add_edge(g, mine[k], mine[k + 1], mine[k + 2]);
+    }
+    return g.edges;
+  };
+  return source;
+}
+
 }  // namespace
 
 // The wrappers are the library's only exported symbols.
@@ -246,7 +194,14 @@ TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims
   long long cells = 1;
   for (int d = 0; d < ndims; ++d) cells *= dims[d] > 0 ? dims[d] : size + 1LL;
   if (cells > size) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);  // MPI's error
-  const auto process_of_vertex = decide(comm_old, "MPI_Cart_create", cartesian_graph(ndims, dims, periods));
+  GraphSource source;
+  source.vertices = static_cast<int>(cells);
+  source.gather = on_rank_zero(comm_old, [&] { return cartesian_graph(ndims, dims, periods, 0, source.vertices); });
+  source.mine = [&] {
+    const auto [first, last] = own_block(comm_old, source.vertices);
+    return cartesian_graph(ndims, dims, periods, first, last).edges;
+  };
+  const auto process_of_vertex = tmap::mpi::decide(comm_old, "MPI_Cart_create", source);
   if (process_of_vertex.empty()) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
   return create_renumbered(comm_old, process_of_vertex, comm_cart, [&](MPI_Comm split, MPI_Comm* out) {
     return PMPI_Cart_create(split, ndims, dims, periods, 0, out);
@@ -260,14 +215,25 @@ TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int in
   if (!wanted(comm_old, reorder) || nnodes < 1 || nnodes > size) {
     return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
-  Graph g;
-  g.vertices = nnodes;
-  for (int v = 0; v < nnodes; ++v) {
-    for (int e = v == 0 ? 0 : index[v - 1]; e < index[v]; ++e) {
-      if (edges[e] >= 0 && edges[e] < nnodes) add_edge(g, v, edges[e], 1);
+  // Vertices [first, last) with their edges (MPI's index/edges arrays).
+  const auto graph_part = [&](int first, int last) {
+    Graph g;
+    g.vertices = nnodes;
+    for (int v = first; v < last; ++v) {
+      for (int e = v == 0 ? 0 : index[v - 1]; e < index[v]; ++e) {
+        if (edges[e] >= 0 && edges[e] < nnodes) add_edge(g, v, edges[e], 1);
+      }
     }
-  }
-  const auto process_of_vertex = decide(comm_old, "MPI_Graph_create", g);
+    return g;
+  };
+  GraphSource source;
+  source.vertices = nnodes;
+  source.gather = on_rank_zero(comm_old, [&] { return graph_part(0, nnodes); });
+  source.mine = [&] {
+    const auto [first, last] = own_block(comm_old, nnodes);
+    return graph_part(first, last).edges;
+  };
+  const auto process_of_vertex = tmap::mpi::decide(comm_old, "MPI_Graph_create", source);
   if (process_of_vertex.empty()) return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
   return create_renumbered(comm_old, process_of_vertex, comm_graph, [&](MPI_Comm split, MPI_Comm* out) {
     return PMPI_Graph_create(split, nnodes, index, edges, 0, out);
@@ -286,11 +252,11 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
   int size = 0;
   PMPI_Comm_rank(comm_old, &rank);
   PMPI_Comm_size(comm_old, &size);
-  // Rank 0 gathers every process's out-edges (its in-edges are another's out-edges).
+  // Every process's out-edges (its in-edges are another's out-edges).
   std::vector<int> mine;
   for (int k = 0; k < outdegree; ++k) mine.insert(mine.end(), {rank, destinations[k], weight_at(destweights, k)});
-  const auto g = gather_edges(comm_old, rank, size, mine);
-  const auto process_of_vertex = decide(comm_old, "MPI_Dist_graph_create_adjacent", g);
+  const auto process_of_vertex =
+      tmap::mpi::decide(comm_old, "MPI_Dist_graph_create_adjacent", edge_source(comm_old, mine));
   if (process_of_vertex.empty()) {
     return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                                            destweights, info, reorder, comm_dist_graph);
@@ -344,8 +310,7 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int so
       mine.push_back(weight_at(weights, at));
     }
   }
-  const auto g = gather_edges(comm_old, rank, size, mine);
-  const auto process_of_vertex = decide(comm_old, "MPI_Dist_graph_create", g);
+  const auto process_of_vertex = tmap::mpi::decide(comm_old, "MPI_Dist_graph_create", edge_source(comm_old, mine));
   if (process_of_vertex.empty()) {
     return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }

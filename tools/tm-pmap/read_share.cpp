@@ -15,12 +15,6 @@ namespace tmap::pmap {
 
 namespace {
 
-struct Triple {
-  long long from;
-  long long to;
-  long long bytes;
-};
-
 /// The first error any process met, agreed by all: the lowest failing
 /// process's message travels to everyone and is thrown everywhere.
 void agree_on_errors(MPI_Comm comm, const std::string& mine) {
@@ -83,7 +77,7 @@ dist::LocalGraph read_share(MPI_Comm comm, const std::string& path) {
   if (rank == 0) before = 0;
 
   // Parse: an optional first line "n", then "i j bytes".
-  std::vector<Triple> entries;
+  std::vector<CommEntry> entries;
   long long declared = -1;
   long long largest = -1;
   for (std::size_t k = 0; k < lines.size() && error.empty(); ++k) {
@@ -124,42 +118,7 @@ dist::LocalGraph read_share(MPI_Comm comm, const std::string& path) {
   if (n < 1 && error.empty()) error = path + ": no traffic and no rank count";
   agree_on_errors(comm, rank == 0 ? error : std::string{});
 
-  // Both directions of every entry go to the owners of their sources.
-  std::vector<Rank> firsts(static_cast<std::size_t>(size) + 1);
-  for (int p = 0; p <= size; ++p) firsts[static_cast<std::size_t>(p)] = dist::block_first(n, p, size);
-  const auto owner = [&](long long v) {
-    return static_cast<int>(std::upper_bound(firsts.begin(), firsts.end(), v) - firsts.begin()) - 1;
-  };
-  std::vector<std::vector<long long>> outgoing(static_cast<std::size_t>(size));
-  for (const auto& e : entries) {
-    for (const auto& [a, b] : {std::pair{e.from, e.to}, std::pair{e.to, e.from}}) {
-      auto& buffer = outgoing[static_cast<std::size_t>(owner(a))];
-      buffer.insert(buffer.end(), {a, b, e.bytes});
-    }
-  }
-  const auto recv = dist::send_to_owners(comm, outgoing);
-
-  // Rows of this block, repeated pairs summed.
-  std::vector<std::tuple<long long, long long, long long>> rows;
-  for (std::size_t k = 0; k + 2 < recv.size(); k += 3) rows.emplace_back(recv[k], recv[k + 1], recv[k + 2]);
-  std::sort(rows.begin(), rows.end());
-  dist::LocalGraph graph;
-  graph.n = n;
-  graph.first = firsts[static_cast<std::size_t>(rank)];
-  const auto count = firsts[static_cast<std::size_t>(rank) + 1] - graph.first;
-  graph.offsets.assign(static_cast<std::size_t>(count) + 1, 0);
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const auto [a, b, v] = rows[k];
-    if (k > 0 && std::get<0>(rows[k - 1]) == a && std::get<1>(rows[k - 1]) == b) {
-      graph.volumes.back() += v;
-      continue;
-    }
-    graph.targets.push_back(b);
-    graph.volumes.push_back(v);
-    ++graph.offsets[static_cast<std::size_t>(a - graph.first) + 1];
-  }
-  for (std::size_t v = 0; v < static_cast<std::size_t>(count); ++v) graph.offsets[v + 1] += graph.offsets[v];
-  return graph;
+  return dist::local_graph_from_entries(comm, n, entries);
 }
 
 }  // namespace tmap::pmap
