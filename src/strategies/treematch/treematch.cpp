@@ -1,7 +1,12 @@
 #include "strategies/treematch/treematch.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <chrono>
+#include <exception>
 #include <numeric>
+#include <thread>
 
 #include "strategies/common/bisection.hpp"
 #include "strategies/scotch/scotch.hpp"
@@ -13,6 +18,10 @@
 namespace tmap::strategies {
 
 namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 /// The allowed PEs sorted by tree path: every subtree is a contiguous range.
 struct Trie {
@@ -155,23 +164,49 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Context& context) con
   std::vector<Rank> ranks(static_cast<std::size_t>(sym.num_ranks()));
   std::iota(ranks.begin(), ranks.end(), Rank{0});
   Mapping mapping(ranks.size(), -1);
-  Placer(sym, trie, mapping).place(0, trie.pes.size(), 0, ranks);
-  // On a full symmetric tree TreeMatch's bottom-up grouping runs too; the
-  // mapping with the lower exact hop-bytes is kept (ties: top-down).
+  // On a full symmetric tree TreeMatch's bottom-up grouping runs too (on a
+  // second thread when there is one: the two share nothing); the mapping
+  // with the lower exact hop-bytes is kept (ties: top-down).
   auto arities = symmetric_arities(trie);
-  if (!arities.empty() || trie.pes.size() == 1) {
+  const bool grouping = !arities.empty() || trie.pes.size() == 1;
+  std::vector<std::int64_t> position;
+  double grouping_s = 0;
+  const auto group = [&] {
+    const auto start = std::chrono::steady_clock::now();
     if (trie.capacity > 1) arities.push_back(trie.capacity);
     if (arities.empty()) arities.push_back(1);
     arities.insert(arities.begin(), 1);  // the root level itself is not grouped
-    const auto position = treematch::bottom_up(sym, arities, context.treematch.tau);
+    position = treematch::bottom_up(sym, arities, context.treematch.tau);
+    grouping_s = seconds_since(start);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::exception_ptr grouping_error;
+  double top_down_s = 0;
+  {
+    std::jthread helper;
+    if (grouping && context.threads > 1) {
+      helper = std::jthread([&] {
+        try {
+          group();
+        } catch (...) {
+          grouping_error = std::current_exception();
+        }
+      });
+    }
+    Placer(sym, trie, mapping).place(0, trie.pes.size(), 0, ranks);
+    top_down_s = seconds_since(start);
+  }
+  if (grouping_error) std::rethrow_exception(grouping_error);
+  if (grouping) {
+    if (context.threads <= 1) group();
     Mapping grouped(ranks.size());
     for (std::size_t r = 0; r < ranks.size(); ++r) {
       grouped[r] = trie.pes[static_cast<std::size_t>(position[r] / trie.capacity)];
     }
     const auto top_down = evaluate(problem.comm, topology, mapping).hop_bytes;
     const auto bottom_up = evaluate(problem.comm, topology, grouped).hop_bytes;
-    context.note(2, "treematch: top-down " + std::to_string(top_down) + ", bottom-up grouping " +
-                        std::to_string(bottom_up) + " hop-bytes");
+    context.note(2, fmt::format("treematch: top-down {} hop-bytes ({:.1f} s), bottom-up grouping {} ({:.1f} s)",
+                                top_down, top_down_s, bottom_up, grouping_s));
     if (bottom_up < top_down) return grouped;
   }
   return mapping;
