@@ -274,6 +274,23 @@ TEST(Auto, KeepsTreematchWhereItBeatsScotchOnATree) {
   EXPECT_EQ(tmap::map_with("auto", problem, Context{}), tmap::map_with("treematch", problem, Context{}));
 }
 
+// Above 16,384 ranks on a tree machine auto compares treematch with
+// in-order only (scotch lost every such case measured, at 10x the time).
+TEST(Auto, LeavesScotchOutOnLargeTrees) {
+  const auto topology = tmap::load_topology("tleaf 3 68 20 4 10 64 1");
+  const auto comm = tmap::gen::stencil({32, 32, 17}, 7, 1000);
+  ASSERT_GT(comm.num_ranks(), 16384);
+  const Problem problem{comm, *topology, Constraints::all(*topology)};
+  std::string notes;
+  Context context;
+  context.verbosity = 2;
+  context.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  const auto mapping = tmap::map_with("auto", problem, context);
+  EXPECT_EQ(mapping, tmap::map_with("treematch", problem, Context{}));
+  EXPECT_NE(notes.find("auto: treematch kept (hop-bytes treematch "), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("scotch"), std::string::npos) << notes;
+}
+
 // Beyond 262,144 sites the site-by-site constructions refuse with a clear
 // message naming what to use (greedy took 151 s on a million-PE torus).
 TEST(Sites, ConstructionsRefuseAMillionSitesNamingTheAlternative) {

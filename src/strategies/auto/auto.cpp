@@ -11,10 +11,12 @@ namespace tmap::strategies {
 
 namespace {
 
-/// Up to this many ranks, tree machines also try treematch (4 s at 65,536
-/// ranks and 17 s at 262,144 on Tianhe-3, where it beat scotch by 6 %;
-/// 189 s at a million).
-constexpr Rank kTreematchRanks = 262144;
+/// Above this many ranks, tree machines run treematch without scotch: it
+/// found fewer hop-bytes than scotch in all 11 stencils measured from
+/// 16,384 ranks up (Tianhe-3 whole and fragmented, a tleaf; natural and
+/// shuffled; by 3-15 %), in a fraction of the time (65,536 ranks on a tleaf:
+/// 2.9 s against 25.7 s; a million on Tianhe-3: 53 s, where scotch needs 72).
+constexpr Rank kScotchOnTreesRanks = 16384;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
 /// pair at the topology's least distance between distinct PEs: no mapping
@@ -47,13 +49,12 @@ Mapping AutoMapper::map(const Problem& problem, const Context& context) const {
       return in_order;
     }
   }
-  std::vector<std::string> names{"scotch"};
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
-  if (problem.comm.num_ranks() <= kTreematchRanks && !allowed.empty() &&
-      problem.topology.tree_path(allowed.front(), path)) {
-    names.emplace_back("treematch");
-  }
+  const bool tree = !allowed.empty() && problem.topology.tree_path(allowed.front(), path);
+  std::vector<std::string> names;
+  if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.emplace_back("scotch");
+  if (tree) names.emplace_back("treematch");
   names.emplace_back("inorder");
   Mapping best;
   std::int64_t best_cost = 0;
