@@ -117,8 +117,12 @@ class TopologyDistances {
 
 /// Calls f(oracle) with the fastest oracle for these PEs. f is instantiated
 /// once per oracle type, so the hot loops are specialised for each.
+/// `byte_budget`: how many entries a one-byte table may have (wider tables
+/// keep kDenseDistanceBudget); a caller that reads the table O(n) times per
+/// step raises it (ohtma's node picker at a million ranks).
 template <typename F>
-decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes, int threads, F&& f) {
+decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes, int threads, F&& f,
+                              std::int64_t byte_budget = kDenseDistanceBudget) {
   const auto m = static_cast<std::int64_t>(pes.size());
   const Distance largest = topology.max_distance();
   // Nodes holding several allowed PEs: the node matrix is exact and smaller.
@@ -127,19 +131,18 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
     for (const PE p : pes) nodes.push_back(topology.node_of(p));
     std::sort(nodes.begin(), nodes.end());
     const auto count = static_cast<std::int64_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
-    if (count < m && count * count <= kDenseDistanceBudget && m < (std::int64_t{1} << 31)) {
-      if (largest <= std::numeric_limits<std::uint8_t>::max()) {
-        return f(NodeDistances<std::uint8_t>(topology, pes, *intra, threads));
-      }
+    const bool bytes = largest <= std::numeric_limits<std::uint8_t>::max();
+    if (count < m && count * count <= (bytes ? byte_budget : kDenseDistanceBudget) && m < (std::int64_t{1} << 31)) {
+      if (bytes) return f(NodeDistances<std::uint8_t>(topology, pes, *intra, threads));
       if (largest <= std::numeric_limits<std::uint32_t>::max()) {
         return f(NodeDistances<std::uint32_t>(topology, pes, *intra, threads));
       }
     }
   }
+  if (largest <= std::numeric_limits<std::uint8_t>::max() && m * m <= byte_budget) {
+    return f(DenseDistances<std::uint8_t>(topology, pes, threads));
+  }
   if (m * m <= kDenseDistanceBudget) {
-    if (largest <= std::numeric_limits<std::uint8_t>::max()) {
-      return f(DenseDistances<std::uint8_t>(topology, pes, threads));
-    }
     if (largest <= std::numeric_limits<std::uint16_t>::max()) {
       return f(DenseDistances<std::uint16_t>(topology, pes, threads));
     }

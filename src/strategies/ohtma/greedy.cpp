@@ -165,18 +165,25 @@ class NodeSlotPicker {
     taken_pe_.assign(static_cast<std::size_t>(pes), 0);
     candidate_.resize(static_cast<std::size_t>(nodes));
     for (std::int64_t n = 0; n < nodes; ++n) refresh(n);
+    for (std::int64_t n = 0; n < nodes; ++n) {
+      position_.push_back(static_cast<std::int64_t>(open_.size()));
+      if (candidate_[n] >= 0) open_.push_back(n);
+    }
   }
 
   std::int64_t pick(Key k, int threads) {
     std::int64_t best_node = -1;
     Key best_key = 0;
-#pragma omp parallel num_threads(threads) if (nodes_ > 32768)
+    // Only nodes with a free slot (full ones never come back); ties go to
+    // the lowest slot, so the list's order does not matter.
+    const auto open = static_cast<std::int64_t>(open_.size());
+#pragma omp parallel num_threads(threads) if (open > 32768)
     {
       std::int64_t local = -1;
       Key local_key = 0;
 #pragma omp for schedule(static) nowait
-      for (std::int64_t n = 0; n < nodes_; ++n) {
-        if (candidate_[n] < 0) continue;
+      for (std::int64_t x = 0; x < open; ++x) {
+        const std::int64_t n = open_[x];
         const Key key = total_[n] + k * selected_of(n, candidate_[n]);
         if (local < 0 || key < local_key || (key == local_key && candidate_[n] < candidate_[local])) {
           local = n;
@@ -195,8 +202,16 @@ class NodeSlotPicker {
     ++taken_pe_[pe];
     ++taken_node_[best_node];
     refresh(best_node);
-#pragma omp parallel for schedule(static) num_threads(threads) if (nodes_ > 4096)
-    for (std::int64_t n = 0; n < nodes_; ++n) {
+    if (candidate_[best_node] < 0) {  // full: out of the open list
+      const auto at = position_[best_node];
+      open_[at] = open_.back();
+      position_[open_[at]] = at;
+      open_.pop_back();
+    }
+    const auto still_open = static_cast<std::int64_t>(open_.size());
+#pragma omp parallel for schedule(static) num_threads(threads) if (still_open > 4096)
+    for (std::int64_t x = 0; x < still_open; ++x) {
+      const std::int64_t n = open_[x];
       if (n != best_node) other_[n] += d_(best_node, n);
     }
     return slot;
@@ -229,6 +244,8 @@ class NodeSlotPicker {
   std::vector<std::int64_t> taken_node_;
   std::vector<std::int64_t> taken_pe_;
   std::vector<std::int64_t> candidate_;
+  std::vector<std::int64_t> open_;      ///< nodes with a free slot
+  std::vector<std::int64_t> position_;  ///< each open node's index in open_
 };
 
 /// Slot search per slot: O(slots) per step, for topologies without nodes.
@@ -289,6 +306,9 @@ std::vector<std::int64_t> greedy_loop(const CommMatrix& sym, SlotPick& slot_pick
   return sigma;
 }
 
+/// Entries of a one-byte node distance table the node picker may build.
+constexpr std::int64_t kNodeTableBytes = std::int64_t{1} << 30;
+
 template <typename Key>
 std::vector<std::int64_t> run(const CommMatrix& sym, const refine::SlotSpace& slots, const Topology& topology,
                               std::span<const PE> pes, int threads, SlotSearch search) {
@@ -298,11 +318,17 @@ std::vector<std::int64_t> run(const CommMatrix& sym, const refine::SlotSpace& sl
     const auto grouped = detail::group_by_node(topology, pes);
     const auto& node_of_pe = grouped.of_pe;
     const auto& representative = grouped.representative;
-    return detail::with_distances(topology, representative, threads, [&](const auto& d) {
-      NodeSlotPicker<Key, std::decay_t<decltype(d)>> picker(
-          slots, node_of_pe, static_cast<std::int64_t>(representative.size()), *intra, d, threads);
-      return greedy_loop<Key>(sym, picker, threads);
-    });
+    // Every step reads a row of the node table: one byte each up to 2^30
+    // entries (a million ranks on Tianhe-3 are 24,576 nodes, 0.6 GB),
+    // rather than a distance computed per entry.
+    return detail::with_distances(
+        topology, representative, threads,
+        [&](const auto& d) {
+          NodeSlotPicker<Key, std::decay_t<decltype(d)>> picker(
+              slots, node_of_pe, static_cast<std::int64_t>(representative.size()), *intra, d, threads);
+          return greedy_loop<Key>(sym, picker, threads);
+        },
+        kNodeTableBytes);
   }
   return detail::with_distances(topology, pes, threads, [&](const auto& d) {
     SlotPicker<Key, std::decay_t<decltype(d)>> picker(slots, d, threads);
