@@ -31,7 +31,7 @@ TIANHE3_CHIPS = {1024: (1, 1), 4096: (1, 1), 16384: (2, 2), 65536: (4, 4), 26214
 # Which strategies run at which sizes by default (the others are known to
 # take far longer than the time limit there; see scale.md).
 DEFAULT_PLAN = {
-    "auto": 1048576, "scotch": 1048576, "inorder": 1048576, "greedy": 1048576, "treematch": 1048576, "ohtma+": 262144,
+    "auto": 1048576, "scotch": 1048576, "inorder": 1048576, "greedy": 1048576, "treematch": 1048576, "ohtma+": 1048576,
     "rcm": 65536, "umpa-wh": 65536, "best:tabu": 16384, "gmap": 1048576, "ptscotch-np2": 1048576}
 
 
