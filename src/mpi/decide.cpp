@@ -23,7 +23,6 @@ namespace tmap::mpi {
 
 namespace {
 
-
 int verbosity() {
   const char* v = std::getenv("TMAP_VERBOSE");
   return v == nullptr ? 0 : std::atoi(v);
@@ -211,6 +210,5 @@ std::vector<int> decide(MPI_Comm comm, const char* routine, const GraphSource& s
   if (vertices > 0) PMPI_Bcast(process_of_vertex.data(), vertices, MPI_INT, 0, comm);
   return process_of_vertex;
 }
-
 
 }  // namespace tmap::mpi
