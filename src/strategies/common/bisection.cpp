@@ -19,14 +19,33 @@ struct Subgraph {
   std::vector<Volume> total;  ///< each vertex's traffic inside the set
 
   Subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks) {
+    // Each rank's index in the set, from a per-thread table over all ranks
+    // (-1 outside the set, restored on every way out): a lookup per edge
+    // instead of a binary search (a fifth of treematch's time). The table
+    // stays with the thread: 8 bytes per rank of the largest job it saw.
+    thread_local std::vector<std::int64_t> index_of;
+    if (index_of.size() < static_cast<std::size_t>(sym.num_ranks())) {
+      index_of.assign(static_cast<std::size_t>(sym.num_ranks()), -1);
+    }
+    struct Restore {
+      const std::vector<Rank>& ranks;
+      ~Restore() {
+        for (const Rank r : ranks) index_of[static_cast<std::size_t>(r)] = -1;
+      }
+    } const restore{ranks};
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+      index_of[static_cast<std::size_t>(ranks[k])] = static_cast<std::int64_t>(k);
+    }
+    begin.reserve(ranks.size() + 1);
+    total.reserve(ranks.size());
     for (const Rank r : ranks) {
       Volume sum = 0;
       const auto targets = sym.targets(r);
       const auto volumes = sym.volumes(r);
       for (std::size_t e = 0; e < targets.size(); ++e) {
-        const auto it = std::lower_bound(ranks.begin(), ranks.end(), targets[e]);
-        if (it == ranks.end() || *it != targets[e]) continue;
-        adj.push_back(it - ranks.begin());
+        const auto at = index_of[static_cast<std::size_t>(targets[e])];
+        if (at < 0) continue;
+        adj.push_back(at);
         w.push_back(volumes[e]);
         sum += volumes[e];
       }
