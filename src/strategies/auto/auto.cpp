@@ -12,10 +12,11 @@ namespace tmap::strategies {
 namespace {
 
 /// Above this many ranks, tree machines run treematch without scotch: it
-/// found fewer hop-bytes than scotch in all 11 stencils measured from
+/// found fewer hop-bytes than scotch in 9 of the 10 stencils measured from
 /// 16,384 ranks up (Tianhe-3 whole and fragmented, a tleaf; natural and
-/// shuffled; by 3-15 %), in a fraction of the time (65,536 ranks on a tleaf:
-/// 2.9 s against 25.7 s; a million on Tianhe-3: 53 s, where scotch needs 72).
+/// shuffled; by 3-15 %) in a fraction of scotch's time on trees (65,536
+/// ranks on a tleaf: 2.9 s against 25.7 s); the tenth, a million ranks on
+/// Tianhe-3, went to scotch by 0.6 % (12.5 s against 24 s).
 constexpr Rank kScotchOnTreesRanks = 16384;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
