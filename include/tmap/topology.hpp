@@ -30,6 +30,12 @@ class Topology {
   [[nodiscard]] virtual Distance distance(PE a, PE b) const = 0;
   /// Largest distance between two PEs (an upper bound is not enough: exact).
   [[nodiscard]] virtual Distance max_distance() const = 0;
+  /// distance(a, b) for every b of `bs`, into `out` (as long as `bs`): how
+  /// distance tables are filled, a row at a time. Kinds that compute a row
+  /// faster than pair by pair override it (Tianhe-3).
+  virtual void distances_from(PE a, std::span<const PE> bs, std::span<Distance> out) const {
+    for (std::size_t k = 0; k < bs.size(); ++k) out[k] = distance(a, bs[k]);
+  }
 
   /// Compute nodes: groups of PEs that one host (one launcher slot list)
   /// holds. Kinds without such a notion make every PE its own node.

@@ -22,10 +22,15 @@ class DenseDistances {
  public:
   DenseDistances(const Topology& topology, std::span<const PE> pes, int threads)
       : m_(static_cast<std::int64_t>(pes.size())), d_(static_cast<std::size_t>(m_ * m_)) {
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-    for (std::int64_t u = 0; u < m_; ++u) {
-      T* row = d_.data() + u * m_;
-      for (std::int64_t v = 0; v < m_; ++v) row[v] = static_cast<T>(topology.distance(pes[u], pes[v]));
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<Distance> full(static_cast<std::size_t>(m_));
+#pragma omp for schedule(dynamic, 16)
+      for (std::int64_t u = 0; u < m_; ++u) {
+        topology.distances_from(pes[u], pes, full);
+        T* row = d_.data() + u * m_;
+        for (std::int64_t v = 0; v < m_; ++v) row[v] = static_cast<T>(full[static_cast<std::size_t>(v)]);
+      }
     }
   }
   [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept {
@@ -82,10 +87,15 @@ class NodeDistances {
     for (std::size_t u = 0; u < pes.size(); ++u) node_of_[u] = static_cast<std::int32_t>(grouped.of_pe[u]);
     nodes_ = static_cast<std::int64_t>(representative.size());
     d_.resize(static_cast<std::size_t>(nodes_ * nodes_));
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-    for (std::int64_t a = 0; a < nodes_; ++a) {
-      for (std::int64_t b = 0; b < nodes_; ++b) {
-        d_[a * nodes_ + b] = static_cast<T>(a == b ? intra : topology.distance(representative[a], representative[b]));
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<Distance> full(static_cast<std::size_t>(nodes_));
+#pragma omp for schedule(dynamic, 16)
+      for (std::int64_t a = 0; a < nodes_; ++a) {
+        topology.distances_from(representative[a], representative, full);
+        for (std::int64_t b = 0; b < nodes_; ++b) {
+          d_[a * nodes_ + b] = static_cast<T>(a == b ? intra : full[static_cast<std::size_t>(b)]);
+        }
       }
     }
   }

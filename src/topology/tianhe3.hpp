@@ -31,6 +31,7 @@ class Tianhe3Topology final : public Topology {
 
   [[nodiscard]] PE size() const override { return num_nodes() * shape_.cores; }
   [[nodiscard]] Distance distance(PE a, PE b) const override { return node_hops(a / shape_.cores, b / shape_.cores); }
+  void distances_from(PE a, std::span<const PE> bs, std::span<Distance> out) const override;
   [[nodiscard]] Distance max_distance() const override;
   [[nodiscard]] NodeId num_nodes() const override { return shape_.rows * shape_.cols * shape_.nodes; }
   [[nodiscard]] NodeId node_of(PE pe) const override { return pe / shape_.cores; }

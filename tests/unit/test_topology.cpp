@@ -117,6 +117,30 @@ TEST(Topology, Tianhe3FullSizeMachineCostsNothing) {
   EXPECT_EQ(t->description(), "tianhe3:32x32,nodes=96,cores=1");
 }
 
+// A row at a time equals pair by pair, in any order of the targets: on
+// Tianhe-3 (once per chip half) and on kinds with the default.
+TEST(Topology, DistanceRowsEqualPairwiseDistances) {
+  for (const char* spec : {"tianhe3:2x3,nodes=8,cores=3", "tianhe3:2x2,nodes=6,cores=2", "tianhe3:1x1,nodes=4,cores=1",
+                           "torus3D 4 3 2", "tleaf 3 2 10 3 5 2 1"}) {
+    SCOPED_TRACE(spec);
+    const auto topology = tmap::load_topology(spec);
+    std::vector<tmap::PE> all(static_cast<std::size_t>(topology->size()));
+    for (tmap::PE p = 0; p < topology->size(); ++p) all[static_cast<std::size_t>(p)] = p;
+    std::vector<tmap::PE> scrambled = all;
+    for (std::size_t k = 0; k < scrambled.size(); ++k)
+      std::swap(scrambled[k], scrambled[(k * 7 + 3) % scrambled.size()]);
+    for (const auto* targets : {&all, &scrambled}) {
+      std::vector<tmap::Distance> row(targets->size());
+      for (const tmap::PE a : all) {
+        topology->distances_from(a, *targets, row);
+        for (std::size_t k = 0; k < targets->size(); ++k) {
+          ASSERT_EQ(row[k], topology->distance(a, (*targets)[k])) << a << " -> " << (*targets)[k];
+        }
+      }
+    }
+  }
+}
+
 TEST(Topology, Tianhe3SpecErrors) {
   for (const char* spec : {"tianhe3:", "tianhe3:4", "tianhe3:0x4", "tianhe3:4x4,nodes=3", "tianhe3:4x4,cores=0",
                            "tianhe3:4x4,foo=1", "tianhe3:4x4,cores=2,cores=3", "tianhe3:axb"}) {
