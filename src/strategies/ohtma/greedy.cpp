@@ -306,9 +306,6 @@ std::vector<std::int64_t> greedy_loop(const CommMatrix& sym, SlotPick& slot_pick
   return sigma;
 }
 
-/// Entries of a one-byte node distance table the node picker may build.
-constexpr std::int64_t kNodeTableBytes = std::int64_t{1} << 30;
-
 template <typename Key>
 std::vector<std::int64_t> run(const CommMatrix& sym, const refine::SlotSpace& slots, const Topology& topology,
                               std::span<const PE> pes, int threads, SlotSearch search) {

@@ -20,6 +20,11 @@
 
 namespace tmap::ohtma {
 
+/// Entries of a one-byte distance table ohtma's phases may build (they read
+/// it O(nodes) times a step): 2^30, a million ranks on Tianhe-3's 24,576
+/// nodes (0.6 GB), where a distance computed per read took minutes.
+inline constexpr std::int64_t kNodeTableBytes = std::int64_t{1} << 30;
+
 /// Which slot search greedy_construction uses.
 enum class SlotSearch {
   Automatic,  ///< per node when the topology allows it, else per slot
