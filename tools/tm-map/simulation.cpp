@@ -1,10 +1,43 @@
 #include "simulation.hpp"
 
 #if TMAP_HAVE_SIMGRID
-#include "sim/simulate.hpp"
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "sim/module.hpp"
+#include "tmap/error.hpp"
 #endif
 
 namespace tmap::cli {
+
+#if TMAP_HAVE_SIMGRID
+namespace {
+
+/// The simulation module's entry point, from the library folder next to
+/// this tm-map's folder (build tree, then installed layout).
+sim::ModuleEntry load_simulation() {
+  std::filesystem::path folder = ".";
+  char self[4096];
+  const auto length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length > 0) folder = std::filesystem::path(std::string(self, static_cast<std::size_t>(length))).parent_path();
+  std::string tried;
+  for (const char* relative : {TMAP_SIM_MODULE_BUILD, TMAP_SIM_MODULE_INSTALLED}) {
+    const auto path = (folder / relative).lexically_normal();
+    // Loaded once and kept: SimGrid's engine lives as long as the process.
+    if (void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      if (void* entry = dlsym(handle, sim::kModuleEntry)) return reinterpret_cast<sim::ModuleEntry>(entry);
+    }
+    tried += (tried.empty() ? "" : ", ") + path.string();
+  }
+  const char* why = dlerror();
+  throw InputError("--simulate: cannot load the simulation module (tried " + tried + ")" +
+                   (why != nullptr ? std::string(": ") + why : std::string()));
+}
+
+}  // namespace
+#endif
 
 void SimulationOptions::add_to(CLI::App& app) {
   app.add_flag("--simulate", enabled,
@@ -26,18 +59,26 @@ void SimulationOptions::add_to(CLI::App& app) {
 void SimulationOptions::run(const Problem& problem, std::vector<RunResult*> results) const {
   if (!enabled) return;
 #if TMAP_HAVE_SIMGRID
-  sim::SimOptions options;
-  options.bandwidth = bandwidth_gbs * 1e9;
-  options.latency = latency_us * 1e-6;
-  options.node_bandwidth = node_bandwidth_gbs * 1e9;
-  options.rounds = static_cast<int>(rounds);
-  if (!bandwidths.empty()) {
-    const auto routing = problem.topology.routing_model();
-    if (routing) sim::parse_bandwidths(bandwidths, *routing, options);
-  }
   std::vector<Mapping> mappings;
   for (const auto* r : results) mappings.push_back(r->mapping);
-  const auto times = sim::simulate(problem.comm, problem.topology, mappings, options);
+  std::vector<sim::SimResult> times;
+  std::string error;
+  sim::ModuleCall call;
+  call.comm = &problem.comm;
+  call.topology = &problem.topology;
+  call.mappings = &mappings;
+  call.options.bandwidth = bandwidth_gbs * 1e9;
+  call.options.latency = latency_us * 1e-6;
+  call.options.node_bandwidth = node_bandwidth_gbs * 1e9;
+  call.options.rounds = static_cast<int>(rounds);
+  call.bandwidths = bandwidths;
+  call.results = &times;
+  call.error = &error;
+  const auto simulate = load_simulation();
+  if (const int rc = simulate(&call); rc != 0) {
+    if (rc == 2) throw InputError(error);
+    throw InternalError("--simulate: " + error);
+  }
   for (std::size_t k = 0; k < results.size(); ++k) results[k]->report.sim_time_s = times[k].seconds;
 #else
   (void)problem;
