@@ -19,6 +19,7 @@ extern "C" {
 #include "strategies/scotch/target.hpp"
 #include "strategies/scotch/terminals.hpp"
 #include "tmap/error.hpp"
+#include "tmap/metrics.hpp"
 #include "util/int128.hpp"
 
 namespace tmap::dist {
@@ -191,21 +192,13 @@ std::vector<long long> all_gather(MPI_Comm comm, const std::vector<long long>& m
   return all;
 }
 
-/// Hop-bytes of a part's own traffic with its ranks on `terminal_of`.
+/// Hop-bytes of a part's own traffic with its ranks on `terminal_of`
+/// (each at its terminal's representative PE).
 std::int64_t part_cost(const CommMatrix& sym, const Topology& topology, const scotchmap::Terminals& block,
                        const std::vector<std::int64_t>& terminal_of) {
-  Int128 sum = 0;
-  for (Rank v = 0; v < sym.num_ranks(); ++v) {
-    const auto to = sym.targets(v);
-    const auto volumes = sym.volumes(v);
-    const auto a = block.representative[static_cast<std::size_t>(terminal_of[static_cast<std::size_t>(v)])];
-    for (std::size_t e = 0; e < to.size(); ++e) {
-      sum += static_cast<Int128>(volumes[e]) *
-             topology.distance(
-                 a, block.representative[static_cast<std::size_t>(terminal_of[static_cast<std::size_t>(to[e])])]);
-    }
-  }
-  return static_cast<std::int64_t>(sum / 2);
+  Mapping at(terminal_of.size());
+  for (std::size_t v = 0; v < at.size(); ++v) at[v] = block.representative[static_cast<std::size_t>(terminal_of[v])];
+  return evaluate(sym, topology, at).hop_bytes;
 }
 
 /// Level 3: a part's ranks onto its block's terminals (a distance table),
