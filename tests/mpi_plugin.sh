@@ -26,7 +26,7 @@ for mode in cart graph adjacent dist; do
   run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" -x TMAP_VERBOSE=1 "$program" "$mode" "$work/graph.coo" \
     "$work/tmap.perm" 2> "$work/verbose.txt"
   # The strategy asked for is the one that ran (its name is in rank 0's line).
-  grep -q "(${strategy:-scotch:swap}, " "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
+  grep -q "(${strategy:-scotch+:swap}, " "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
   tmap=$(hop_bytes "$work/graph.coo" "$work/tmap.perm")
   # Open MPI's treematch implements the dist-graph constructors; basic does the others.
   run --mca topo treematch,basic "$program" "$mode" "$work/graph.coo" "$work/treematch.perm"

@@ -33,10 +33,19 @@ struct OhtmaOptions {
   bool candidate_search = true;  ///< candidate-list local search at the end
 };
 
-/// Scotch's knobs.
+/// Scotch's knobs. `scotch` reads the gmap ones (as scotch_gmap's -b, -c,
+/// -m; the defaults are gmap's -cb); `scotch+` reads sparse_factor.
 struct ScotchOptions {
   /// Drop traffic below this fraction of the heaviest pair (TopoMatch -a).
   double sparse_factor = 0.0;
+  /// Load imbalance ratio (gmap -b; gmap's default 0.01).
+  double imbalance = 0.01;
+  /// Strategy letters as gmap's -c: b balance, q quality, r recursive
+  /// bipartitioning, s speed, t safety.
+  std::string flags = "b";
+  /// A libscotch mapping strategy string (gmap -m); replaces flags and
+  /// imbalance when not empty.
+  std::string strategy;
 };
 
 /// TreeMatch's knobs.

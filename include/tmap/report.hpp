@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tmap/export.h"
 #include "tmap/mapper.hpp"
@@ -47,6 +48,9 @@ struct MappingReport {
   /// The run was stopped (Context::progress returned false): the mapping is
   /// the best found by then; the JSON says "partial": true.
   bool partial = false;
+  /// What the run said a user must know (e.g. scotch repaired Scotch's
+  /// overfull PEs); the JSON's "notes".
+  std::vector<std::string> notes;
   /// tm-map --simulate: the simulated time of the mapping's communication
   /// rounds (SimGrid), in seconds; JSON "sim_time_s".
   std::optional<double> sim_time_s;

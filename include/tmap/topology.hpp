@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tmap/export.h"
@@ -115,6 +116,15 @@ class Topology {
   [[nodiscard]] virtual std::string description() const = 0;
   /// The topology as a Scotch target file (text, ends with a newline).
   [[nodiscard]] virtual std::string to_tgt() const = 0;
+
+  /// The Scotch target text this machine was read from (a .tgt file or a
+  /// description given to -t), empty when it came from elsewhere: the
+  /// scotch strategy hands libscotch exactly this, as scotch_gmap loads it.
+  [[nodiscard]] const std::string& scotch_source() const noexcept { return scotch_source_; }
+  void set_scotch_source(std::string text) { scotch_source_ = std::move(text); }
+
+ private:
+  std::string scotch_source_;
 };
 
 /// Builds a topology from what a user gives to `-t`: a path to a `.tgt` file,

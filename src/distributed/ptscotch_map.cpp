@@ -165,17 +165,7 @@ scotchmap::Terminals subset(const scotchmap::Terminals& all, const std::vector<s
 /// CommMatrix for the repair.
 std::pair<scotchmap::SourceGraph, CommMatrix> small_graph(Rank count, std::vector<CommEntry> entries) {
   const auto sym = CommMatrix::from_entries(count, std::move(entries));
-  scotchmap::SourceGraph source;
-  source.verttab.assign(static_cast<std::size_t>(count) + 1, 0);
-  for (Rank v = 0; v < count; ++v) {
-    const auto to = sym.targets(v);
-    const auto volumes = sym.volumes(v);
-    for (std::size_t e = 0; e < to.size(); ++e) {
-      source.edgetab.push_back(static_cast<SCOTCH_Num>(to[e]));
-      source.edlotab.push_back(static_cast<SCOTCH_Num>(std::max<Volume>(1, volumes[e])));
-    }
-    source.verttab[static_cast<std::size_t>(v) + 1] = static_cast<SCOTCH_Num>(source.edgetab.size());
-  }
+  auto source = scotchmap::source_graph(sym);
   return {std::move(source), sym};
 }
 
@@ -235,8 +225,8 @@ std::vector<std::int64_t> map_into_block(const scotchmap::SourceGraph& source, c
     scotchmap::TargetBuilder builder(topology);
     scotchmap::Arch arch;
     builder.build(arch, scotchmap::TargetKind::Table, target, context);
-    for (const auto& setting : {scotchmap::Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0},
-                                scotchmap::Setting{SCOTCH_STRATBALANCE, 0.01}}) {
+    for (const auto& setting : {scotchmap::Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0, {}},
+                                scotchmap::Setting{SCOTCH_STRATBALANCE, 0.01, {}}}) {
       auto labels = scotchmap::map_labels(source, arch, target.size(), setting, {context.seed, 1});
       if (slots >= n) {
         (void)scotchmap::repair_overfull(sym, target, labels, [&](std::int64_t a, std::int64_t b) {
@@ -385,8 +375,8 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
       scotchmap::TargetBuilder builder(topology);
       scotchmap::Arch arch;
       builder.build(arch, scotchmap::TargetKind::Table, blocks, context);
-      block_of_part =
-          scotchmap::map_labels(source, arch, k, {SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0}, {context.seed, 1});
+      block_of_part = scotchmap::map_labels(source, arch, k, {SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0, {}},
+                                            {context.seed, 1});
       (void)scotchmap::repair_overfull(sym, blocks, block_of_part, [&](std::int64_t a, std::int64_t b) {
         return topology.distance(blocks.representative[a], blocks.representative[b]);
       });

@@ -53,6 +53,7 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
   j["time_s"] = r.time_s;
   j["seed"] = r.seed;
   if (r.partial) j["partial"] = true;  // stopped early: the best mapping found by then
+  if (!r.notes.empty()) j["notes"] = r.notes;
   if (r.sim_time_s) j["sim_time_s"] = *r.sim_time_s;
   j["topology"] = r.topology;
   auto histogram = nlohmann::ordered_json::array();

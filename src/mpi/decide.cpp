@@ -68,7 +68,7 @@ std::vector<ProcessSite> gather_sites(MPI_Comm comm, int rank, int size) {
 /// TMAP_STRATEGY as rank 0 reads it, or the default.
 std::string chosen_strategy() {
   const char* strategy = std::getenv("TMAP_STRATEGY");
-  return strategy != nullptr && *strategy != '\0' ? strategy : "scotch:swap";
+  return strategy != nullptr && *strategy != '\0' ? strategy : "scotch+:swap";
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

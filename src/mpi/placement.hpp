@@ -40,7 +40,7 @@ struct Assignment {
 
 /// Maps the graph's vertices (graph.num_ranks() <= processes) onto the
 /// processes' PEs with `strategy` ("NAME" or "NAME:REFINE", e.g.
-/// "scotch:swap"); never worse than the identity (kept when it is better).
+/// "scotch+:swap"); never worse than the identity (kept when it is better).
 [[nodiscard]] Assignment assign_vertices(const CommMatrix& graph, const Topology& topology,
                                          const std::vector<PE>& pe_of_process, std::string_view strategy);
 

@@ -35,14 +35,16 @@ std::unique_ptr<Mapper> make() {
 }
 
 // Rows: name, summary, factory, traits, place in best's portfolio, options.
-const std::array<StrategyInfo, 16>& rows() {
-  static const std::array<StrategyInfo, 16> table{{
+const std::array<StrategyInfo, 17>& rows() {
+  static const std::array<StrategyInfo, 17> table{{
       {"inorder", "rank i on the i-th allowed slot (fill each PE, then the next)", make<strategies::InOrderMapper>, 0,
        1},
       {"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>, 0, 2},
       {"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
-      {"scotch", "Scotch's static mapping through libscotch (exact distances, balanced, deterministic)",
-       make<strategies::ScotchMapper>, 0, 6, strategies::scotch_options()},
+      {"scotch", "Scotch's static mapping through libscotch, exactly as scotch_gmap -Cd -cb (the Scotch baseline)",
+       make<strategies::ScotchMapper>, 0, 0, strategies::scotch_options()},
+      {"scotch+", "tmap's portfolio of libscotch runs (settings, exact-distance targets, a compact block) and scotch",
+       make<strategies::ScotchPlusMapper>, 0, 6, strategies::scotch_plus_options()},
       {"treematch", "TreeMatch-like top-down grouping on tree machines (tleaf, hwloc, Tianhe-3 nodes)",
        make<strategies::TreeMatchMapper>, kTreesOnly, 7, strategies::treematch_options()},
       {"ohtma", "OHTMA (Li et al. 2020): greedy construction, pair exchange, backtracking (--ohtma-loop)",
@@ -67,7 +69,7 @@ const std::array<StrategyInfo, 16>& rows() {
        make<strategies::Grid2dMapper>, 0, 9, strategies::grid2d_options()},
       {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
        make<strategies::BestMapper>, kRefinesItself},
-      {"auto", "the lowest of scotch, treematch (tree machines) and in-order (the default: never worse than in-order)",
+      {"auto", "the lowest of scotch+, treematch (tree machines) and in-order (the default: never worse than in-order)",
        make<strategies::AutoMapper>},
   }};
   return table;

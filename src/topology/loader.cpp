@@ -278,6 +278,7 @@ std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& or
   std::string_view extra;
   if (in.next(extra)) in.fail("unexpected data after the target description: " + detail::quote(extra));
   check_size(*topology, origin);
+  topology->set_scotch_source(std::string(text));
   return topology;
 }
 

@@ -164,7 +164,7 @@ std::vector<BadInput> catalog() {
        "scotch-target: 'deco' is not one of auto, native, table, grouped, graph"},
       {"scotch_target_grouped_off_tianhe3",
        {{"c.mat", kGood}},
-       {"-t", "mesh2D 2 2", "-c", "c.mat", "-s", "scotch", "--scotch-target", "grouped"},
+       {"-t", "mesh2D 2 2", "-c", "c.mat", "-s", "scotch+", "--scotch-target", "grouped"},
        "scotch-target grouped: only Tianhe-3 machines have groups of uniform distances here"},
       {"oversub_zero", {{"c.mat", kGood}}, {"-t", "cmplt 3", "-c", "c.mat", "-o", "0"}, "--oversub"},
       {"inline_target_truncated",

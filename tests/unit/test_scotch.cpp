@@ -21,7 +21,7 @@ namespace {
 
 std::int64_t scotch_hop_bytes(const tmap::CommMatrix& comm, const tmap::Topology& topology,
                               const Constraints& constraints, const Context& context = {}) {
-  const auto mapping = tmap::map_with("scotch", Problem{comm, topology, constraints}, context);
+  const auto mapping = tmap::map_with("scotch+", Problem{comm, topology, constraints}, context);
   return tmap::evaluate(comm, topology, mapping).hop_bytes;
 }
 
@@ -90,8 +90,11 @@ TEST(Scotch, ValidOnRandomAllocationsWithOversubscription) {
     const auto constraints = Constraints::allowed(*topology, allowed, k);
     const tmap::Rank n = 1 + static_cast<tmap::Rank>(rng.below(static_cast<std::uint64_t>(constraints.num_slots())));
     const auto comm = tmap::gen::random_sparse(n, std::min<tmap::Rank>(4, n - 1), 1000, seed);
-    const auto mapping = tmap::map_with("scotch", Problem{comm, *topology, constraints}, Context{});
-    EXPECT_NO_THROW(tmap::validate_mapping(mapping, n, constraints)) << topology->description() << " seed " << seed;
+    for (const char* strategy : {"scotch", "scotch+"}) {
+      const auto mapping = tmap::map_with(strategy, Problem{comm, *topology, constraints}, Context{});
+      EXPECT_NO_THROW(tmap::validate_mapping(mapping, n, constraints))
+          << strategy << " " << topology->description() << " seed " << seed;
+    }
   }
 }
 
@@ -104,9 +107,11 @@ TEST(Scotch, DeterministicForASeedAndAnyThreadCount) {
   Context two = one;
   two.threads = 2;
   const Problem problem{comm, *topology, constraints};
-  const auto first = tmap::map_with("scotch", problem, one);
-  EXPECT_EQ(first, tmap::map_with("scotch", problem, one));
-  EXPECT_EQ(first, tmap::map_with("scotch", problem, two));
+  for (const char* strategy : {"scotch", "scotch+"}) {
+    const auto first = tmap::map_with(strategy, problem, one);
+    EXPECT_EQ(first, tmap::map_with(strategy, problem, one)) << strategy;
+    EXPECT_EQ(first, tmap::map_with(strategy, problem, two)) << strategy;
+  }
 }
 
 TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
@@ -115,7 +120,7 @@ TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
   Context context;
   context.scotch.sparse_factor = 0.5;
   const auto constraints = Constraints::all(*topology);
-  const auto mapping = tmap::map_with("scotch", Problem{comm, *topology, constraints}, context);
+  const auto mapping = tmap::map_with("scotch+", Problem{comm, *topology, constraints}, context);
   EXPECT_NO_THROW(tmap::validate_mapping(mapping, 64, constraints));
   // What libscotch saw: the edges (of A + A^T) whose load reaches half the
   // heaviest, counted here independently.
@@ -128,14 +133,14 @@ TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
   std::vector<std::string> notes;
   context.verbosity = 2;
   context.log = [&](std::string_view note) { notes.emplace_back(note); };
-  (void)tmap::map_with("scotch", Problem{comm, *topology, constraints}, context);
+  (void)tmap::map_with("scotch+", Problem{comm, *topology, constraints}, context);
   const auto expected = "scotch: --sparse-factor kept " + std::to_string(kept / 2) + " of " +
                         std::to_string(sym.num_entries() / 2) + " edges";
   EXPECT_NE(std::find_if(notes.begin(), notes.end(), [&](const std::string& n) { return n.starts_with(expected); }),
             notes.end())
       << expected;
   // And the light traffic did change what libscotch was given.
-  EXPECT_NE(tmap::map_with("scotch", Problem{comm, *topology, constraints}, Context{}), mapping);
+  EXPECT_NE(tmap::map_with("scotch+", Problem{comm, *topology, constraints}, Context{}), mapping);
 }
 
 #include "strategies/scotch/repair.hpp"
@@ -207,13 +212,13 @@ TEST(Scotch, FewerRanksThanSlotsStayTogether) {
     const auto topology = tmap::load_topology(spec);
     const auto constraints = Constraints::all(*topology);
     const Problem problem{comm, *topology, constraints};
-    const auto scotch = tmap::evaluate(comm, *topology, tmap::map_with("scotch", problem, Context{})).hop_bytes;
+    const auto scotch = tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, Context{})).hop_bytes;
     const auto inorder = tmap::evaluate(comm, *topology, tmap::map_with("inorder", problem, Context{})).hop_bytes;
     EXPECT_LE(scotch, inorder) << spec;
   }
   const auto mesh = tmap::load_topology("mesh2D 16 16");
   const Problem on_mesh{comm, *mesh, Constraints::all(*mesh)};
-  EXPECT_LT(tmap::evaluate(comm, *mesh, tmap::map_with("scotch", on_mesh, Context{})).hop_bytes,
+  EXPECT_LT(tmap::evaluate(comm, *mesh, tmap::map_with("scotch+", on_mesh, Context{})).hop_bytes,
             tmap::evaluate(comm, *mesh, tmap::map_with("inorder", on_mesh, Context{})).hop_bytes);
 }
 
@@ -238,15 +243,15 @@ TEST(Scotch, EveryTargetKindFindsTheCliqueOptimum) {
   for (const char* kind : {"auto", "table", "grouped", "graph"}) {
     Context context;
     tmap::set_strategy_option(context, "scotch-target", kind);
-    EXPECT_EQ(tmap::evaluate(comm, *topology, tmap::map_with("scotch", problem, context)).hop_bytes, 3200) << kind;
+    EXPECT_EQ(tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes, 3200) << kind;
   }
   Context context;
   tmap::set_strategy_option(context, "scotch-target", "native");
-  EXPECT_THROW((void)tmap::map_with("scotch", problem, context), tmap::InputError);
+  EXPECT_THROW((void)tmap::map_with("scotch+", problem, context), tmap::InputError);
   EXPECT_THROW(tmap::set_strategy_option(context, "scotch-target", "deco"), tmap::InputError);
   const auto mesh = tmap::load_topology("mesh2D 4 4");
   tmap::set_strategy_option(context, "scotch-target", "grouped");
-  EXPECT_THROW((void)tmap::map_with("scotch", Problem{comm, *mesh, Constraints::all(*mesh)}, context),
+  EXPECT_THROW((void)tmap::map_with("scotch+", Problem{comm, *mesh, Constraints::all(*mesh)}, context),
                tmap::InputError);
 }
 
@@ -266,9 +271,9 @@ TEST(Scotch, GraphTargetOnAFragmentedAllocation) {
   Context context;
   tmap::set_strategy_option(context, "scotch-target", "graph");
   const Problem problem{comm, *topology, constraints};
-  const auto graph = tmap::evaluate(comm, *topology, tmap::map_with("scotch", problem, context)).hop_bytes;
+  const auto graph = tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes;
   tmap::set_strategy_option(context, "scotch-target", "table");
-  const auto table = tmap::evaluate(comm, *topology, tmap::map_with("scotch", problem, context)).hop_bytes;
+  const auto table = tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes;
   const auto random = tmap::evaluate(comm, *topology, tmap::map_with("random", problem, Context{})).hop_bytes;
   EXPECT_LE(graph * 4, table * 5);
   EXPECT_LT(graph * 3, random * 2);

@@ -58,14 +58,13 @@ int main(int argc, char** argv) {
   std::string strategy = "scotch";
   std::uint64_t seed = 0;
   app.add_option("files", files, "[graph [target [mapping [log]]]]")->expected(0, 4);
-  app.add_option("-b", imbalance, "Load imbalance tolerance (tmap's mappings are always balanced: at most K per PE)")
-      ->transform(real_number(0.0, 1.0));
+  app.add_option("-b", imbalance, "Load imbalance tolerance (default 0.01, as gmap)")->transform(real_number(0.0, 1.0));
   app.add_option("-C", context_flags,
                  "Execution context: d deterministic, f fixed seed, r variable seed, u undeterministic");
   app.add_option("-c", strategy_flags,
                  "Default strategy: b balance, q quality, r recursive bipartitioning, s speed, t safety");
   app.add_option("-f", fixed, "Fixed vertices file (not supported)");
-  app.add_option("-m", scotch_strategy, "Scotch mapping strategy string (accepted; tmap's strategies keep their own)");
+  app.add_option("-m", scotch_strategy, "Scotch mapping strategy string (libscotch's own parser; not with -b or -c)");
   app.add_option("-q", clustering, "Graph clustering (not supported)")->expected(0, 1);
   app.add_option("-r", remap, "Remapping: -ro<file>, -rr<val>, -rv<file> (not supported)");
   app.add_option("-s", unity, "Force unity weights on e (edges) or v (vertices)");
@@ -108,6 +107,14 @@ int main(int argc, char** argv) {
     const auto constraints = Constraints::all(*topology);
     Context context;
     context.seed = seed;
+    // gmap's strategy: -m as given; else -c's letters and -b's ratio (gmap
+    // builds its default, flags 0 at 1 %, when neither is given).
+    if (!scotch_strategy.empty() && (imbalance || !strategy_flags.empty())) {
+      throw InputError("-m: options -b / -c and -m are exclusive (as scotch_gmap)");
+    }
+    context.scotch.flags = strategy_flags;
+    context.scotch.imbalance = imbalance.value_or(0.01);
+    if (!scotch_strategy.empty()) set_strategy_option(context, "scotch-strategy", scotch_strategy);
     const auto sigma = map_with(strategy, Problem{comm, *topology, constraints}, context);
     const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     MappingReport report;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 namespace tmap::cli {
@@ -24,6 +25,16 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Co
   const bool refines_itself = find_strategy(strategy).has(kRefinesItself);
   Context construct = run;
   if (!refines_itself) construct.refine.kind = RefineKind::None;
+  // Level-1 notes (what a user must know about the result, e.g. that
+  // scotch repaired Scotch's mapping) also go to the report, even under -q;
+  // stderr gets what -v asks for.
+  construct.verbosity = std::max(run.verbosity, 1);
+  std::mutex notes_lock;  // strategies may note from their worker threads
+  construct.log = [&result, &run, &notes_lock](std::string_view message) {
+    if (run.log && run.verbosity >= 1) run.log(message);
+    const std::lock_guard lock(notes_lock);
+    result.report.notes.emplace_back(message);
+  };
   result.mapping = map_with(strategy, problem, construct);
   if (!refines_itself && run.refine.kind != RefineKind::None && !run.stopped()) {
     result.report.refine = refine_mapping(problem, result.mapping, run);

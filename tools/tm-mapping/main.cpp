@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     context.threads = static_cast<int>(threads);
     if (sparse) set_strategy_option(context, "sparse-factor", fmt::format("{}", *sparse));
     if (exhaustive) set_strategy_option(context, "tau", "10000000");
-    const std::string chosen = !strategy.empty() ? strategy : (tleaf_strategy == 1 ? "scotch" : "treematch");
+    const std::string chosen = !strategy.empty() ? strategy : (tleaf_strategy == 1 ? "scotch+" : "treematch");
     const auto map_start = std::chrono::steady_clock::now();
     const auto sigma = map_with(chosen, Problem{comm, *topology, constraints}, context);
     const auto map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - map_start).count();

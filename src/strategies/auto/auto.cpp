@@ -54,7 +54,7 @@ Mapping AutoMapper::map(const Problem& problem, const Context& context) const {
   const auto allowed = problem.constraints.allowed_pes();
   const bool tree = !allowed.empty() && problem.topology.tree_path(allowed.front(), path);
   std::vector<std::string> names;
-  if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.emplace_back("scotch");
+  if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.emplace_back("scotch+");
   if (tree) names.emplace_back("treematch");
   names.emplace_back("inorder");
   Mapping best;

@@ -7,8 +7,27 @@
 
 namespace tmap::scotchmap {
 
-std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch, std::int64_t terminals,
-                                     const Setting& setting, const RunOptions& run) {
+SourceGraph source_graph(const CommMatrix& sym, detail::Int128 scale, Volume cutoff) {
+  const Rank n = sym.num_ranks();
+  SourceGraph source;
+  source.verttab.assign(static_cast<std::size_t>(n) + 1, 0);
+  source.edgetab.reserve(static_cast<std::size_t>(sym.num_entries()));
+  source.edlotab.reserve(static_cast<std::size_t>(sym.num_entries()));
+  for (Rank i = 0; i < n; ++i) {
+    const auto partners = sym.targets(i);
+    const auto volumes = sym.volumes(i);
+    for (std::size_t e = 0; e < partners.size(); ++e) {
+      if (volumes[e] < cutoff) continue;
+      source.edgetab.push_back(static_cast<SCOTCH_Num>(partners[e]));
+      source.edlotab.push_back(static_cast<SCOTCH_Num>(std::max<detail::Int128>(1, (volumes[e] + scale / 2) / scale)));
+    }
+    source.verttab[static_cast<std::size_t>(i) + 1] = static_cast<SCOTCH_Num>(source.edgetab.size());
+  }
+  return source;
+}
+
+std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const Arch& arch, std::int64_t parts,
+                                               const Setting& setting, const RunOptions& run) {
   const auto n = source.vertices();
   if (n == 0) return {};
   Graph graph;
@@ -25,7 +44,8 @@ std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch
   // which concurrent calls then share: a private generator, then our seed.
   if (SCOTCH_contextRandomClone(&scontext.a) != 0) throw InternalError("scotch: SCOTCH_contextRandomClone failed");
   SCOTCH_contextRandomSeed(&scontext.a, static_cast<SCOTCH_Num>(run.seed & 0x7fffffff));
-  SCOTCH_contextThreadSpawn(&scontext.a, std::max(1, run.threads), nullptr);
+  // 0: libscotch's own default, as scotch_gmap (SCOTCH_PTHREAD_NUMBER, else every core).
+  if (run.threads > 0) SCOTCH_contextThreadSpawn(&scontext.a, run.threads, nullptr);
   Graph bound;
   if (SCOTCH_contextBindGraph(&scontext.a, &graph.a, &bound.a) != 0) {
     throw InternalError("scotch: SCOTCH_contextBindGraph failed");
@@ -33,8 +53,12 @@ std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch
   Strat strat;
   {
     const std::lock_guard lock(libscotch_parser());
-    if (SCOTCH_stratGraphMapBuild(&strat.a, setting.flags, static_cast<SCOTCH_Num>(terminals), setting.imbalance) !=
-        0) {
+    if (!setting.strategy.empty()) {
+      if (SCOTCH_stratGraphMap(&strat.a, setting.strategy.c_str()) != 0) {
+        throw InputError("scotch: libscotch cannot parse the mapping strategy '" + setting.strategy + "'");
+      }
+    } else if (SCOTCH_stratGraphMapBuild(&strat.a, setting.flags, static_cast<SCOTCH_Num>(parts), setting.imbalance) !=
+               0) {
       throw InternalError("scotch: SCOTCH_stratGraphMapBuild failed");
     }
   }
@@ -43,7 +67,12 @@ std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch
   if (SCOTCH_graphMap(&bound.a, const_cast<SCOTCH_Arch*>(&arch.a), &strat.a, parttab.data()) != 0) {
     throw InternalError("scotch: SCOTCH_graphMap failed");
   }
-  std::vector<std::int64_t> labels(parttab.begin(), parttab.end());
+  return {parttab.begin(), parttab.end()};
+}
+
+std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch, std::int64_t terminals,
+                                     const Setting& setting, const RunOptions& run) {
+  auto labels = map_terminal_numbers(source, arch, terminals, setting, run);
   for (const auto t : labels) {
     if (t < 0 || t >= terminals) throw InternalError("scotch: libscotch returned an unknown terminal");
   }

@@ -3,18 +3,23 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "strategies/scotch/libscotch.hpp"
 #include "strategies/scotch/terminals.hpp"
+#include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
+#include "util/int128.hpp"
 
 namespace tmap::scotchmap {
 
-/// Scotch strategy flags and imbalance ratio (SCOTCH_stratGraphMapBuild).
+/// Scotch strategy flags and imbalance ratio (SCOTCH_stratGraphMapBuild),
+/// or a strategy string for libscotch's own parser (gmap's -m) when given.
 struct Setting {
   SCOTCH_Num flags;
   double imbalance;
+  std::string strategy;
 };
 
 /// The traffic graph in libscotch's compressed rows (edge loads scaled).
@@ -26,12 +31,27 @@ struct SourceGraph {
   [[nodiscard]] SCOTCH_Num vertices() const noexcept { return static_cast<SCOTCH_Num>(verttab.size()) - 1; }
 };
 
+/// The symmetrised traffic in libscotch's rows: each load divided by
+/// `scale` (rounded, at least 1); loads below `cutoff` dropped (an edge
+/// stays iff its load does, so the graph stays symmetric).
+SourceGraph source_graph(const CommMatrix& sym, detail::Int128 scale = 1, Volume cutoff = 0);
+
 /// How a run executes: a deterministic libscotch context with its own
-/// generator seeded from `seed`, on `threads` threads.
+/// generator seeded from `seed`, on `threads` threads; 0 = as many as
+/// scotch_gmap starts (SCOTCH_PTHREAD_NUMBER, else every core), because
+/// libscotch's "deterministic" results still move with its thread count on
+/// some targets (cmplt, measured).
 struct RunOptions {
   std::uint64_t seed = 0;
   int threads = 1;
 };
+
+/// What SCOTCH_graphMap returns for every vertex: the target's own
+/// terminal numbers (a deco's labels, a native kind's terminal numbers).
+/// The strategy is built for `parts` parts, as scotch_gmap builds it for
+/// SCOTCH_archSize of its target.
+std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const Arch& arch, std::int64_t parts,
+                                               const Setting& setting, const RunOptions& run);
 
 /// Scotch's label (a terminal index in [0, terminals)) of every vertex.
 std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch, std::int64_t terminals,

@@ -1,5 +1,3 @@
-#include "strategies/scotch/scotch.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -12,6 +10,7 @@
 #include "strategies/scotch/libscotch.hpp"
 #include "strategies/scotch/repair.hpp"
 #include "strategies/scotch/run.hpp"
+#include "strategies/scotch/scotch.hpp"
 #include "strategies/scotch/target.hpp"
 #include "strategies/scotch/terminals.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -64,7 +63,7 @@ Candidate map_once(const scotchmap::SourceGraph& source, const Arch& arch, scotc
 
 }  // namespace
 
-Mapping ScotchMapper::map(const Problem& problem, const Context& context) const {
+Mapping ScotchPlusMapper::map(const Problem& problem, const Context& context) const {
   const auto& topology = problem.topology;
   const auto& constraints = problem.constraints;
   const auto sym = problem.comm.symmetrized();
@@ -113,26 +112,9 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
       total * std::max<Distance>(std::min<Distance>(topology.max_distance(), 65535), 1) * distance_scale;
   const Int128 scale =
       reach > scotchmap::kScotchSumLimit ? (reach + scotchmap::kScotchSumLimit - 1) / scotchmap::kScotchSumLimit : 1;
-  scotchmap::SourceGraph source;
-  auto& verttab = source.verttab;
-  auto& edgetab = source.edgetab;
-  auto& edlotab = source.edlotab;
-  verttab.assign(static_cast<std::size_t>(n) + 1, 0);
-  edgetab.reserve(static_cast<std::size_t>(sym.num_entries()));
-  edlotab.reserve(static_cast<std::size_t>(sym.num_entries()));
-  // Keep the graph symmetric under the cutoff: an edge stays iff its load does.
-  for (Rank i = 0; i < n; ++i) {
-    const auto partners = sym.targets(i);
-    const auto volumes = sym.volumes(i);
-    for (std::size_t e = 0; e < partners.size(); ++e) {
-      if (volumes[e] < cutoff) continue;
-      edgetab.push_back(static_cast<SCOTCH_Num>(partners[e]));
-      edlotab.push_back(static_cast<SCOTCH_Num>(std::max<Int128>(1, (volumes[e] + scale / 2) / scale)));
-    }
-    verttab[static_cast<std::size_t>(i) + 1] = static_cast<SCOTCH_Num>(edgetab.size());
-  }
+  const auto source = scotchmap::source_graph(sym, scale, cutoff);
   if (cutoff > 0) {
-    context.note(2, "scotch: --sparse-factor kept " + std::to_string(edgetab.size() / 2) + " of " +
+    context.note(2, "scotch: --sparse-factor kept " + std::to_string(source.edgetab.size() / 2) + " of " +
                         std::to_string(sym.num_entries() / 2) + " edges (loads >= " + std::to_string(cutoff) + ")");
   }
   // Settings, the best kept (by our exact hop-bytes): zero imbalance gives
@@ -144,10 +126,10 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
   // 17-45 % over zero imbalance and 5-33 % over the compact block.
   std::vector<scotchmap::Setting> settings;
   if (all_settings) {
-    settings.push_back({SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0});
-    settings.push_back({SCOTCH_STRATBALANCE, 0.05});
+    settings.push_back({SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0, {}});
+    settings.push_back({SCOTCH_STRATBALANCE, 0.05, {}});
   }
-  settings.push_back({SCOTCH_STRATBALANCE, 0.01});
+  settings.push_back({SCOTCH_STRATBALANCE, 0.01, {}});
   std::vector<Arch> archs(targets.size());
   for (std::size_t k = 0; k < targets.size(); ++k) builder.build(archs[k], kinds[k], targets[k], context);
 
@@ -184,23 +166,39 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
   Mapping best;
   std::int64_t best_cost = 0;
   std::string costs;
-  for (std::size_t t = 0; t < tasks; ++t) {
+  // Plain Scotch's mapping (gmap's target, setting and graph) joins unless
+  // one of the runs above is the same computation: the whole allocation as
+  // Scotch's own kind, gmap's setting, loads neither cut nor scaled.
+  const bool plain_ran = kinds.front() == scotchmap::TargetKind::Native && targets.front().size() == terminals.size() &&
+                         cutoff == 0 && scale == 1;
+  if (!plain_ran && ScotchMapper::has_gmap_target(topology, terminals)) {
+    Context quiet = context;
+    quiet.log = nullptr;             // its notes are scotch's, not this run's
+    quiet.scotch = ScotchOptions{};  // gmap's defaults (-cb), whatever scotch was given
+    quiet.scotch.sparse_factor = context.scotch.sparse_factor;
+    candidates.push_back({ScotchMapper{}.map(problem, quiet), 0});
+  }
+  for (std::size_t t = 0; t < candidates.size(); ++t) {
     auto& candidate = candidates[t];
     if (candidate.moved > 0) {
-      context.note(1, "scotch: libscotch overfilled some PEs; moved " + std::to_string(candidate.moved) +
+      context.note(2, "scotch+: libscotch overfilled some PEs; moved " + std::to_string(candidate.moved) +
                           " rank(s) to free slots where they cost least");
     }
     const auto cost = evaluate(problem.comm, topology, candidate.mapping).hop_bytes;
-    const auto& setting = settings[t % settings.size()];
-    costs += (costs.empty() ? "" : ", ") + std::string(t / settings.size() > 0 ? "block " : "") +
-             ((setting.flags & SCOTCH_STRATQUALITY) != 0 ? "quality " : "balance ") +
-             std::to_string(static_cast<int>(setting.imbalance * 100)) + "% " + std::to_string(cost);
+    if (t >= tasks) {
+      costs += (costs.empty() ? "" : ", ") + std::string("scotch (gmap) ") + std::to_string(cost);
+    } else {
+      const auto& setting = settings[t % settings.size()];
+      costs += (costs.empty() ? "" : ", ") + std::string(t / settings.size() > 0 ? "block " : "") +
+               ((setting.flags & SCOTCH_STRATQUALITY) != 0 ? "quality " : "balance ") +
+               std::to_string(static_cast<int>(setting.imbalance * 100)) + "% " + std::to_string(cost);
+    }
     if (best.empty() || cost < best_cost) {
       best = std::move(candidate.mapping);
       best_cost = cost;
     }
   }
-  context.note(2, "scotch: hop-bytes per run (" + costs + ")");
+  context.note(2, "scotch+: hop-bytes per run (" + costs + ")");
   return best;
 }
 
