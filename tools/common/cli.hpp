@@ -15,6 +15,12 @@ namespace tmap::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitInput = 2;
+/// A partial result: Ctrl-C (SIGINT) or SIGTERM stopped the run and the best
+/// mapping found by then was written (JSON "partial": true).
+inline constexpr int kExitPartial = 3;
+/// Interrupted before any result existed: nothing written (128 + SIGINT,
+/// as a shell reports a program Ctrl-C ended).
+inline constexpr int kExitInterrupted = 130;
 
 /// Runs a tool body: parses with CLI11 and maps every error to a message on
 /// stderr ("NAME: error: ...") and the contract's exit code.

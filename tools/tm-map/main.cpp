@@ -148,6 +148,9 @@ int main(int argc, char** argv) {
     // -v and -q count against each other: -q -v is the normal level.
     const int level = std::max(0, 1 + verbose - quiet);
     const bool silent = level == 0;
+    // Ctrl-C stops at the next step with the best so far (exit 3), from here
+    // on: an interruption while reading exits 130 with a message.
+    stop_on_interrupt();
     auto inputs = in.files();
     for (const auto& [option, value] : strategy_options) {
       if (option->names_file && value) inputs.push_back(*value);
@@ -190,8 +193,11 @@ int main(int argc, char** argv) {
         throw InputError(message.starts_with(std::string(option->key)) ? "--" + message : message);
       }
     }
+    if (interrupted()) {
+      fmt::print(stderr, "tm-map: interrupted before mapping: nothing written\n");
+      return kExitInterrupted;
+    }
     // Progress on stderr; Ctrl-C stops at the next step with the best so far.
-    stop_on_interrupt();
     ProgressPrinter printer(level, isatty(STDERR_FILENO) != 0);
     context.progress = [&printer](const Progress& event) { return printer(event); };
     context.run = std::make_shared<RunControl>();
@@ -243,13 +249,17 @@ int main(int argc, char** argv) {
       simulation.run(problem, simulated);
       emit(out_format == MappingFormat::Json ? compare_json(results, references) : compare_text(results, references),
            output);
-      return kExitOk;
+      bool partial = false;
+      for (const auto& r : results) partial = partial || r.report.partial;
+      return partial || interrupted() ? kExitPartial : kExitOk;
     }
 
     auto result = run_strategy(strategy, problem, context, routing.get());
     printer.finish();
     if (result.report.partial) {
-      fmt::print(stderr, "tm-map: stopped (Ctrl-C) after {:.1f} s: writing the best mapping found so far (partial)\n",
+      fmt::print(stderr,
+                 "tm-map: stopped (Ctrl-C) after {:.1f} s: writing the best mapping found so far (partial, exit code "
+                 "3)\n",
                  result.report.time_s);
     }
     result.report.host_of = in.host_names(*topology, allocation);
@@ -270,6 +280,6 @@ int main(int argc, char** argv) {
     links.write_loads(routing.get(), result.report.routes);
     emit(text, output);
     if (!silent) print_summary(result, constraints, comm.num_ranks());
-    return kExitOk;
+    return result.report.partial ? kExitPartial : kExitOk;
   });
 }

@@ -32,6 +32,7 @@ void stop_on_interrupt() {
   action.sa_flags = SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);  // a scheduler's time limit sends SIGTERM first
 }
 
 bool interrupted() {

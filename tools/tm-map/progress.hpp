@@ -45,8 +45,8 @@ class ProgressPrinter {
   std::thread beat_;
 };
 
-/// Ctrl-C (SIGINT) asks the run to stop instead of killing it; a second
-/// Ctrl-C kills as usual.
+/// Ctrl-C (SIGINT) or SIGTERM asks the run to stop instead of killing it;
+/// a second one kills as usual.
 void stop_on_interrupt();
 /// Whether Ctrl-C was pressed.
 [[nodiscard]] bool interrupted();

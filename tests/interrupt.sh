@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Ctrl-C (SIGINT) and SIGTERM stop a long run at its next step: the best
+# mapping so far is written whole, the JSON says "partial": true, stderr
+# says so, and the exit code is 3 (a script can tell it from a finished
+# run, exit 0). The same for --compare: the table holds what ran.
+# Usage: tests/interrupt.sh BIN_DIR
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+"$bin/tm-gen" stencil2d --dims 32x32 --shuffle 1 --output job.mat
+machine="tleaf 3 16 100 8 10 8 1"
+
+for signal in INT TERM; do
+  "$bin/tm-map" -t "$machine" -c job.mat -s best --refine tabu --format json --output out.json 2> err.txt &
+  pid=$!
+  sleep 1.5
+  kill -s "$signal" "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  test "$rc" -eq 3 || { echo "SIG$signal: exit $rc, expected 3" >&2; cat err.txt >&2; exit 1; }
+  grep -q "partial, exit code 3" err.txt
+  grep -q '"partial": true' out.json
+  python3 -c "import json; m = json.load(open('out.json'))['mapping']; assert len(m) == 1024 == len(set(m))"
+  rm -f out.json
+done
+
+"$bin/tm-map" -t "$machine" -c job.mat --compare inorder,best:tabu,scotch --format json --output cmp.json 2> err.txt &
+pid=$!
+sleep 1.5
+kill -s INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+test "$rc" -eq 3 || { echo "--compare: exit $rc, expected 3" >&2; cat err.txt >&2; exit 1; }
+grep -q '"partial": true' cmp.json
+echo "interrupt: exit 3 with a whole, valid partial result (SIGINT, SIGTERM, --compare)"
