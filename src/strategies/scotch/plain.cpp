@@ -44,12 +44,23 @@ SCOTCH_Num strategy_flags(const std::string& letters) {
   SCOTCH_Num flags = 0;
   for (const char c : letters) {
     switch (c) {
-      case 'b': flags |= SCOTCH_STRATBALANCE; break;
-      case 'q': flags |= SCOTCH_STRATQUALITY; break;
-      case 'r': flags |= SCOTCH_STRATRECURSIVE; break;
-      case 's': flags |= SCOTCH_STRATSPEED; break;
-      case 't': flags |= SCOTCH_STRATSAFETY; break;
-      default: throw InputError(std::string("scotch-flags: '") + c + "' is not one of b, q, r, s, t (as gmap's -c)");
+      case 'b':
+        flags |= SCOTCH_STRATBALANCE;
+        break;
+      case 'q':
+        flags |= SCOTCH_STRATQUALITY;
+        break;
+      case 'r':
+        flags |= SCOTCH_STRATRECURSIVE;
+        break;
+      case 's':
+        flags |= SCOTCH_STRATSPEED;
+        break;
+      case 't':
+        flags |= SCOTCH_STRATSAFETY;
+        break;
+      default:
+        throw InputError(std::string("scotch-flags: '") + c + "' is not one of b, q, r, s, t (as gmap's -c)");
     }
   }
   return flags;
@@ -141,8 +152,7 @@ std::unique_ptr<GmapTarget> load_gmap_target(const Topology& topology, const sco
   if (!plan.sub) return load_target_text(target->arch, text) ? std::move(target) : nullptr;
   // An allocation: a `sub` of the whole target, as a user hands gmap.
   if (!load_target_text(target->whole, text)) return nullptr;
-  if (SCOTCH_archSub(&target->arch.a, &target->whole.a, static_cast<SCOTCH_Num>(numbers.size()), numbers.data()) !=
-      0) {
+  if (SCOTCH_archSub(&target->arch.a, &target->whole.a, static_cast<SCOTCH_Num>(numbers.size()), numbers.data()) != 0) {
     return nullptr;
   }
   // A sub target numbers its terminals in the order they were listed.
@@ -211,7 +221,8 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
     if (gmap) {
       for (auto& t : terminal_of) {
         const auto it = gmap->terminal_of_number.find(t);
-        if (it == gmap->terminal_of_number.end()) throw InternalError("scotch: libscotch returned an unknown terminal number");
+        if (it == gmap->terminal_of_number.end())
+          throw InternalError("scotch: libscotch returned an unknown terminal number");
         t = it->second;
       }
     } else {
