@@ -50,3 +50,29 @@ test "$code" -ne 0
 grep -q "tm-pmap: error: $work/bad.coo:3: expected 'i j bytes'" "$work/err"
 test ! -e "$work/bad.perm"
 echo "bad input refused"
+
+# Outputs are checked before any work, on every process, as tm-map checks
+# them: never over an input (directly or through a link), never into a
+# missing folder or a directory; exit 2 and the input untouched.
+refused() {  # refused MESSAGE ARGS...: exit 2, MESSAGE on stderr
+  local message=$1
+  shift
+  set +e
+  "$@" 2> "$work/err"
+  local rc=$?
+  set -e
+  test "$rc" -eq 2 || { echo "exit $rc, expected 2: $*" >&2; cat "$work/err" >&2; exit 1; }
+  grep -q -- "$message" "$work/err" || { echo "expected '$message':" >&2; cat "$work/err" >&2; exit 1; }
+}
+cp "$work/s960.coo" "$work/keep.coo"
+refused "refusing to write over it" pmap 2 -t "torus3D 12 10 8" -c "$work/keep.coo" --output "$work/keep.coo"
+ln -s "$work/keep.coo" "$work/link.perm"
+refused "refusing to write over it" pmap 2 -t "torus3D 12 10 8" -c "$work/keep.coo" --output "$work/link.perm"
+cmp "$work/keep.coo" "$work/s960.coo"
+refused "does not exist" pmap 2 -t "torus3D 12 10 8" -c "$work/keep.coo" --output "$work/no/such/x.perm"
+refused "is a directory" pmap 2 -t "torus3D 12 10 8" -c "$work/keep.coo" --output "$work"
+# An MPMD launch whose processes got other arguments fails on all of them.
+refused "started with different arguments: argument 2 is 'torus3D 12 10 8' here and 'mesh3D 12 10 8'" \
+  mpirun --oversubscribe -np 1 "$bin/tm-pmap" -t "mesh3D 12 10 8" -c "$work/keep.coo" -q : \
+         -np 1 "$bin/tm-pmap" -t "torus3D 12 10 8" -c "$work/keep.coo" -q
+echo "outputs checked and arguments agreed before any work"

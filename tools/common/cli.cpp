@@ -7,8 +7,10 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "util/file.hpp"
 #include "util/text.hpp"
@@ -116,11 +118,40 @@ void refuse_input(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+/// What a path will write to: the file it names now (device and inode,
+/// through links), else its canonical spelling; nothing for character
+/// devices (/dev/null takes any number of writers).
+std::optional<std::string> output_identity(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    if (S_ISCHR(info.st_mode)) return std::nullopt;
+    return std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino);
+  }
+  std::error_code ec;
+  const auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  return ec ? path : canonical.string();
+}
+
+}  // namespace
+
 void check_outputs(const std::vector<std::string>& paths) {
+  std::vector<std::pair<std::string, std::string>> seen;  // identity, as given
   for (const auto& path : paths) {
     if (path.empty()) continue;
     detail::check_output_path(path);
     refuse_input(path);
+    const auto identity = output_identity(path);
+    if (!identity) continue;
+    for (const auto& [other, given] : seen) {
+      if (other == *identity) {
+        throw InputError(given == path
+                             ? "two outputs name the same file '" + path + "': one would be lost"
+                             : "outputs '" + given + "' and '" + path + "' are the same file: one would be lost");
+      }
+    }
+    seen.emplace_back(*identity, path);
   }
 }
 

@@ -10,8 +10,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "distributed/ptscotch_map.hpp"
@@ -41,8 +44,91 @@ double peak_rss_mb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
+/// FNV-1a over the text: the same on every process of one binary.
+std::uint64_t fingerprint(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+/// Runs `check` on every process; if it fails anywhere, every process
+/// throws the first failing process's InputError, so they fail together
+/// with one message (a process alone in error would leave the others
+/// waiting in the next collective).
+void agree(const std::function<void()>& check) {
+  std::string message;
+  try {
+    check();
+  } catch (const tmap::InputError& e) {
+    message = e.what();
+    if (message.empty()) message = "input error";
+  }
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int failing = message.empty() ? std::numeric_limits<int>::max() : rank;
+  int first = 0;
+  MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == std::numeric_limits<int>::max()) return;
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  message.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  throw tmap::InputError(first == 0 ? message : fmt::format("process {}: {}", first, message));
+}
+
+/// Every process must have been given the same arguments (an MPMD launch
+/// may differ): compared by fingerprint, and the first difference named.
+void check_same_arguments(const std::vector<std::string>& args) {
+  std::string joined;
+  for (const auto& a : args) joined += a + '\0';
+  const std::uint64_t mine = fingerprint(joined);
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  MPI_Allreduce(&mine, &low, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &high, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (low == high) return;
+  // Rank 0's arguments to everyone; each process then knows whether it differs.
+  int length = static_cast<int>(joined.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::string first = rank == 0 ? joined : std::string(static_cast<std::size_t>(length), '\0');
+  MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  agree([&] {
+    if (first == joined) return;
+    std::vector<std::string> theirs;
+    std::string item;
+    for (const char c : first) {
+      if (c == '\0') {
+        theirs.push_back(item);
+        item.clear();
+      } else {
+        item += c;
+      }
+    }
+    std::size_t k = 0;
+    while (k < args.size() && k < theirs.size() && args[k] == theirs[k]) ++k;
+    const auto at = [](const std::vector<std::string>& v, std::size_t i) {
+      return i < v.size() ? "'" + v[i] + "'" : std::string("nothing");
+    };
+    throw tmap::InputError(
+        fmt::format("the processes were started with different arguments: argument {} is {} here and {} on process 0 "
+                    "(every process must get the same machine, matrix and options)",
+                    k + 1, at(args, k), at(theirs, k)));
+  });
+}
+
 int run(const Options& o, int rank, int size) {
   const auto start = std::chrono::steady_clock::now();
+  // Before any work: outputs that would destroy an input, or two outputs
+  // on one file, or an output folder that is missing, fail everywhere.
+  agree([&] {
+    auto inputs = o.in.files();
+    inputs.push_back(o.topology);
+    inputs.push_back(o.comm);
+    tmap::cli::protect_inputs(inputs);
+    tmap::cli::check_outputs({o.output == "-" ? std::string() : o.output});
+  });
   const auto topology = tmap::load_topology(o.topology);
   auto in = o.in;
   in.oversub = o.oversub;
@@ -77,7 +163,10 @@ int run(const Options& o, int rank, int size) {
     }
   } else {
     try {
-      tmap::write_file_atomically(o.output, text);
+      tmap::cli::emit(text, o.output);
+    } catch (const tmap::InputError& e) {
+      std::cerr << "tm-pmap: error: " << e.what() << "\n";
+      return 2;
     } catch (const std::exception& e) {
       std::cerr << "tm-pmap: error: " << e.what() << "\n";
       return 1;
@@ -141,6 +230,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int code = 0;
   try {
+    check_same_arguments(std::vector<std::string>(argv + 1, argv + argc));
     code = run(o, rank, size);
   } catch (const tmap::InputError& e) {
     // Input errors are agreed by every process (the same message).
