@@ -284,8 +284,13 @@ std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& or
 
 std::unique_ptr<Topology> load_hwloc_xml(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "cannot open the hwloc XML file");
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, "cannot open the hwloc XML file (no such file)");
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory, not an hwloc XML file");
 #if TMAP_HAVE_HWLOC
+  // A pipe or FIFO (-x <(lstopo --of xml)) is read as a bounded stream.
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return topo::HwlocTreeTopology::from_xml_text(detail::read_text_file(path), path);
+  }
   return std::make_unique<topo::HwlocTreeTopology>(path, true);
 #else
   throw InputError(path,
@@ -318,6 +323,25 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
   std::string_view word;
   detail::next_token(rest, word);
   if (find_kind(word) != nullptr) return parse_tgt(spec, "-t");
+  // A pipe, FIFO or device (-t <(tm-topo ...)): read as a stream, bounded,
+  // and told apart by its content (no extension to go by).
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_directory(path, ec)) {
+    const auto text = detail::read_text_file(path);
+    const auto start = text.find_first_not_of(detail::kBlanks);
+    if (start != std::string::npos && text[start] == '<') {
+#if TMAP_HAVE_HWLOC
+      return topo::HwlocTreeTopology::from_xml_text(text, path);
+#else
+      throw InputError(path,
+                       "this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines "
+                       "cannot be read");
+#endif
+    }
+    // A .dist starts with its size; a Scotch target with its kind's name.
+    const bool numeric = start != std::string::npos && text[start] >= '0' && text[start] <= '9';
+    if (numeric || std::filesystem::path(path).extension() == ".dist") return topo::parse_dist(text, path);
+    return parse_tgt(text, path);
+  }
   if (std::filesystem::exists(path, ec)) throw InputError(path, "is not a regular file");
   throw InputError("-t: cannot open topology file '" + path +
                    "' (no such file), and it is not a Scotch target description (" + known_kinds() +

@@ -260,7 +260,8 @@ std::vector<std::string> InputOptions::files() const {
 
 std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
   if (hosts_file.empty()) return {};
-  const auto text = read_file(hosts_file);
+  if (!hosts_text_) hosts_text_ = read_file(hosts_file);
+  const auto& text = *hosts_text_;
   std::vector<std::string> names;
   std::map<std::string, std::int64_t, std::less<>> line_of;
   std::size_t start = 0;

@@ -104,6 +104,10 @@ struct InputOptions {
   [[nodiscard]] bool has_constraints() const {
     return !constraints_file.empty() || alloc.has_value() || alloc_from_env;
   }
+
+ private:
+  /// --hosts' text, read once: a pipe gives its content only once.
+  mutable std::optional<std::string> hosts_text_;
 };
 
 /// Checks a mapping read from `file` against the problem it claims to solve:

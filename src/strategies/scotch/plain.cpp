@@ -109,7 +109,9 @@ GmapPlan plan_gmap_target(const Topology& topology, const scotchmap::Terminals& 
   }
   // deco targets look terminals up off by one in libscotch 7.0.3: no sub of them.
   if (!whole && given && topology.kind() == "deco") return {};
-  if (!given && !topology.scotch_native() && topology.num_nodes() > scotchmap::kMaxTableTerminals) return {};
+  // Machines not read from Scotch text: their to_tgt() where it is Scotch's
+  // own kind (libscotch prints its refusals, so nothing else is tried).
+  if (!given && !topology.scotch_native()) return {};
   return {given ? GmapSource::Given : GmapSource::Written, !whole};
 }
 
@@ -141,6 +143,7 @@ std::unique_ptr<GmapTarget> load_gmap_target(const Topology& topology, const sco
       std::vector<NodeId> nodes;
       for (const auto pe : terminals.representative) nodes.push_back(topology.node_of(pe));
       text = topology.node_subset_tgt(nodes);
+      if (text.empty()) return nullptr;  // only Tianhe-3 writes one
       target->what = "tm-topo's deco 0 of the allowed nodes";
       break;
     }
