@@ -37,6 +37,25 @@ c=$("$bin/tm-map" -t "tleaf 2 4 10 4 1" -c "$work" -s scotch -q)
 test "$a" = "$b" && test "$a" = "$c"
 
 # A missing rank file is named, exit 2, nothing written.
+refused() {  # refused MESSAGE: tm-map on the run exits 2 naming it, nothing written
+  set +e
+  "$bin/tm-map" -t "tleaf 2 4 10 4 1" -c "$work/run" --output "$work/never" 2> "$work/err"
+  local code=$?
+  set -e
+  test "$code" -eq 2 || { echo "exit $code, expected 2" >&2; cat "$work/err" >&2; exit 1; }
+  grep -q -- "$1" "$work/err" || { echo "expected '$1':" >&2; cat "$work/err" >&2; exit 1; }
+  test ! -e "$work/never"
+}
+# A rank file beyond the run's world size (another run's) is named.
+cp "$work/run.0.prof" "$work/run.$ranks.prof"
+refused "run.$ranks.prof: rank $ranks is beyond this run's $ranks processes"
+rm "$work/run.$ranks.prof"
+# An empty rank file (the process died before writing) is not a row of zeros.
+cp "$work/run.1.prof" "$work/keep.prof"
+: > "$work/run.1.prof"
+refused "run.1.prof: is empty"
+mv "$work/keep.prof" "$work/run.1.prof"
+
 rm "$work/run.1.prof"
 set +e
 "$bin/tm-map" -t "tleaf 2 4 10 4 1" -c "$work/run" --output "$work/never" 2> "$work/err"

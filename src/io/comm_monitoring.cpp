@@ -151,6 +151,12 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
   for (Rank me = 0; me < n; ++me) {
     const auto& origin = files.by_rank[static_cast<std::size_t>(me)];
     const auto text = detail::read_text_file(origin);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      // Open MPI writes its section headers even for a rank that sent nothing.
+      throw InputError(origin,
+                       "is empty: Open MPI writes its section headers even for a rank that sent nothing, so this "
+                       "process's output was cut short (or the file truncated); a row of zeros would hide it");
+    }
     detail::LineReader lines(text);
     std::string_view line;
     std::set<std::pair<char, Rank>> seen;  // (kind, peer): each pair once per file
@@ -161,6 +167,12 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
       if (!detail::next_token(rest, kind) || kind.starts_with('#')) continue;
       if (kind == "D") {
         const auto world = world_size_of(line);
+        if (world >= 0 && world < n) {
+          throw InputError(files.by_rank[static_cast<std::size_t>(world)],
+                           "rank " + std::to_string(world) + " is beyond this run's " + std::to_string(world) +
+                               " processes (MPI_COMM_WORLD in " + origin + ":" + std::to_string(at) +
+                               "): a file of another run? Move it away to map this run");
+        }
         if (world >= 0 && world != n) {
           throw InputError(origin, at,
                            "this run had " + std::to_string(world) + " processes in MPI_COMM_WORLD but there are " +
