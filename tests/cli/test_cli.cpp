@@ -360,6 +360,17 @@ TEST(Cli, AllocationFromTheSlurmEnvironment) {
                          {{"SLURM_JOB_NODELIST", "cn[2-3]"}});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "cn2\ncn2\ncn2\ncn3\ncn3\ncn3\n");
+  // More CPUs than the model's node has: capped, and said so.
+  const auto more = box.run("tm-map",
+                            {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env", "-s", "inorder",
+                             "-q", "--format", "hostfile"},
+                            {{"SLURM_JOB_NODELIST", "cn[2-3]"}, {"SLURM_JOB_CPUS_PER_NODE", "8(x2)"}});
+  ASSERT_EQ(more.exit_code, 0) << more.err;
+  EXPECT_EQ(more.out, "cn2\ncn2\ncn2\ncn3\ncn3\ncn3\n");
+  EXPECT_NE(more.err.find("tm-map: note: SLURM_JOB_CPUS_PER_NODE gave 8 CPUs on cn2, but the machine model has 3 "
+                          "PE(s) per node there: using 3"),
+            std::string::npos)
+      << more.err;
   const auto missing = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set"), std::string::npos);

@@ -17,7 +17,16 @@
 
 namespace tmap::cli {
 
+namespace {
+const char* g_tool = "tmap";  ///< the running tool's name, for notes
+}  // namespace
+
+void note(const std::string& message) {
+  fmt::print(stderr, "{}: note: {}\n", g_tool, message);
+}
+
 int run(const char* name, CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
+  g_tool = name;
   // A file-size limit (ulimit -f) must fail a write with EFBIG, which we
   // report and clean up after, not kill the process mid-file.
   std::signal(SIGXFSZ, SIG_IGN);
@@ -311,7 +320,23 @@ namespace {
 /// hostfile launch places ranks on those it holds).
 Constraints partial_nodes(const Topology& t, const Allocation& allocation, std::int64_t oversub) {
   std::map<NodeId, std::int64_t> want;
-  for (std::size_t k = 0; k < allocation.nodes.size(); ++k) want[allocation.nodes[k]] = allocation.cpus[k];
+  std::map<NodeId, std::int64_t> pes_of;
+  for (PE p = 0; p < t.size(); ++p) ++pes_of[t.node_of(p)];
+  for (std::size_t k = 0; k < allocation.nodes.size(); ++k) {
+    const auto node = allocation.nodes[k];
+    want[node] = allocation.cpus[k];
+    // More CPUs than the model's node has: say so (the model, not the
+    // scheduler, is what tmap maps onto).
+    if (allocation.cpus[k] > pes_of[node]) {
+      const auto host =
+          k < allocation.hosts.size() && !allocation.hosts[k].empty() ? allocation.hosts[k] : t.host_name(node);
+      note(
+          fmt::format("{} gave {} CPUs on {}, but the machine model has {} PE(s) per node there: using {} (describe "
+                      "the node's real cores in the machine, e.g. tianhe3:...,cores=K)",
+                      allocation.origin == "SLURM_JOB_NODELIST" ? "SLURM_JOB_CPUS_PER_NODE" : allocation.origin,
+                      allocation.cpus[k], host, pes_of[node], pes_of[node]));
+    }
+  }
   std::vector<PE> pes;
   for (PE p = 0; p < t.size(); ++p) {
     const auto it = want.find(t.node_of(p));

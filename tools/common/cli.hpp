@@ -22,6 +22,10 @@ inline constexpr int kExitPartial = 3;
 /// as a shell reports a program Ctrl-C ended).
 inline constexpr int kExitInterrupted = 130;
 
+/// Prints "TOOL: note: MESSAGE" on stderr (what a user must know about an
+/// input tmap adjusted).
+void note(const std::string& message);
+
 /// Runs a tool body: parses with CLI11 and maps every error to a message on
 /// stderr ("NAME: error: ...") and the contract's exit code.
 int run(const char* name, CLI::App& app, int argc, char** argv, const std::function<int()>& body);
