@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <deque>
 #include <map>
 #include <optional>
@@ -229,7 +230,11 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < names.size() && !context.stopped(); ++k) {
         results.push_back(run_strategy(names[k], problem, context, routing.get()));
         printer.finish();
-        if (!silent) {
+        // Progress only on runs long enough to want it (as the progress
+        // printer: nothing under 2 s at the normal level).
+        const double so_far =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - context.run->start).count();
+        if (level >= 2 || (!silent && so_far >= 2.0)) {
           fmt::print(stderr, "tm-map: [{}/{}] {} done in {:.3f} s{}\n", k + 1, names.size(), names[k],
                      results.back().report.time_s, results.back().report.partial ? " (stopped: partial)" : "");
         }

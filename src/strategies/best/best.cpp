@@ -42,6 +42,9 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
   const auto start = std::chrono::steady_clock::now();
   Context construct = context;
   construct.refine.kind = RefineKind::None;
+  // The constructions' own notes are best's details: -v shows them once
+  // more (with --compare all they would repeat the constructions' rows).
+  construct.verbosity = context.verbosity - 1;
   Context swap = context;
   swap.refine.kind = RefineKind::Swap;
   std::vector<Candidate> candidates;
