@@ -52,5 +52,28 @@ grep -q "worse.json: not JSON" err.txt
 touch afile
 if "$report" cmp.json afile 2> err.txt; then exit 1; fi
 grep -q "afile: exists and is not a folder" err.txt
+refused() {  # refused MESSAGE ARGS...: exit 2, the message, nothing written
+  local message=$1
+  shift
+  local rc=0
+  timeout 20 "$report" "$@" 2> err.txt || rc=$?
+  test "$rc" -eq 2 || { echo "exit $rc, expected 2: $*" >&2; cat err.txt >&2; exit 1; }
+  grep -q -- "$message" err.txt || { echo "expected '$message':" >&2; cat err.txt >&2; exit 1; }
+  test ! -e never
+}
+refused "/dev/zero: not a regular file and longer than 256 MiB" /dev/zero never
+"$bin/tm-map" --example --format json --output one.json -q
+refused "one.json: one run's JSON" one.json never
+python3 -c "
+import json
+d = json.load(open('cmp.json'))
+d['results'][1]['mapping'] = d['results'][1]['mapping'][:-1]
+json.dump(d, open('short.json', 'w'))"
+refused "short.json: results\[1\] ('.*'): n is 64 but the mapping has 63 entries" short.json never
+printf 'link,name,kind,bandwidth,messages,bytes,congestion\n0,a-b,dim0,1,1,-4,1\n' > negative.csv
+refused "negative.csv:2: bytes '-4' must be a finite number >= 0" cmp.json never --links negative.csv
+refused "the output folder is given twice: OUTDIR 'never' and --output 'other'" cmp.json never --output other
+test ! -e other
+"$report" --version | grep -q "^tm-report "
 test -z "$(ls -A | grep '^\.tm-report' || true)"
 echo "tm-report: OK"
