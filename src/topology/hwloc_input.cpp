@@ -133,7 +133,7 @@ bool named(xmlNodePtr node, const char* name) {
 /// Walks the input tree and writes the kept objects into the output tree.
 class Sanitizer {
  public:
-  explicit Sanitizer(const std::string& origin) : origin_(origin) {}
+  Sanitizer(const std::string& origin, bool version1) : version1_(version1), origin_(origin) {}
 
   [[noreturn]] void fail(xmlNodePtr node, const std::string& problem) const {
     const long line = node != nullptr ? xmlGetLineNo(node) : -1;
@@ -144,7 +144,8 @@ class Sanitizer {
   /// cpuset, complete_cpuset, nodeset, complete_nodeset.
   using Sets = std::array<Bitmap, 4>;
 
-  void object(xmlNodePtr in, xmlNodePtr out_parent, const Sets* parent_sets, int depth) {
+  void object(xmlNodePtr in, xmlNodePtr out_parent, const Sets* parent_sets, int depth,
+              const std::string& parent_type = {}) {
     if (depth > kMaxDepth) fail(in, "objects nested more than " + std::to_string(kMaxDepth) + " deep");
     if (++objects_ > kMaxObjects) fail(in, "more than " + std::to_string(kMaxObjects) + " objects");
     bool present = false;
@@ -152,6 +153,24 @@ class Sanitizer {
     if (std::find(kDroppedTypes.begin(), kDroppedTypes.end(), type) != kDroppedTypes.end()) return;
     if (std::find(kKeptTypes.begin(), kKeptTypes.end(), type) == kKeptTypes.end()) {
       fail(in, "unknown object type '" + type.substr(0, 64) + "'");
+    }
+    // Nesting first: a misplaced object is reported as such, not as the
+    // sets it then cannot have.
+    if (parent_type == "PU") fail(in, "a " + type + " object inside a PU: PUs are the leaves of the tree");
+    if ((type == "Machine" || type == "System") && !parent_type.empty()) {
+      fail(in, "a " + type + " object inside a " + parent_type + ": " + type + " is the root of the tree");
+    }
+    if (parent_type.empty()) {
+      // hwloc 1.x wrote no nodesets on machines without NUMA nodes, and
+      // hwloc 2 imports such files (adding the NUMA node): all or none.
+      bool has_nodeset = false;
+      (void)attribute(in, "nodeset", has_nodeset);
+      nodesets_ = has_nodeset || !version1_;
+    }
+    if (!nodesets_ && type == "NUMANode") {
+      fail(in,
+           "a NUMANode object in a file without nodesets (hwloc 1.x files without NUMA nodes have none; "
+           "re-export it with lstopo --of xml)");
     }
     xmlNodePtr out = xmlNewChild(out_parent, nullptr, reinterpret_cast<const xmlChar*>("object"), nullptr);
     set(out, "type", type);
@@ -163,6 +182,10 @@ class Sanitizer {
     for (std::size_t k = 0; k < kSets.size(); ++k) {
       const char* name = kSets[k];
       const auto text = attribute(in, name, present);
+      if (k >= 2 && !nodesets_) {
+        if (present) fail(in, type + " object with a " + name + " in a file whose root has none (all or none)");
+        continue;
+      }
       if (!present) fail(in, type + " object without " + name + " (every CPU or memory object needs all four sets)");
       auto map = parse_bitmap(text);
       if (!map) fail(in, std::string(name) + " '" + text.substr(0, 64) + "' is not an hwloc bitmap");
@@ -172,7 +195,7 @@ class Sanitizer {
       sets[k] = std::move(*map);
       set(out, name, text);
     }
-    if (!sets[0].within(sets[1]) || !sets[2].within(sets[3])) {
+    if (!sets[0].within(sets[1]) || (nodesets_ && !sets[2].within(sets[3]))) {
       fail(in, "the object's cpuset or nodeset is not within its complete set");
     }
     if (type == "Machine" || type == "System") {
@@ -188,7 +211,7 @@ class Sanitizer {
 
     for (xmlNodePtr child = in->children; child != nullptr; child = child->next) {
       if (named(child, "object")) {
-        object(child, out, &sets, depth + 1);
+        object(child, out, &sets, depth + 1, type);
       } else if (named(child, "info")) {
         info(child, out);
       }
@@ -210,6 +233,10 @@ class Sanitizer {
   [[nodiscard]] std::int64_t pus() const { return static_cast<std::int64_t>(pu_bits_.size()); }
 
  private:
+  /// Whether the file carries nodesets (decided at its root object).
+  bool nodesets_ = true;
+  /// An hwloc 1.x file (no version, or 1.x): nodesets may be left out.
+  bool version1_ = false;
   void set(xmlNodePtr node, const char* name, const std::string& value) {
     xmlNewProp(node, reinterpret_cast<const xmlChar*>(name), reinterpret_cast<const xmlChar*>(value.c_str()));
   }
@@ -313,7 +340,9 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
     xmlNewProp(out_root, reinterpret_cast<const xmlChar*>("version"),
                reinterpret_cast<const xmlChar*>(version.c_str()));
   }
-  Sanitizer sanitizer(origin);
+  // hwloc 1.x files (no version, or 1.x) may leave nodesets out; hwloc 2's
+  // importer of version 2 files needs them.
+  Sanitizer sanitizer(origin, !present || version.starts_with("1"));
   int machines = 0;
   for (xmlNodePtr child = root->children; child != nullptr; child = child->next) {
     if (!named(child, "object")) continue;  // distances, memory attributes, CPU kinds: not needed

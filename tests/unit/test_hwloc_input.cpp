@@ -91,3 +91,58 @@ TEST(HwlocInput, SyntheticDescriptionsAreBounded) {
   EXPECT_THROW(tmap::topo::check_hwloc_synthetic("core:99999999999999999999"), tmap::InputError);
   EXPECT_THROW(tmap::topo::check_hwloc_synthetic("   "), tmap::InputError);
 }
+
+// hwloc 1.x files (lstopo 1.x on a machine without NUMA nodes): Socket
+// objects and no nodesets. libhwloc 2 imports them (adding the NUMA node);
+// so does tmap, with the same tree distances as the hwloc 2 file.
+TEST(HwlocInput, Hwloc1FilesWithoutNodesetsLoad) {
+  const std::string v1 = R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc.dtd">
+<topology>
+  <object type="Machine" os_index="0" cpuset="0x0000000f" complete_cpuset="0x0000000f" online_cpuset="0x0000000f" allowed_cpuset="0x0000000f">
+    <object type="Socket" os_index="0" cpuset="0x0000000f" complete_cpuset="0x0000000f" online_cpuset="0x0000000f" allowed_cpuset="0x0000000f">
+      <object type="Core" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" online_cpuset="0x00000003" allowed_cpuset="0x00000003">
+        <object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" online_cpuset="0x00000001" allowed_cpuset="0x00000001"/>
+        <object type="PU" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" online_cpuset="0x00000002" allowed_cpuset="0x00000002"/>
+      </object>
+      <object type="Core" os_index="1" cpuset="0x0000000c" complete_cpuset="0x0000000c" online_cpuset="0x0000000c" allowed_cpuset="0x0000000c">
+        <object type="PU" os_index="2" cpuset="0x00000004" complete_cpuset="0x00000004" online_cpuset="0x00000004" allowed_cpuset="0x00000004"/>
+        <object type="PU" os_index="3" cpuset="0x00000008" complete_cpuset="0x00000008" online_cpuset="0x00000008" allowed_cpuset="0x00000008"/>
+      </object>
+    </object>
+  </object>
+</topology>
+)";
+  const auto t = tmap::topo::HwlocTreeTopology::from_xml_text(v1, "v1.xml");
+  ASSERT_EQ(t->size(), 4);
+  EXPECT_EQ(t->distance(0, 1), 2);  // PU, Core, PU
+  EXPECT_EQ(t->distance(0, 2), 4);  // PU, Core, Socket, Core, PU
+  EXPECT_EQ(t->slot_in_node(2), 1);
+  // All or none: a NUMA node without nodesets, or one object with them.
+  std::string numa = v1;
+  numa.replace(
+      numa.find("<object type=\"Socket\""), 0,
+      R"(<object type="NUMANode" os_index="0" cpuset="0x0000000f" complete_cpuset="0x0000000f" local_memory="1"/>
+    )");
+  EXPECT_NE(refusal(numa).find("n.xml:5: a NUMANode object in a file without nodesets"), std::string::npos)
+      << refusal(numa);
+  std::string mixed = v1;
+  mixed.replace(mixed.find(R"(allowed_cpuset="0x00000003">)"), 0, R"(nodeset="0x1" complete_nodeset="0x1" )");
+  EXPECT_NE(refusal(mixed).find("Core object with a nodeset in a file whose root has none"), std::string::npos)
+      << refusal(mixed);
+}
+
+// Misplaced objects are reported as misplaced, not by the sets they lack.
+TEST(HwlocInput, MalformedNestingIsNamed) {
+  std::string inside_pu = machine();
+  inside_pu.replace(inside_pu.find(R"(gp_index="4"/>)"), std::string(R"(gp_index="4"/>)").size(),
+                    R"(gp_index="4"><object type="Machine"/></object>)");
+  EXPECT_NE(refusal(inside_pu).find("a Machine object inside a PU: PUs are the leaves of the tree"), std::string::npos)
+      << refusal(inside_pu);
+  std::string machine_in_core = machine();
+  machine_in_core.replace(machine_in_core.find(R"(<object type="PU" os_index="0")"), 0,
+                          R"(<object type="Machine" cpuset="0x1" complete_cpuset="0x1"/>)");
+  EXPECT_NE(refusal(machine_in_core).find("a Machine object inside a Core: Machine is the root of the tree"),
+            std::string::npos)
+      << refusal(machine_in_core);
+}
