@@ -444,6 +444,16 @@ std::vector<BadInput> catalog() {
        "outputs 'out.txt' and 'sub/../out.txt' are the same file: one would be lost"},
       {"gen_app_bad_ranks", {}, {"bt", "--ranks", "512"}, "bt: the number of ranks must be a square", "tm-gen"},
       {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
+      {"gen_bad_points",
+       {},
+       {"stencil2d", "--dims", "4x4", "--points", "7"},
+       "--points: stencil: 2D stencils have 5 or 9",
+       "tm-gen"},
+      {"gen_bad_degree",
+       {},
+       {"random", "--ranks", "4", "--degree", "9"},
+       "--degree: random: the degree must be",
+       "tm-gen"},
   };
 }
 

@@ -84,6 +84,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph"}));
   app.add_option("--output", output, "Output file (default stdout)")->check(file_name());
 
+  // The generators' messages name what is wrong; the option it came from
+  // is tm-gen's to add (the library knows no flags).
+  const auto naming_option = [](const InputError& e, std::initializer_list<std::pair<const char*, const char*>> words) {
+    const std::string message = e.what();
+    for (const auto& [word, option] : words) {
+      if (message.find(word) != std::string::npos) return InputError(std::string(option) + ": " + message);
+    }
+    return e;
+  };
+
   return run("tm-gen", app, argc, argv, [&]() -> int {
     check_outputs({output});
     protect_inputs(from.files());
@@ -95,17 +105,33 @@ int main(int argc, char** argv) {
       throw InputError("--from is for the convert pattern");
     } else if (pattern == "random") {
       if (ranks == 0) throw InputError("random: --ranks is needed");
-      comm = gen::random_sparse(ranks, degree, volume, seed);
+      try {
+        comm = gen::random_sparse(ranks, degree, volume, seed);
+      } catch (const InputError& e) {
+        throw naming_option(e, {{"degree", "--degree"}, {"volume", "--volume"}, {"ranks", "--ranks"}});
+      }
     } else if (pattern != "stencil2d" && pattern != "stencil3d") {
       if (ranks == 0) throw InputError(pattern + ": --ranks is needed");
-      comm = gen::app_pattern(pattern, ranks, npb_class[0]);
+      try {
+        comm = gen::app_pattern(pattern, ranks, npb_class[0]);
+      } catch (const InputError& e) {
+        throw naming_option(e, {{"class", "--class"}, {"ranks", "--ranks"}});
+      }
     } else {
       if (dims.empty()) throw InputError(pattern + ": --dims is needed (e.g. --dims 16x16)");
       const auto grid = parse_dims(dims);
       const auto want = pattern == "stencil2d" ? 2U : 3U;
       if (grid.size() != want) throw InputError(pattern + ": --dims needs " + std::to_string(want) + " sizes");
-      comm = gen::stencil(grid, points != 0 ? points : (want == 2 ? 5 : 7), volume, periodic,
-                          std::vector<Volume>(axis_volumes.begin(), axis_volumes.end()));
+      try {
+        comm = gen::stencil(grid, points != 0 ? points : (want == 2 ? 5 : 7), volume, periodic,
+                            std::vector<Volume>(axis_volumes.begin(), axis_volumes.end()));
+      } catch (const InputError& e) {
+        throw naming_option(e, {{"points", "--points"},
+                                {"axis volume", "--axis-volumes"},
+                                {"volume", "--volume"},
+                                {"dimension", "--dims"},
+                                {"ranks", "--dims"}});
+      }
     }
     if (shuffle) comm = gen::shuffle_ranks(comm, *shuffle);
     CommFormat out_format = CommFormat::Dense;
