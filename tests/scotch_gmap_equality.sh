@@ -51,6 +51,16 @@ for pair in "s512.grf torus.tgt" "s64.grf mesh.tgt" "s120.grf mesh3.tgt" "s120.g
   "$bin/tm-gmap" -Cd -cb "$1" "$2" tm-gmap.map
   same "tm-gmap -Cd -cb $pair" gmap.map tm-gmap.map
 done
+# tm-gmap's -vms log is gmap's, line for line (libscotch's own strategy
+# and mapping view); -vt adds gmap's three timing lines.
+for pair in "s512.grf torus.tgt" "r60.grf tleaf.tgt" "r100.grf th.tgt" "s32.grf sub.tgt"; do
+  set -- $pair
+  scotch_gmap -Cd -cb -vms "$1" "$2" /dev/null > gmap.log
+  "$bin/tm-gmap" -Cd -cb -vms "$1" "$2" /dev/null > tm-gmap.log
+  same "tm-gmap -vms log $pair" gmap.log tm-gmap.log
+done
+"$bin/tm-gmap" -Cd -cb -vt r100.grf th.tgt /dev/null > tm-gmap.log
+test "$(cut -f1,2 tm-gmap.log | tr '\n' ' ')" = "T	Mapping T	I/O T	Total "
 # The allocation given to tm-map instead of a pre-cut target file.
 scotch_gmap -Cd -cb r60.grf tha.tgt gmap.map
 "$bin/tm-map" -t th.tgt --alloc 'cn[0-3,8-15,20-27]' -c r60.grf -s scotch --format scotch --output tmap.map -q
@@ -84,4 +94,4 @@ for pair in "s512.grf torus.tgt" "s120.grf hcub.tgt" "r60.grf tleaf.tgt" "r100.g
   test -n "$plain" && test -n "$plus"
   if [ "$plus" -gt "$plain" ]; then echo "FAIL: scotch+ $plus > scotch $plain on $pair" >&2; exit 1; fi
 done
-echo "scotch_gmap equality: $checked .map files equal"
+echo "scotch_gmap equality: $checked .map files and logs equal"

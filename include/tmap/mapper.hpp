@@ -159,6 +159,17 @@ struct Context {
   [[nodiscard]] bool stopped() const noexcept { return run && run->stop.load(); }
 };
 
+/// What scotch_gmap -vs and -vm print for a plain Scotch run, in its
+/// format, from libscotch itself.
+struct ScotchGmapLog {
+  /// Asked for: libscotch's view of the mapping (-vm). Not given on deco
+  /// targets whose terminal labels have gaps: libscotch 7.0.3's view
+  /// crashes there (scotch_gmap -vm too, measured).
+  bool want_view = false;
+  std::string strategy;      ///< the strategy as SCOTCH_stratSave writes it
+  std::string mapping_view;  ///< SCOTCH_graphMapView's lines ("M\tProcessors ...")
+};
+
 /// What to map: the traffic, the machine and the allowed slots.
 struct Problem {
   const CommMatrix& comm;
@@ -237,6 +248,11 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
 
 /// check_problem, run the named strategy, refine by context.refine, validate.
 [[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Context& context);
+
+/// map_with("scotch", ...) that also fills `log` with what scotch_gmap -vs
+/// and -vm print for it; the log stays empty where the run is not gmap's
+/// (no Scotch target gmap could be given, or overfull PEs repaired).
+[[nodiscard]] Mapping map_scotch_gmap(const Problem& problem, const Context& context, ScotchGmapLog& log);
 
 }  // namespace tmap
 

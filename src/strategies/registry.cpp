@@ -147,4 +147,16 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Contex
   return mapping;
 }
 
+Mapping map_scotch_gmap(const Problem& problem, const Context& given, ScotchGmapLog& log) {
+  check_problem(problem);
+  Context context = given;
+  if (!context.run) context.run = std::make_shared<RunControl>();
+  const bool want_view = log.want_view;
+  log = {};
+  log.want_view = want_view;
+  auto mapping = strategies::ScotchMapper::map_logged(problem, context, &log);
+  validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+  return mapping;
+}
+
 }  // namespace tmap

@@ -172,6 +172,10 @@ bool ScotchMapper::has_gmap_target(const Topology& topology, const scotchmap::Te
 }
 
 Mapping ScotchMapper::map(const Problem& problem, const Context& context) const {
+  return map_logged(problem, context, nullptr);
+}
+
+Mapping ScotchMapper::map_logged(const Problem& problem, const Context& context, ScotchGmapLog* log) {
   const auto& topology = problem.topology;
   const auto sym = problem.comm.symmetrized();
   const Rank n = sym.num_ranks();
@@ -220,7 +224,13 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
                                            setting, run);
   } else {
     const auto parts = SCOTCH_archSize(&arch.a);
-    terminal_of = scotchmap::map_terminal_numbers(source, arch, parts, setting, run);
+    if (gmap && log != nullptr && log->want_view && std::string_view(SCOTCH_archName(&arch.a)) == "deco") {
+      // libscotch's view indexes deco terminals by label: labels 0..T-1 only.
+      for (std::int64_t t = 0; t < terminals.size(); ++t) {
+        if (!gmap->terminal_of_number.contains(t)) log->want_view = false;
+      }
+    }
+    terminal_of = scotchmap::map_terminal_numbers(source, arch, parts, setting, run, gmap ? log : nullptr);
     if (gmap) {
       for (auto& t : terminal_of) {
         const auto it = gmap->terminal_of_number.find(t);
@@ -240,6 +250,7 @@ Mapping ScotchMapper::map(const Problem& problem, const Context& context) const 
         return topology.distance(terminals.representative[a], terminals.representative[b]);
       },
       [&] { return scotchmap::bisection_order(topology, terminals); });
+  if (moved > 0 && log != nullptr) *log = {};  // no longer gmap's mapping
   if (moved > 0) {
     context.note(1, "scotch: Scotch's mapping put more ranks on some PEs than they hold; " + std::to_string(moved) +
                         " rank(s) moved to free slots where they cost least (the mapping is no longer gmap's)");

@@ -1,6 +1,9 @@
 #include "strategies/scotch/run.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
 
 #include "strategies/scotch/repair.hpp"
 #include "tmap/error.hpp"
@@ -26,8 +29,27 @@ SourceGraph source_graph(const CommMatrix& sym, detail::Int128 scale, Volume cut
   return source;
 }
 
+namespace {
+
+/// What a libscotch printer writes to a FILE*, as text.
+template <typename Print>
+std::string captured(Print print) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* stream = open_memstream(&buffer, &size);
+  if (stream == nullptr) throw InternalError("scotch: open_memstream failed");
+  const int failed = print(stream);
+  std::fclose(stream);
+  std::string text(buffer != nullptr ? buffer : "", size);
+  std::free(buffer);  // NOLINT(cppcoreguidelines-no-malloc): open_memstream's buffer
+  if (failed != 0) throw InternalError("scotch: libscotch could not describe the mapping");
+  return text;
+}
+
+}  // namespace
+
 std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const Arch& arch, std::int64_t parts,
-                                               const Setting& setting, const RunOptions& run) {
+                                               const Setting& setting, const RunOptions& run, ScotchGmapLog* log) {
   const auto n = source.vertices();
   if (n == 0) return {};
   Graph graph;
@@ -64,8 +86,38 @@ std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const 
   }
   std::vector<SCOTCH_Num> parttab(static_cast<std::size_t>(n), 0);
   // The architecture is only read while mapping.
-  if (SCOTCH_graphMap(&bound.a, const_cast<SCOTCH_Arch*>(&arch.a), &strat.a, parttab.data()) != 0) {
-    throw InternalError("scotch: SCOTCH_graphMap failed");
+  if (log == nullptr) {
+    if (SCOTCH_graphMap(&bound.a, const_cast<SCOTCH_Arch*>(&arch.a), &strat.a, parttab.data()) != 0) {
+      throw InternalError("scotch: SCOTCH_graphMap failed");
+    }
+  } else {
+    // As gmap: the mapping made on the graph, computed on its context
+    // binding, then described by libscotch (its own domains: reading
+    // terminal numbers back would go through deco's off-by-one lookup).
+    SCOTCH_Mapping mapping;
+    if (SCOTCH_graphMapInit(&graph.a, &mapping, &arch.a, parttab.data()) != 0) {
+      throw InternalError("scotch: SCOTCH_graphMapInit failed");
+    }
+    const int failed = SCOTCH_graphMapCompute(&bound.a, &mapping, &strat.a);
+    if (failed == 0) {
+      // gmap's order: the mapping file, then the strategy, then the view
+      // (which renumbers what the mapping holds: read the file first). The
+      // terminals as gmap's .map names them.
+      const auto saved = captured([&](std::FILE* f) { return SCOTCH_graphMapSave(&graph.a, &mapping, f); });
+      log->strategy = captured([&](std::FILE* f) { return SCOTCH_stratSave(&strat.a, f); });
+      if (log->want_view) {
+        log->mapping_view = captured([&](std::FILE* f) { return SCOTCH_graphMapView(&graph.a, &mapping, f); });
+      }
+      std::istringstream lines(saved);
+      long long count = 0;
+      lines >> count;
+      for (long long k = 0, vertex = 0, terminal = 0; k < count && lines >> vertex >> terminal; ++k) {
+        if (vertex >= 0 && vertex < n) parttab[static_cast<std::size_t>(vertex)] = static_cast<SCOTCH_Num>(terminal);
+      }
+      if (count != n || !lines) throw InternalError("scotch: libscotch's mapping file could not be read back");
+    }
+    SCOTCH_graphMapExit(&graph.a, &mapping);
+    if (failed != 0) throw InternalError("scotch: SCOTCH_graphMapCompute failed");
   }
   return {parttab.begin(), parttab.end()};
 }

@@ -9,6 +9,7 @@
 #include "strategies/scotch/libscotch.hpp"
 #include "strategies/scotch/terminals.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/mapper.hpp"
 #include "tmap/topology.hpp"
 #include "util/int128.hpp"
 
@@ -50,8 +51,11 @@ struct RunOptions {
 /// terminal numbers (a deco's labels, a native kind's terminal numbers).
 /// The strategy is built for `parts` parts, as scotch_gmap builds it for
 /// SCOTCH_archSize of its target.
+/// With `log`, also what scotch_gmap -vs and -vm print, from libscotch
+/// itself (SCOTCH_stratSave, SCOTCH_graphMapView of the computed mapping).
 std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const Arch& arch, std::int64_t parts,
-                                               const Setting& setting, const RunOptions& run);
+                                               const Setting& setting, const RunOptions& run,
+                                               ScotchGmapLog* log = nullptr);
 
 /// Scotch's label (a terminal index in [0, terminals)) of every vertex.
 std::vector<std::int64_t> map_labels(const SourceGraph& source, const Arch& arch, std::int64_t terminals,

@@ -33,6 +33,8 @@ namespace tmap::strategies {
 class ScotchMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  /// The same, with gmap's -vs/-vm log (empty where the run is not gmap's).
+  [[nodiscard]] static Mapping map_logged(const Problem& problem, const Context& context, ScotchGmapLog* log);
   /// Whether plain scotch gets a target of its own here (gmap's), rather
   /// than the one scotch+ builds for the whole allocation.
   [[nodiscard]] static bool has_gmap_target(const Topology& topology, const scotchmap::Terminals& terminals);
