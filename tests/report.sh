@@ -27,6 +27,22 @@ done
 "$bin/tm-map" -t "mesh2D 8 8" -c c.mat -b <(seq 0 2 63) --compare scotch,inorder,greedy --format json --output mesh.json 2> /dev/null
 "$report" mesh.json --output mesh > /dev/null
 test -s mesh/machine.png
+# Tianhe-3, both mappings filling the allocation: the machine picture shows
+# the bytes each node exchanges with other nodes (tm-map's node_traffic, which
+# sums to twice the bytes between nodes), not two equal occupancy pictures.
+"$bin/tm-gen" stencil2d --dims 16x16 --volume 4096 --output halo.mat
+"$bin/tm-map" -t tianhe3:2x2,nodes=32,cores=4 -c halo.mat --alloc 'cn[0012-0075]' --compare scotch,inorder \
+  --format json --output th.json -q
+python3 - th.json <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    off = sum(b for d in r["bytes_by_distance"] if d["distance"] > 0 for b in [d["bytes"]])
+    assert sum(b for _, b in r["node_traffic"]) == 2 * off, r["strategy"]
+PY
+"$report" th.json th > /dev/null
+test -s th/machine.png
+grep -q "Bytes each node exchanges with other nodes" th/index.html
+test ! -e th/occupancy.png
 
 # The traffic on each link (tm-map --link-loads of one mapping) on Tianhe-3 and a mesh.
 "$bin/tm-map" --example --link-loads links.csv -q > /dev/null

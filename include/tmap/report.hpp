@@ -48,6 +48,10 @@ struct MappingReport {
   /// The run was stopped (Context::progress returned false): the mapping is
   /// the best found by then; the JSON says "partial": true.
   bool partial = false;
+  /// Bytes each used node exchanges with other nodes (sent and received;
+  /// a graph edge counts at both ends), by node index: where two mappings
+  /// of one allocation differ. The JSON's "node_traffic": [[node, bytes]].
+  std::vector<std::pair<NodeId, Volume>> node_traffic;
   /// What the run said a user must know (e.g. scotch repaired Scotch's
   /// overfull PEs); the JSON's "notes".
   std::vector<std::string> notes;

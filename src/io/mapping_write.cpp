@@ -61,6 +61,11 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
     histogram.push_back({{"distance", d}, {"bytes", bytes}});
   }
   j["bytes_by_distance"] = std::move(histogram);
+  if (!r.node_traffic.empty()) {
+    auto nodes = nlohmann::ordered_json::array();
+    for (const auto& [node, bytes] : r.node_traffic) nodes.push_back({node, bytes});
+    j["node_traffic"] = std::move(nodes);
+  }
   j["mapping"] = std::vector<PE>(mapping.begin(), mapping.end());
   return j;
 }

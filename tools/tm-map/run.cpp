@@ -4,10 +4,27 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
 namespace tmap::cli {
+
+std::vector<std::pair<NodeId, Volume>> node_traffic(const Problem& problem, const Mapping& mapping) {
+  std::map<NodeId, Volume> bytes;
+  const auto node = [&](Rank r) { return problem.topology.node_of(mapping[static_cast<std::size_t>(r)]); };
+  for (Rank i = 0; i < problem.comm.num_ranks(); ++i) {
+    bytes.try_emplace(node(i), 0);
+    const auto partners = problem.comm.targets(i);
+    const auto volumes = problem.comm.volumes(i);
+    for (std::size_t e = 0; e < partners.size(); ++e) {
+      if (node(i) == node(partners[e])) continue;
+      bytes[node(i)] += volumes[e];
+      bytes[node(partners[e])] += volumes[e];
+    }
+  }
+  return {bytes.begin(), bytes.end()};
+}
 
 RunResult run_strategy(const std::string& name, const Problem& problem, const Context& context,
                        const RoutingModel* routing) {
@@ -46,6 +63,7 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Co
   result.report.num_pes = problem.topology.size();
   result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
   if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
+  result.report.node_traffic = node_traffic(problem, result.mapping);
   result.report.time_s = elapsed.count();
   result.report.seed = context.seed;
   result.report.partial = run.stopped();
@@ -72,6 +90,7 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   result.report.num_pes = problem.topology.size();
   result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
   if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
+  result.report.node_traffic = node_traffic(problem, result.mapping);
   return result;
 }
 

@@ -17,6 +17,9 @@ struct RunResult {
   bool external = false;
 };
 
+/// Bytes each used node exchanges with other nodes (MappingReport::node_traffic).
+[[nodiscard]] std::vector<std::pair<NodeId, Volume>> node_traffic(const Problem& problem, const Mapping& mapping);
+
 /// Maps with one strategy and scores the result (with the link metrics when
 /// `routing` is given).
 [[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context,

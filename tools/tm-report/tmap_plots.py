@@ -8,6 +8,7 @@ import math
 import re
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.patches  # noqa: E402  (after the backend)
@@ -107,6 +108,50 @@ def node_grid(topology):
         x, y = int(m.group(2)), int(m.group(3))
         return y, x, (lambda pe: (pe // x, pe % x)), f"{m.group(1)} {x} x {y}; a cell = a PE"
     return None
+
+
+def node_cell(topology):
+    """(rows, cols, cell of a node index, separators, caption) for the
+    machines node_grid draws; separators are the chip boundaries (Tianhe-3:
+    ("h", y) and ("v", x) lines between chips), None elsewhere."""
+    grid = node_grid(topology)
+    if grid is None:
+        return None
+    rows, cols, cell, caption = grid
+    m = _TIANHE3.match(topology.replace(" ", ""))
+    if not m:
+        return rows, cols, cell, [], caption
+    chip_rows, chip_cols = int(m.group(1)), int(m.group(2))
+    nodes = int(m.group(3) or 96)
+    cores = int(m.group(4) or 1)
+    half = nodes // 2
+    lines = [("h", 2 * r - 0.5) for r in range(1, chip_rows)] + [("v", half * c - 0.5) for c in range(1, chip_cols)]
+    return rows, cols, (lambda node: cell(node * cores)), lines, caption.replace("a cell = a node", "a cell = a node; white lines: chips")
+
+
+def node_traffic(ax, topology, traffic, top, title):
+    """Bytes each node exchanges with other nodes (tm-map's node_traffic),
+    nodes without ranks grey, chips outlined; one colour scale `top` for
+    panels that are compared. False when the machine cannot be drawn."""
+    layout = node_cell(topology)
+    if layout is None:
+        return False
+    rows, cols, cell, lines, caption = layout
+    values = np.full((rows, cols), np.nan)
+    for node, b in traffic:
+        r, c = cell(node)
+        values[r][c] = b
+    cmap = plt.get_cmap("viridis").copy()
+    cmap.set_bad("#d9d9d9")
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, interpolation="nearest", vmin=0, vmax=top or 1)
+    for kind, at in lines:
+        (ax.axhline if kind == "h" else ax.axvline)(at, color="white", linewidth=2)
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(caption + "; grey: no rank", fontsize=8)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    plt.colorbar(image, ax=ax, fraction=0.046, pad=0.02, label="bytes to and from other nodes")
+    return True
 
 
 def occupancy(ax, topology, mapping, title):
