@@ -315,6 +315,28 @@ TEST(Cli, CompareTableAndJson) {
   for (const char* key : {"strategy", "n", "pes", "hop_bytes", "avg_hops", "max_com", "time_s", "mapping"}) {
     EXPECT_TRUE(j["results"][1].contains(key)) << key;
   }
+  // The ratios divide by plain Scotch's and in-order's hop-bytes as their
+  // own runs give them, and the rows are sorted by hop-bytes.
+  box.write("t.tgt", "tleaf 2 2 10 4 1\n");
+  box.write("r.coo", "6\n0 1 50\n1 2 7\n2 3 40\n3 4 9\n4 5 30\n5 0 3\n0 3 11\n");
+  const auto alone = [&](const char* strategy) {
+    const auto r = box.run("tm-map", {"-t", "t.tgt", "-c", "r.coo", "-s", strategy, "--format", "json", "-q"});
+    return nlohmann::json::parse(r.out)["hop_bytes"].get<double>();
+  };
+  const double scotch = alone("scotch");
+  const double inorder = alone("inorder");
+  const auto cmp =
+      box.run("tm-map", {"-t", "t.tgt", "-c", "r.coo", "--compare", "roundrobin,ohtma,rcm", "--format", "json", "-q"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const auto c = nlohmann::json::parse(cmp.out);
+  double previous = 0;
+  for (const auto& row : c["results"]) {
+    const double hop = row["hop_bytes"].get<double>();
+    EXPECT_GE(hop, previous) << row["strategy"];
+    previous = hop;
+    EXPECT_DOUBLE_EQ(row["vs_scotch"].get<double>(), hop / scotch) << row["strategy"];
+    EXPECT_DOUBLE_EQ(row["vs_inorder"].get<double>(), hop / inorder) << row["strategy"];
+  }
 }
 
 TEST(Cli, ExampleWithTheDefaultStrategyBeatsInOrder) {
