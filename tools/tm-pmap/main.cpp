@@ -65,15 +65,8 @@ void agree(const std::function<void()>& check) {
   }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int failing = message.empty() ? std::numeric_limits<int>::max() : rank;
-  int first = 0;
-  MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == std::numeric_limits<int>::max()) return;
-  int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
-  message.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
-  throw tmap::InputError(first == 0 ? message : fmt::format("process {}: {}", first, message));
+  if (!message.empty() && rank != 0) message = fmt::format("process {}: {}", rank, message);
+  tmap::pmap::agree_on_errors(MPI_COMM_WORLD, message);
 }
 
 /// Every process must have been given the same arguments (an MPMD launch

@@ -13,10 +13,6 @@
 
 namespace tmap::pmap {
 
-namespace {
-
-/// The first error any process met, agreed by all: the lowest failing
-/// process's message travels to everyone and is thrown everywhere.
 void agree_on_errors(MPI_Comm comm, const std::string& mine) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -30,6 +26,8 @@ void agree_on_errors(MPI_Comm comm, const std::string& mine) {
   MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
   throw InputError(message);
 }
+
+namespace {
 
 bool whole(const std::string& token, long long& value) {
   if (token.empty()) return false;

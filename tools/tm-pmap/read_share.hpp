@@ -10,6 +10,11 @@
 
 namespace tmap::pmap {
 
+/// Collective. The first error any process met (`mine`, empty for none),
+/// agreed by all: the lowest failing process's message travels to everyone
+/// and is thrown as InputError everywhere; returns when none failed.
+void agree_on_errors(MPI_Comm comm, const std::string& mine);
+
 /// Collective. The symmetrised graph, in blocks of vertices by process
 /// rank. Bad input throws InputError on every process, with the file and
 /// line where a process found it (the lowest such process's message).
