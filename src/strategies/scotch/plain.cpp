@@ -11,11 +11,10 @@
 // to_tgt() otherwise; an allocation becomes a `sub` of it, as a user would
 // hand gmap). A private generator seeded with --seed 0 starts where gmap's
 // global one does, so the .map files are equal line for line
-// (tests/cli/gmap_equality.sh). Where Scotch puts more ranks on a terminal
+// (tests/scotch_gmap_equality.sh). Where Scotch puts more ranks on a terminal
 // than it holds, the extra ranks move where they cost least and the run
 // says so (never silently). libscotch runs on as many threads as gmap
 // starts on this machine (SCOTCH_PTHREAD_NUMBER, else every core).
-#include <cstdio>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -64,15 +63,6 @@ SCOTCH_Num strategy_flags(const std::string& letters) {
     }
   }
   return flags;
-}
-
-/// Loads Scotch target text into `arch` as SCOTCH_archLoad reads a file;
-/// false when libscotch refuses it (tmap's reader is more lenient).
-bool load_target_text(scotchmap::Arch& arch, const std::string& text) {
-  const std::lock_guard lock(scotchmap::libscotch_parser());
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(fmemopen(const_cast<char*>(text.data()), text.size(), "r"),
-                                                       &std::fclose);
-  return file && SCOTCH_archLoad(&arch.a, file.get()) == 0;
 }
 
 /// The target gmap would be given for these terminals, and which terminal
@@ -152,9 +142,9 @@ std::unique_ptr<GmapTarget> load_gmap_target(const Topology& topology, const sco
       target->what = "the machine's Scotch target (tm-topo)";
       break;
   }
-  if (!plan.sub) return load_target_text(target->arch, text) ? std::move(target) : nullptr;
+  if (!plan.sub) return scotchmap::try_load_target(target->arch, text) ? std::move(target) : nullptr;
   // An allocation: a `sub` of the whole target, as a user hands gmap.
-  if (!load_target_text(target->whole, text)) return nullptr;
+  if (!scotchmap::try_load_target(target->whole, text)) return nullptr;
   if (SCOTCH_archSub(&target->arch.a, &target->whole.a, static_cast<SCOTCH_Num>(numbers.size()), numbers.data()) != 0) {
     return nullptr;
   }
@@ -244,12 +234,7 @@ Mapping ScotchMapper::map_logged(const Problem& problem, const Context& context,
       }
     }
   }
-  const auto moved = scotchmap::repair_overfull(
-      sym, terminals, terminal_of,
-      [&](std::int64_t a, std::int64_t b) {
-        return topology.distance(terminals.representative[a], terminals.representative[b]);
-      },
-      [&] { return scotchmap::bisection_order(topology, terminals); });
+  const auto moved = scotchmap::repair_on_machine(topology, sym, terminals, terminal_of);
   if (moved > 0 && log != nullptr) *log = {};  // no longer gmap's mapping
   if (moved > 0) {
     context.note(1, "scotch: Scotch's mapping put more ranks on some PEs than they hold; " + std::to_string(moved) +

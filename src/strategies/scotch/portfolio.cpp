@@ -52,12 +52,7 @@ Candidate map_once(const scotchmap::SourceGraph& source, const Arch& arch, scotc
     terminal_of = scotchmap::map_labels(source, arch, terminals.size(), setting, run);
   }
   // Repair: ranks beyond a terminal's capacity move where they cost least.
-  const auto moved = scotchmap::repair_overfull(
-      sym, terminals, terminal_of,
-      [&](std::int64_t a, std::int64_t b) {
-        return topology.distance(terminals.representative[a], terminals.representative[b]);
-      },
-      [&] { return scotchmap::bisection_order(topology, terminals); });
+  const auto moved = scotchmap::repair_on_machine(topology, sym, terminals, terminal_of);
   return {scotchmap::expand(terminals, terminal_of, constraints.capacity()), moved};
 }
 

@@ -170,4 +170,14 @@ std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, 
   return repair.run(terminal_of);
 }
 
+std::int64_t repair_on_machine(const Topology& topology, const CommMatrix& sym, const Terminals& terminals,
+                               std::vector<std::int64_t>& terminal_of) {
+  return repair_overfull(
+      sym, terminals, terminal_of,
+      [&](std::int64_t a, std::int64_t b) {
+        return topology.distance(terminals.representative[a], terminals.representative[b]);
+      },
+      [&] { return bisection_order(topology, terminals); });
+}
+
 }  // namespace tmap::scotchmap

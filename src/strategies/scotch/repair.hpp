@@ -32,4 +32,9 @@ std::int64_t repair_overfull(const CommMatrix& sym, const Terminals& terminals, 
                              const std::function<std::vector<std::int64_t>()>& order_of = {},
                              std::int64_t exact_pairs = kExactRepairPairs, std::int64_t window = 32);
 
+/// repair_overfull with the machine's distances between the terminals'
+/// representatives and its bisection order of the terminals.
+std::int64_t repair_on_machine(const Topology& topology, const CommMatrix& sym, const Terminals& terminals,
+                               std::vector<std::int64_t>& terminal_of);
+
 }  // namespace tmap::scotchmap

@@ -19,12 +19,7 @@ namespace {
 constexpr Distance kMaxScotchDistance = 65535;
 
 void load_text(Arch& arch, const std::string& text) {
-  const std::lock_guard lock(libscotch_parser());
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(fmemopen(const_cast<char*>(text.data()), text.size(), "r"),
-                                                       &std::fclose);
-  if (!file || SCOTCH_archLoad(&arch.a, file.get()) != 0) {
-    throw InternalError("scotch: libscotch refused the target it was given");
-  }
+  if (!try_load_target(arch, text)) throw InternalError("scotch: libscotch refused the target it was given");
 }
 
 /// deco 0: exact distances, scaled down only if they would overflow
@@ -88,6 +83,13 @@ void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals
 }
 
 }  // namespace
+
+bool try_load_target(Arch& arch, const std::string& text) {
+  const std::lock_guard lock(libscotch_parser());
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(fmemopen(const_cast<char*>(text.data()), text.size(), "r"),
+                                                       &std::fclose);
+  return file && SCOTCH_archLoad(&arch.a, file.get()) == 0;
+}
 
 std::optional<TerminalGroups> uniform_groups(const Topology& topology, const Terminals& terminals) {
   const auto* machine = dynamic_cast<const topo::Tianhe3Topology*>(&topology);

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "strategies/scotch/libscotch.hpp"
@@ -34,6 +35,10 @@ inline constexpr std::int64_t kMaxTableTerminals = 6144;
 inline constexpr std::int64_t kMaxForcedTableTerminals = 16384;
 
 enum class TargetKind { Native, Table, Grouped, MachineGraph };
+
+/// Loads Scotch target text into `arch` as SCOTCH_archLoad reads a file;
+/// false when libscotch refuses it.
+bool try_load_target(Arch& arch, const std::string& text);
 
 /// Terminals in groups with uniform distances: every terminal's group, and
 /// the groups as terminals (their PEs, summed capacities, a representative).
