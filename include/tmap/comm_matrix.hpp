@@ -30,7 +30,7 @@ class CommMatrix {
   static CommMatrix from_entries(Rank n, std::vector<CommEntry> entries);
 
   /// Builds from CSR arrays that are already sorted by column within each row,
-  /// with no duplicates, no zeros and no diagonal (checked).
+  /// with no duplicates, no zeros and no diagonal (checked: ParameterError).
   static CommMatrix from_csr(Rank n, std::vector<std::int64_t> row_begin, std::vector<Rank> column,
                              std::vector<Volume> volume);
 

@@ -1,10 +1,25 @@
-// The error types tmap throws. Library code never prints or exits; the tools
-// turn these into messages and exit codes (contract section 5).
+// The errors tmap reports. Library code never prints or exits; the tools
+// turn these into messages and exit codes, the C API into status codes.
+//
+// One category per kind of cause (Mt-KaHyPar's model), so that a caller can
+// tell "fix your file" from "pick another strategy" from "the system failed":
+//
+//   category          class             tools' exit   C status
+//   invalid input     InputError        2             TMAP_ERROR_INPUT
+//   invalid parameter ParameterError    2             TMAP_ERROR_PARAMETER
+//   unsupported       UnsupportedError  2             TMAP_ERROR_UNSUPPORTED
+//   over a limit      ResourceError     2             TMAP_ERROR_RESOURCE
+//   system failure    SystemError       4             TMAP_ERROR_SYSTEM
+//   internal (a bug)  InternalError     1             TMAP_ERROR_INTERNAL
+//
+// Messages say what is wrong in the library's terms (an option by its key,
+// "scotch-flags: ..."); they never name a tool's flag: the tools add that.
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "tmap/export.h"
 
@@ -12,13 +27,31 @@ TMAP_API_BEGIN
 
 namespace tmap {
 
+enum class ErrorKind {
+  InvalidInput,      ///< a file or data given to tmap is wrong (names file and line)
+  InvalidParameter,  ///< a caller's choice is wrong: an option value, an argument, an output path
+  Unsupported,       ///< valid, but this strategy, machine kind or build cannot do it
+  Resource,          ///< the run would pass a bound tmap keeps (memory of a table, 64-bit sums)
+  System,            ///< the system failed: a write error, out of memory, a library refused to start
+  Internal,          ///< a broken invariant: a bug in tmap
+};
+
+/// "invalid input", "invalid parameter", "unsupported", "resource", "system", "internal".
+[[nodiscard]] std::string_view error_kind_name(ErrorKind kind) noexcept;
+
 /// Base of every error tmap reports.
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  [[nodiscard]] ErrorKind kind() const noexcept { return kind_; }
+
+ protected:
+  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+
+ private:
+  ErrorKind kind_;
 };
 
-/// Bad user input (a file, an option value): tools exit with code 2.
+/// Bad input data (a file, a stream, a matrix handed to the API).
 /// what() reads "FILE:LINE: problem", "FILE: problem" or "problem".
 class InputError : public Error {
  public:
@@ -37,10 +70,36 @@ class InputError : public Error {
   std::string problem_;
 };
 
-/// A broken internal invariant (a bug): tools exit with code 1.
+/// A caller's choice is wrong: an option value ("KEY: problem"), an unknown
+/// strategy, an argument out of range, an output that cannot be written to.
+class ParameterError : public Error {
+ public:
+  explicit ParameterError(const std::string& message) : Error(ErrorKind::InvalidParameter, message) {}
+};
+
+/// A valid request this strategy, machine kind or build cannot serve.
+class UnsupportedError : public Error {
+ public:
+  explicit UnsupportedError(const std::string& message) : Error(ErrorKind::Unsupported, message) {}
+};
+
+/// The run would pass a bound tmap keeps (a table's memory, exact 64-bit
+/// sums, a libscotch index width): refused before the work, not a bug.
+class ResourceError : public Error {
+ public:
+  explicit ResourceError(const std::string& message) : Error(ErrorKind::Resource, message) {}
+};
+
+/// The system failed: a write error, no memory, a library that could not start.
+class SystemError : public Error {
+ public:
+  explicit SystemError(const std::string& message) : Error(ErrorKind::System, message) {}
+};
+
+/// A broken internal invariant (a bug).
 class InternalError : public Error {
  public:
-  using Error::Error;
+  explicit InternalError(const std::string& message) : Error(ErrorKind::Internal, message) {}
 };
 
 }  // namespace tmap

@@ -31,6 +31,8 @@ struct OhtmaOptions {
   bool repeat_passes = true;     ///< pair-exchange passes until one keeps nothing
   bool free_slot_moves = true;   ///< free slots join the exchange as silent ranks
   bool candidate_search = true;  ///< candidate-list local search at the end
+
+  friend bool operator==(const OhtmaOptions&, const OhtmaOptions&) = default;
 };
 
 /// Scotch's knobs. `scotch` reads the gmap ones (as scotch_gmap's -b, -c,
@@ -46,6 +48,10 @@ struct ScotchOptions {
   /// A libscotch mapping strategy string (gmap -m); replaces flags and
   /// imbalance when not empty.
   std::string strategy;
+  /// scotch+ only: the target libscotch gets (auto, native, table, grouped, graph).
+  std::string target = "auto";
+
+  friend bool operator==(const ScotchOptions&, const ScotchOptions&) = default;
 };
 
 /// TreeMatch's knobs.
@@ -53,6 +59,8 @@ struct TreeMatchOptions {
   /// Below this many candidate groups C(m, a) a level is grouped by full
   /// enumeration (TopoMatch's tau).
   std::int64_t tau = 30000;
+
+  friend bool operator==(const TreeMatchOptions&, const TreeMatchOptions&) = default;
 };
 
 /// Refinement after a strategy (any strategy): none, a swap descent to a
@@ -67,6 +75,8 @@ struct RefineOptions {
   /// Wall-clock cap of the tabu search in seconds (0 = none). A cap makes
   /// results depend on the machine's speed; the iteration budget does not.
   double time_limit_s = 0.0;
+
+  friend bool operator==(const RefineOptions&, const RefineOptions&) = default;
 };
 
 /// What a refinement did.
@@ -90,9 +100,55 @@ struct Grid2dOptions {
   /// 0 = the matrix's stencil fixes shape and halos.
   double domain_height = 0.0;
   double domain_width = 0.0;
+
+  friend bool operator==(const Grid2dOptions&, const Grid2dOptions&) = default;
 };
 
-/// What a run reports as it goes (Context::progress).
+/// rb's knobs (Hoefler-Snir recursive bisection).
+struct RbOptions {
+  /// Fiduccia-Mattheyses passes per cut; negative = the default (12, 4 above 50,000 ranks).
+  std::int64_t passes = -1;
+
+  friend bool operator==(const RbOptions&, const RbOptions&) = default;
+};
+
+/// auto's knobs.
+struct AutoOptions {
+  /// The Scotch candidate: "scotch+" (tmap's portfolio, the default) or
+  /// "scotch" (one libscotch run, as gmap: the fast preset).
+  std::string scotch = "scotch+";
+
+  friend bool operator==(const AutoOptions&, const AutoOptions&) = default;
+};
+
+/// The configuration of a mapping run: the strategy and every option, typed.
+/// Copyable and comparable; the CLI fills it (presets, a config file, flags),
+/// the library reads it. Saved and loaded as JSON (tmap/config.hpp), so a run
+/// can be repeated from its output. Defaults give deterministic results.
+/// Nothing here is run state: progress, logs and cancellation live in RunHooks.
+struct Context {
+  /// The strategy map() runs (a name of the strategy table).
+  std::string strategy = "auto";
+  /// Seed of every random choice (same seed + input = same mapping).
+  std::uint64_t seed = 0;
+  /// The thread budget of the whole run: OpenMP regions and the strategies'
+  /// own workers share it. Results never depend on it.
+  int threads = 1;
+  /// Link bandwidths for routing-aware strategies (umpa-mc), as
+  /// RoutingModel::set_bandwidths reads them ("row=2,col=2"); empty = 1.
+  std::string link_bandwidths;
+  OhtmaOptions ohtma;
+  ScotchOptions scotch;
+  TreeMatchOptions treematch;
+  Grid2dOptions grid2d;
+  RbOptions rb;
+  AutoOptions auto_strategy;
+  RefineOptions refine;
+
+  friend bool operator==(const Context&, const Context&) = default;
+};
+
+/// What a run reports as it goes (RunHooks::progress).
 struct Progress {
   std::string_view stage;       ///< what runs: a strategy's name, "best", "refine"
   std::string_view detail;      ///< one line of text, e.g. "umpa-wh built 268000 refined 254000"
@@ -102,61 +158,58 @@ struct Progress {
   bool done = false;            ///< the stage ended
 };
 
-/// Shared by the nested runs of one map_with call (best runs the others):
-/// when it started, and whether the caller asked it to stop.
+/// Shared by the nested runs of one map call (best runs the others): when it
+/// started, and whether the caller asked it to stop. Thread-safe.
 struct RunControl {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::atomic<bool> stop{false};
 };
 
-/// Options every strategy reads. Copyable; the CLI fills it, the library
-/// reads it. Defaults give deterministic results.
-struct Context {
-  /// Seed of every random choice (same seed + input = same mapping).
-  std::uint64_t seed = 0;
-  /// OpenMP threads; results never depend on it.
-  int threads = 1;
-  /// 0 quiet, 1 normal, 2+ chatty.
+/// The runtime side of a run: where it reports and how it is stopped. Never
+/// part of the configuration, never saved, never changes a mapping.
+struct RunHooks {
+  /// Notes up to this level reach `log`: 0 quiet, 1 normal, 2+ chatty.
   int verbosity = 0;
-  /// Where strategies send progress and notes (the tools print them on
-  /// stderr with -v); empty = silent. The library never prints itself.
+  /// Where strategies send notes (the tools print them on stderr with -v);
+  /// empty = silent. The library never prints itself.
   std::function<void(std::string_view)> log;
-  /// Link bandwidths for routing-aware strategies (umpa-mc), as
-  /// RoutingModel::set_bandwidths reads them ("row=2,col=2"); empty = 1.
-  std::string link_bandwidths;
-  OhtmaOptions ohtma;
-  ScotchOptions scotch;
-  TreeMatchOptions treematch;
-  Grid2dOptions grid2d;
-  RefineOptions refine;
-  /// Options of strategies that keep no typed field above, by key, as their
-  /// StrategyOption::apply checked and stored them: a strategy brings its
-  /// options in its own folder without changing this struct.
-  std::map<std::string, std::string, std::less<>> strategy_options;
-
   /// Called from the mapping's thread as the run goes: stages as they start
   /// and end, the portfolio's candidates as each finishes, refinement
   /// passes with the current best. Return false to stop the run cleanly: it
   /// ends at its next step with the best mapping found so far (a valid
   /// mapping; `stopped()` then says it is partial). Empty: no reports.
   std::function<bool(const Progress&)> progress;
-  /// Set by map_with for one call (and shared with the runs nested in it).
-  std::shared_ptr<RunControl> run;
+  /// Cancellation: set `control->stop` (from any thread) to stop the run as
+  /// `progress` returning false does. Made by map() when empty, shared with
+  /// the runs nested in it.
+  std::shared_ptr<RunControl> control;
+};
 
-  /// Sends a message to `log` when verbosity >= level.
+/// One run as the strategies see it: its configuration (a Context) and its
+/// hooks. Made from a Context alone for a run that reports nothing.
+struct Run : Context {
+  RunHooks hooks;
+
+  Run() = default;
+  Run(const Context& config, RunHooks run_hooks = {})  // NOLINT(google-explicit-constructor): a Context is a silent run
+      : Context(config), hooks(std::move(run_hooks)) {}
+
+  /// The configuration alone.
+  [[nodiscard]] const Context& config() const noexcept { return *this; }
+  /// Sends a message to the log when the verbosity reaches `level`.
   void note(int level, std::string_view message) const {
-    if (log && verbosity >= level) log(message);
+    if (hooks.log && hooks.verbosity >= level) hooks.log(message);
   }
   /// Reports to `progress` (elapsed time filled in); returns false once the
   /// run should stop.
   bool report(Progress event) const {
-    if (!progress || !run) return !stopped();
-    event.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - run->start).count();
-    if (!progress(event)) run->stop = true;
+    if (!hooks.progress || !hooks.control) return !stopped();
+    event.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - hooks.control->start).count();
+    if (!hooks.progress(event)) hooks.control->stop = true;
     return !stopped();
   }
   /// Whether the caller asked this run to stop (the result is then partial).
-  [[nodiscard]] bool stopped() const noexcept { return run && run->stop.load(); }
+  [[nodiscard]] bool stopped() const noexcept { return hooks.control && hooks.control->stop.load(); }
 };
 
 /// What scotch_gmap -vs and -vm print for a plain Scotch run, in its
@@ -182,7 +235,7 @@ class Mapper {
   virtual ~Mapper() = default;
   /// Returns sigma[rank] = PE for every rank. Implementations may assume
   /// check_problem(problem) passed.
-  [[nodiscard]] virtual Mapping map(const Problem& problem, const Context& context) const = 0;
+  [[nodiscard]] virtual Mapping map(const Problem& problem, const Run& run) const = 0;
 };
 
 /// What a strategy can do, so that callers ask the row instead of comparing
@@ -204,6 +257,9 @@ struct StrategyOption {
   std::string_view key;
   std::string_view help;
   void (*apply)(Context& context, std::string_view value);
+  /// The value as text that `apply` reads back to the same Context field
+  /// (how a configuration is saved).
+  std::string (*show)(const Context& context);
   /// The value names a file the strategy reads (tools keep outputs off it).
   bool names_file = false;
 };
@@ -241,18 +297,24 @@ void check_problem(const Problem& problem);
 
 /// Improves a valid mapping in place by context.refine (never worse, same
 /// constraints). Deterministic for a given seed and iteration budget.
-RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Context& context);
+RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& run);
 
 /// Parses "none", "swap" or "tabu"; InputError otherwise.
 [[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
 
-/// check_problem, run the named strategy, refine by context.refine, validate.
-[[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Context& context);
+/// check_problem, run context.strategy, refine by context.refine, validate.
+/// The mapping depends on the problem and the context only, never on the hooks
+/// (but a run stopped through them returns the best mapping so far).
+[[nodiscard]] Mapping map(const Problem& problem, const Context& context, const RunHooks& hooks = {});
+
+/// map() with the strategy named here instead of run.strategy (portfolios
+/// run their members this way, sharing the caller's hooks).
+[[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Run& run);
 
 /// map_with("scotch", ...) that also fills `log` with what scotch_gmap -vs
 /// and -vm print for it; the log stays empty where the run is not gmap's
 /// (no Scotch target gmap could be given, or overfull PEs repaired).
-[[nodiscard]] Mapping map_scotch_gmap(const Problem& problem, const Context& context, ScotchGmapLog& log);
+[[nodiscard]] Mapping map_scotch_gmap(const Problem& problem, const Run& run, ScotchGmapLog& log);
 
 }  // namespace tmap
 

@@ -45,7 +45,13 @@ struct MappingReport {
   std::optional<RefineStats> refine;
   double time_s = 0.0;
   std::uint64_t seed = 0;
-  /// The run was stopped (Context::progress returned false): the mapping is
+  /// The thread budget the run had (results do not depend on it).
+  int threads = 1;
+  /// The run's whole configuration (tmap/config.hpp's option_values): the
+  /// JSON's "config" object, which tm-map --config reads back to repeat the
+  /// run. Empty for mappings tmap did not compute.
+  std::vector<std::pair<std::string, std::string>> config;
+  /// The run was stopped (RunHooks::progress returned false): the mapping is
   /// the best found by then; the JSON says "partial": true.
   bool partial = false;
   /// Bytes each used node exchanges with other nodes (sent and received;

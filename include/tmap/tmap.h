@@ -27,11 +27,16 @@ TMAP_API_BEGIN
 extern "C" {
 #endif
 
+/* One status per error category (tmap/error.hpp). */
 typedef enum tmap_status {
   TMAP_OK = 0,
-  TMAP_ERROR_INTERNAL = 1, /* a bug: please report */
-  TMAP_ERROR_INPUT = 2,    /* bad input: the message names it */
-  TMAP_ERROR_ARGUMENT = 3  /* a NULL handle or out-of-range argument */
+  TMAP_ERROR_INTERNAL = 1,                   /* a bug: please report */
+  TMAP_ERROR_INPUT = 2,                      /* bad input data (a file, a matrix): the message names it */
+  TMAP_ERROR_PARAMETER = 3,                  /* a NULL handle, an argument out of range, a bad option value */
+  TMAP_ERROR_UNSUPPORTED = 4,                /* valid, but this strategy, machine or build cannot do it */
+  TMAP_ERROR_RESOURCE = 5,                   /* over a bound tmap keeps (a table's memory, 64-bit sums) */
+  TMAP_ERROR_SYSTEM = 6,                     /* the system failed: out of memory, a write error */
+  TMAP_ERROR_ARGUMENT = TMAP_ERROR_PARAMETER /* the name before 0.2 */
 } tmap_status;
 
 typedef struct tmap_topology tmap_topology;
@@ -88,18 +93,20 @@ void tmap_constraints_free(tmap_constraints* constraints);
 /* ---- Options (all optional; defaults: seed 0, 1 thread) ------------------- */
 tmap_options* tmap_options_create(void);
 void tmap_options_set_seed(tmap_options* options, uint64_t seed);
-/* Any strategy option by key, as tm-map's --KEY VALUE takes it ("ohtma-loop",
- * "ohtma-passes", "sparse-factor", "tau", "grid2d-bw", "grid2d-domain": the
- * strategy table lists each strategy's). TMAP_ERROR_INPUT naming the key for
- * an unknown key or a bad value; TMAP_ERROR_ARGUMENT for NULL arguments. */
+/* Any option by key, as tm-map's --KEY VALUE takes it: the run's ("strategy",
+ * "seed", "threads", "refine", "refine-iters", "time-limit", "link-bw") and
+ * each strategy's ("ohtma-loop", "sparse-factor", "tau", ...: the strategy
+ * table lists them; tmap/config.hpp's context_options() all of them).
+ * TMAP_ERROR_PARAMETER naming the key for an unknown key, a bad value or
+ * NULL arguments. */
 tmap_status tmap_options_set(tmap_options* options, const char* key, const char* value, char** error);
 void tmap_options_set_threads(tmap_options* options, int threads);
 /* OHTMA's pair-exchange iterations; negative = n/2 (the paper's choice). */
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);
 /* Refinement after the strategy: "none", "swap" or "tabu" (tm-map --refine);
- * iterations < 0 = the default budget. TMAP_ERROR_INPUT for another kind. */
+ * iterations < 0 = the default budget. TMAP_ERROR_PARAMETER for another kind. */
 tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int64_t iterations, char** error);
-/* Progress of a run, as the C++ Context::progress reports it. The strings
+/* Progress of a run, as the C++ RunHooks::progress reports it. The strings
  * are valid during the call only. */
 typedef struct tmap_progress {
   const char* stage;  /* a strategy's name, "best", "refine swap", "refine tabu" */
@@ -121,7 +128,7 @@ int tmap_strategy_count(void);
 const char* tmap_strategy_name(int index);
 
 /* ---- Mapping ------------------------------------------------------------- */
-/* Maps with `strategy` (NULL = the default); `constraints` NULL = every PE
+/* Maps with `strategy` (NULL = the options' "strategy", by default auto); `constraints` NULL = every PE
  * once; `options` NULL = defaults. */
 tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const tmap_constraints* constraints,
                      const char* strategy, const tmap_options* options, tmap_result** out, char** error);

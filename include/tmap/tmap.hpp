@@ -6,6 +6,7 @@
 
 #include "tmap/allocation.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/config.hpp"
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
 #include "tmap/mapper.hpp"

@@ -22,6 +22,7 @@ struct tmap_constraints {
 };
 struct tmap_options {
   tmap::Context context;
+  tmap::RunHooks hooks;
 };
 struct tmap_result {
   tmap::Mapping mapping;
@@ -38,6 +39,24 @@ char* duplicate(const std::string& text) {
   return copy;
 }
 
+tmap_status status_of(tmap::ErrorKind kind) {
+  switch (kind) {
+    case tmap::ErrorKind::InvalidInput:
+      return TMAP_ERROR_INPUT;
+    case tmap::ErrorKind::InvalidParameter:
+      return TMAP_ERROR_PARAMETER;
+    case tmap::ErrorKind::Unsupported:
+      return TMAP_ERROR_UNSUPPORTED;
+    case tmap::ErrorKind::Resource:
+      return TMAP_ERROR_RESOURCE;
+    case tmap::ErrorKind::System:
+      return TMAP_ERROR_SYSTEM;
+    case tmap::ErrorKind::Internal:
+      return TMAP_ERROR_INTERNAL;
+  }
+  return TMAP_ERROR_INTERNAL;
+}
+
 /// Runs body, mapping every exception to a status and a message.
 template <typename Body>
 tmap_status guarded(char** error, Body&& body) {
@@ -49,10 +68,10 @@ tmap_status guarded(char** error, Body&& body) {
   try {
     body();
     return TMAP_OK;
-  } catch (const tmap::InputError& e) {
-    return fail(TMAP_ERROR_INPUT, e.what());
+  } catch (const tmap::Error& e) {
+    return fail(status_of(e.kind()), e.what());
   } catch (const std::bad_alloc&) {
-    return fail(TMAP_ERROR_INTERNAL, "out of memory");
+    return fail(TMAP_ERROR_SYSTEM, "out of memory");
   } catch (const std::exception& e) {
     return fail(TMAP_ERROR_INTERNAL, e.what());
   } catch (...) {
@@ -201,7 +220,7 @@ void tmap_options_set_seed(tmap_options* options, uint64_t seed) {
 }
 tmap_status tmap_options_set(tmap_options* options, const char* key, const char* value, char** error) {
   if (options == nullptr || key == nullptr || value == nullptr) return missing(error, "options, key or value");
-  return guarded(error, [&] { tmap::set_strategy_option(options->context, key, value); });
+  return guarded(error, [&] { tmap::set_option(options->context, key, value); });
 }
 void tmap_options_set_threads(tmap_options* options, int threads) {
   if (options != nullptr && threads > 0) options->context.threads = threads;
@@ -220,10 +239,10 @@ tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int
 void tmap_options_set_progress(tmap_options* options, tmap_progress_callback callback, void* user_data) {
   if (options == nullptr) return;
   if (callback == nullptr) {
-    options->context.progress = nullptr;
+    options->hooks.progress = nullptr;
     return;
   }
-  options->context.progress = [callback, user_data](const tmap::Progress& p) {
+  options->hooks.progress = [callback, user_data](const tmap::Progress& p) {
     // NUL-terminated copies for C (string_views need not be).
     const std::string stage(p.stage);
     const std::string detail(p.detail);
@@ -251,12 +270,14 @@ tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const
   return guarded(error, [&] {
     const auto all = constraints == nullptr ? tmap::Constraints::all(*topology->t) : constraints->c;
     tmap::Context context = options == nullptr ? tmap::Context{} : options->context;
-    context.run = std::make_shared<tmap::RunControl>();  // this call's own stop flag
+    if (strategy != nullptr) context.strategy = strategy;
+    tmap::RunHooks hooks = options == nullptr ? tmap::RunHooks{} : options->hooks;
+    hooks.control = std::make_shared<tmap::RunControl>();  // this call's own stop flag
     const tmap::Problem problem{comm->m, *topology->t, all};
     const auto start = std::chrono::steady_clock::now();
     auto result = std::make_unique<tmap_result>();
-    result->mapping = tmap::map_with(strategy == nullptr ? tmap::default_strategy() : strategy, problem, context);
-    result->partial = context.stopped();
+    result->mapping = tmap::map(problem, context, hooks);
+    result->partial = hooks.control->stop.load();
     result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result->metrics = tmap::evaluate(comm->m, *topology->t, result->mapping);
     *out = result.release();

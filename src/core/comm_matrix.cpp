@@ -58,14 +58,14 @@ CommMatrix CommMatrix::from_csr(Rank n, std::vector<std::int64_t> row_begin, std
                                 std::vector<Volume> volume) {
   if (n < 0 || row_begin.size() != static_cast<std::size_t>(n) + 1 || row_begin.front() != 0 ||
       row_begin.back() != static_cast<std::int64_t>(column.size()) || column.size() != volume.size()) {
-    throw InternalError("CommMatrix::from_csr: inconsistent array sizes");
+    throw ParameterError("CommMatrix::from_csr: inconsistent array sizes");
   }
   for (Rank i = 0; i < n; ++i) {
-    if (row_begin[i] > row_begin[i + 1]) throw InternalError("CommMatrix::from_csr: row bounds decrease");
+    if (row_begin[i] > row_begin[i + 1]) throw ParameterError("CommMatrix::from_csr: row bounds decrease");
     for (auto k = row_begin[i]; k < row_begin[i + 1]; ++k) {
       const Rank j = column[k];
       if (j < 0 || j >= n || j == i || volume[k] <= 0 || (k > row_begin[i] && column[k - 1] >= j)) {
-        throw InternalError("CommMatrix::from_csr: row " + std::to_string(i) + " is not canonical");
+        throw ParameterError("CommMatrix::from_csr: row " + std::to_string(i) + " is not canonical");
       }
     }
   }

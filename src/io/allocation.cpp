@@ -134,13 +134,13 @@ NodeId node_of_host(std::string_view host, const std::string& host_pattern, cons
     try {
       pattern = std::regex(host_pattern);
     } catch (const std::regex_error& e) {
-      throw InputError("--host-pattern '" + host_pattern + "' is not a valid regular expression");
+      throw ParameterError("host-pattern: '" + host_pattern + "' is not a valid regular expression");
     }
     std::match_results<std::string_view::const_iterator> match;
     NodeId id = 0;
     if (!std::regex_match(host.begin(), host.end(), match, pattern) || match.size() < 2 ||
         !detail::parse_int(std::string_view(&*match[1].first, static_cast<std::size_t>(match[1].length())), id)) {
-      throw InputError(origin + ": host '" + std::string(host) + "' does not match --host-pattern '" + host_pattern +
+      throw InputError(origin + ": host '" + std::string(host) + "' does not match the host pattern '" + host_pattern +
                        "' with a number in its first group");
     }
     return id;
@@ -150,7 +150,7 @@ NodeId node_of_host(std::string_view host, const std::string& host_pattern, cons
   NodeId id = 0;
   if (start == host.size() || !detail::parse_int(host.substr(start), id)) {
     throw InputError(origin + ": host '" + std::string(host) +
-                     "' has no trailing number to take as its node id (give --host-pattern)");
+                     "' has no trailing number to take as its node id (give a host pattern)");
   }
   return id;
 }
@@ -229,7 +229,7 @@ Allocation allocation_from_env(const std::string& host_pattern, const HostIds* k
     if (a.hosts.empty()) throw InputError(pbs, "no hosts listed");
     return a;
   }
-  throw InputError("--alloc-from-env: neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set");
+  throw InputError("no scheduler allocation in the environment: neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set");
 }
 
 void Allocation::resolve(const Topology& topology) {

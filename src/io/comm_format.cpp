@@ -50,7 +50,7 @@ CommFormat comm_format_from_path(const std::string& path) {
   if (!ext.empty()) ext.erase(0, 1);
   if (const auto format = detail::find_by_name(kFormats, ext)) return *format;
   throw InputError(path, "cannot tell the communication format from the extension '." + ext +
-                             "' (known: " + format_list() + "; or give --comm-format)");
+                             "' (known: " + format_list() + "; or name the format)");
 }
 
 namespace {

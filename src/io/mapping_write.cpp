@@ -9,6 +9,7 @@
 #include "io/topomatch_prefix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/report.hpp"
+#include "tmap/version.hpp"
 #include "util/names.hpp"
 
 namespace tmap {
@@ -51,7 +52,14 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
     j["refine_time_s"] = r.refine->seconds;
   }
   j["time_s"] = r.time_s;
+  j["version"] = version();
   j["seed"] = r.seed;
+  j["threads"] = r.threads;
+  if (!r.config.empty()) {
+    auto options = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : r.config) options[key] = value;
+    j["config"] = {{"tmap_config", 1}, {"options", std::move(options)}};
+  }
   if (r.partial) j["partial"] = true;  // stopped early: the best mapping found by then
   if (!r.notes.empty()) j["notes"] = r.notes;
   if (r.sim_time_s) j["sim_time_s"] = *r.sim_time_s;
@@ -120,8 +128,7 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
         for (const PE p : mapping) fmt::format_to(it, "{}\n", report.host_of(p));
       } else {
         if (format == MappingFormat::Hydra && report.program.empty()) {
-          throw InputError(
-              "--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
+          throw ParameterError("the hydra format writes a Hydra -configfile and needs the program to launch");
         }
         for (std::size_t r = 0; r < mapping.size();) {
           const auto host = report.host_of(mapping[r]);

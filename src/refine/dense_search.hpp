@@ -25,7 +25,7 @@ inline constexpr std::int64_t kMaxDensePositions = 1024;
 /// The descent (unbounded number of O(N^2) steps) uses the table up to here;
 /// above, the candidate-list search is faster.
 inline constexpr std::int64_t kMaxDenseDescent = 256;
-// Tabu budgets, all here (tm-map's --help quotes kTabuBudgetHelp).
+// Tabu budgets, all here (the refine-iters option quotes kTabuBudgetHelp).
 /// A dense tabu move costs N^2 table updates; about 3e8 take 2 s.
 inline constexpr std::int64_t kMaxTableUpdates = 300'000'000;
 /// best's finalists share about 6e7 updates (half a second at 1024 slots).
@@ -33,7 +33,8 @@ inline constexpr std::int64_t kPortfolioTableUpdates = 60'000'000;
 /// Above the dense table, the candidate-list tabu takes this many steps per rank.
 inline constexpr std::int64_t kCandidateTabuStepsPerRank = 12;
 inline constexpr const char* kTabuBudgetHelp =
-    "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; at most 1e9)";
+    "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; at most 1e9; "
+    "'default' for it)";
 
 /// Default tabu moves for N positions: 200 N, at most kMaxTableUpdates
 /// table updates, so that any size ends in about 2 s.

@@ -69,10 +69,10 @@ RefineKind refine_kind_from_name(std::string_view name) {
   if (name == "none") return RefineKind::None;
   if (name == "swap") return RefineKind::Swap;
   if (name == "tabu") return RefineKind::Tabu;
-  throw InputError("unknown refinement '" + std::string(name) + "' (known: none, swap, tabu)");
+  throw ParameterError("unknown refinement '" + std::string(name) + "' (known: none, swap, tabu)");
 }
 
-RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Context& context) {
+RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& context) {
   const auto start = std::chrono::steady_clock::now();
   RefineStats stats;
   stats.before = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
@@ -89,7 +89,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Conte
   const std::string stage = options.kind == RefineKind::Swap ? "refine swap" : "refine tabu";
   context.report({.stage = stage, .detail = "started", .fraction = 0.0, .hop_bytes = stats.before});
   refine::StepReport on_step;
-  if (context.progress) {
+  if (context.hooks.progress) {
     on_step = [&](std::int64_t step, std::int64_t best) {
       const auto detail = fmt::format("step {}", step);
       return context.report({.stage = stage, .detail = detail, .hop_bytes = best});

@@ -18,9 +18,9 @@ extern "C" __attribute__((visibility("default"))) int tmap_sim_simulate(const tm
     }
     *call->results = tmap::sim::simulate(*call->comm, *call->topology, *call->mappings, options);
     return 0;
-  } catch (const tmap::InputError& e) {
+  } catch (const tmap::Error& e) {
     *call->error = e.what();
-    return 2;
+    return 10 + static_cast<int>(e.kind());
   } catch (const std::exception& e) {
     *call->error = e.what();
     return 1;

@@ -25,11 +25,11 @@ void parse_bandwidths(std::string_view spec, const RoutingModel& routing, SimOpt
     if (eq == std::string_view::npos || std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
       std::string known;
       for (const auto& k : kinds) known += (known.empty() ? "" : ", ") + k;
-      throw InputError("--sim-bw: '" + std::string(item) + "': expected KIND=GB/s with KIND one of " + known);
+      throw ParameterError("sim-bw: '" + std::string(item) + "': expected KIND=GB/s with KIND one of " + known);
     }
     double value = 0.0;
     if (const auto problem = detail::real_number_problem(item.substr(eq + 1), 1e-9, 1e9, &value); !problem.empty()) {
-      throw InputError("--sim-bw: " + kind + ": " + problem);
+      throw ParameterError("sim-bw: " + kind + ": " + problem);
     }
     options.bandwidth_of_kind[kind] = value * 1e9;
   }
@@ -39,12 +39,13 @@ std::vector<SimResult> simulate(const CommMatrix& comm, const Topology& topology
                                 const SimOptions& options) {
   const auto routing = topology.routing_model();
   if (!routing) {
-    throw InputError("--simulate: " + topology.kind() +
-                     " targets give distances only, no links to simulate traffic on (use a Tianhe-3 spec, a mesh, "
-                     "torus, hypercube or tree target)");
+    throw UnsupportedError(
+        "simulation: " + topology.kind() +
+        " targets give distances only, no links to simulate traffic on (use a Tianhe-3 spec, a mesh, "
+        "torus, hypercube or tree target)");
   }
   static std::atomic<bool> used{false};
-  if (used.exchange(true)) throw InputError("--simulate: SimGrid simulates one batch per process");
+  if (used.exchange(true)) throw UnsupportedError("simulation: SimGrid simulates one batch per process");
 
   xbt_log_control_set("root.thresh:critical");  // SimGrid prints nothing
   int argc = 1;

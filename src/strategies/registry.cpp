@@ -70,7 +70,7 @@ const std::array<StrategyInfo, 17>& rows() {
       {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
        make<strategies::BestMapper>, kRefinesItself},
       {"auto", "the lowest of scotch+, treematch (tree machines) and in-order (the default: never worse than in-order)",
-       make<strategies::AutoMapper>},
+       make<strategies::AutoMapper>, 0, 0, strategies::auto_options()},
   }};
   return table;
 }
@@ -91,7 +91,7 @@ const StrategyInfo& find_strategy(std::string_view name) {
   }
   std::string known;
   for (const auto& s : rows()) known += (known.empty() ? "" : ", ") + std::string(s.name);
-  throw InputError("unknown strategy '" + std::string(name) + "' (known: " + known + ")");
+  throw ParameterError("unknown strategy '" + std::string(name) + "' (known: " + known + ")");
 }
 
 void check_problem(const Problem& problem) {
@@ -104,7 +104,7 @@ void check_problem(const Problem& problem) {
   if (n > c.num_slots()) {
     throw InputError(std::to_string(n) + " ranks do not fit: " + std::to_string(c.allowed_pes().size()) +
                      " allowed PEs x " + std::to_string(c.capacity()) +
-                     " rank(s) each = " + std::to_string(c.num_slots()) + " slots (use -o K to oversubscribe)");
+                     " rank(s) each = " + std::to_string(c.num_slots()) + " slots");
   }
 }
 
@@ -119,23 +119,27 @@ void set_strategy_option(Context& context, std::string_view key, std::string_vie
       known += (known.empty() ? "" : ", ") + std::string(option.key);
     }
   }
-  throw InputError("unknown strategy option '" + std::string(key) + "' (known: " + known + ")");
+  throw ParameterError("unknown strategy option '" + std::string(key) + "' (known: " + known + ")");
 }
 
-Mapping map_with(std::string_view strategy, const Problem& problem, const Context& given) {
+Mapping map(const Problem& problem, const Context& context, const RunHooks& hooks) {
+  return map_with(context.strategy, problem, Run(context, hooks));
+}
+
+Mapping map_with(std::string_view strategy, const Problem& problem, const Run& given) {
   const auto& info = find_strategy(strategy);
   check_problem(problem);
   // More threads than the machine has only cost (libgomp and libscotch fail
   // to start thousands of them); results do not depend on the count.
-  Context context = given;
+  Run context = given;
   const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   context.threads = std::clamp(given.threads, 1, hardware);
-  if (!context.run) context.run = std::make_shared<RunControl>();  // the outermost call
+  if (!context.hooks.control) context.hooks.control = std::make_shared<RunControl>();  // the outermost call
   context.report({.stage = info.name, .detail = "started", .fraction = 0.0});
   auto mapping = info.make()->map(problem, context);
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
   const auto hop_bytes = [&] {
-    return context.progress ? evaluate(problem.comm, problem.topology, mapping).hop_bytes : -1;
+    return context.hooks.progress ? evaluate(problem.comm, problem.topology, mapping).hop_bytes : -1;
   };
   context.report({.stage = info.name, .detail = "done", .fraction = 1.0, .hop_bytes = hop_bytes(), .done = true});
   if (context.refine.kind != RefineKind::None && !info.has(kRefinesItself) && !context.stopped()) {
@@ -147,10 +151,10 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Contex
   return mapping;
 }
 
-Mapping map_scotch_gmap(const Problem& problem, const Context& given, ScotchGmapLog& log) {
+Mapping map_scotch_gmap(const Problem& problem, const Run& given, ScotchGmapLog& log) {
   check_problem(problem);
-  Context context = given;
-  if (!context.run) context.run = std::make_shared<RunControl>();
+  Run context = given;
+  if (!context.hooks.control) context.hooks.control = std::make_shared<RunControl>();
   const bool want_view = log.want_view;
   log = {};
   log.want_view = want_view;

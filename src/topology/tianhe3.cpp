@@ -112,11 +112,11 @@ std::string Tianhe3Topology::to_tgt() const {
 
 std::string Tianhe3Topology::deco_target(std::span<const NodeId> nodes) const {
   if (static_cast<std::int64_t>(nodes.size()) > kMaxDecoNodes) {
-    throw InputError("a Scotch deco target of " + std::to_string(nodes.size()) + " nodes would hold " +
-                     std::to_string(static_cast<std::int64_t>(nodes.size()) * (nodes.size() - 1) / 2) +
-                     " distances; above " + std::to_string(kMaxDecoNodes) +
-                     " nodes give --alloc with the job's nodes, or use the built-in spec " + description() +
-                     ", which needs no file");
+    throw ResourceError("a Scotch deco target of " + std::to_string(nodes.size()) + " nodes would hold " +
+                        std::to_string(static_cast<std::int64_t>(nodes.size()) * (nodes.size() - 1) / 2) +
+                        " distances; above " + std::to_string(kMaxDecoNodes) +
+                        " nodes give the job's nodes as an allocation, or use the built-in spec " + description() +
+                        ", which needs no file");
   }
   // Terminal labels are the node ids, so scotch_gmap's .map names the
   // nodes, and tm-map reading the file knows which nodes it describes.

@@ -133,7 +133,8 @@ namespace {
 /// Writes to one of the process's own descriptors, reporting errors by `name`.
 void write_stream(int fd, const std::string& name, std::string_view content) {
   if (fd == STDOUT_FILENO) std::fflush(stdout);
-  if (const int error = write_all(fd, content); error != 0) throw InputError(name, "write error: " + errno_text(error));
+  if (const int error = write_all(fd, content); error != 0)
+    throw SystemError(name + ": write error: " + errno_text(error));
 }
 
 /// What an output path really is (symlinks followed), refused when it is a
@@ -150,14 +151,15 @@ struct OutputTarget {
 };
 
 OutputTarget inspect_output(const std::string& path) {
-  if (path.empty()) throw InputError("--output: the file name is empty");
+  if (path.empty()) throw ParameterError("the output file name is empty");
   OutputTarget t;
   t.file = resolve_links(path);
   t.exists = ::stat(t.file.c_str(), &t.info) == 0;
-  if (!t.exists && errno != ENOENT) throw InputError(path, "cannot write: " + errno_text(errno));
-  if (t.exists && S_ISDIR(t.info.st_mode)) throw InputError(path, "is a directory; cannot write the output there");
+  if (!t.exists && errno != ENOENT) throw ParameterError(path + ": cannot write: " + errno_text(errno));
+  if (t.exists && S_ISDIR(t.info.st_mode))
+    throw ParameterError(path + ": is a directory; cannot write the output there");
   if (t.exists && S_ISREG(t.info.st_mode) && ((t.info.st_mode & 0222) == 0 || ::access(t.file.c_str(), W_OK) != 0)) {
-    throw InputError(path, "the file is read-only; not replacing it");
+    throw ParameterError(path + ": the file is read-only; not replacing it");
   }
   return t;
 }
@@ -174,10 +176,10 @@ void write_output_file(const std::string& path, std::string_view content) {
     // A FIFO, a terminal, /dev/null: written in place, never replaced by a
     // regular file.
     const int raw = ::open(target.file.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-    if (raw < 0) throw InputError(path, "cannot write: " + errno_text(errno));
+    if (raw < 0) throw ParameterError(path + ": cannot write: " + errno_text(errno));
     Fd fd(raw);
     write_stream(fd.get(), path, content);
-    if (fd.close() != 0) throw InputError(path, "write error: " + errno_text(errno));
+    if (fd.close() != 0) throw SystemError(path + ": write error: " + errno_text(errno));
     return;
   }
 
@@ -186,11 +188,11 @@ void write_output_file(const std::string& path, std::string_view content) {
   const auto folder = target.folder();
   std::string temp = (folder / ("." + target.file.filename().string() + ".tmp.XXXXXX")).string();
   const int raw = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (raw < 0) throw InputError(path, "cannot write in " + folder.string() + ": " + errno_text(errno));
+  if (raw < 0) throw ParameterError(path + ": cannot write in " + folder.string() + ": " + errno_text(errno));
   Fd fd(raw);
   auto fail = [&](const std::string& what, int error) {
     ::unlink(temp.c_str());
-    throw InputError(path, what + ": " + errno_text(error));
+    throw SystemError(path + ": " + what + ": " + errno_text(error));
   };
   mode_t mode = 0;
   if (target.exists) {
@@ -211,16 +213,16 @@ void check_output_path(const std::string& path) {
   if (own_stream(path) >= 0) return;
   const auto target = inspect_output(path);
   if (!target.regular()) {
-    if (::access(target.file.c_str(), W_OK) != 0) throw InputError(path, "cannot write: " + errno_text(errno));
+    if (::access(target.file.c_str(), W_OK) != 0) throw ParameterError(path + ": cannot write: " + errno_text(errno));
     return;
   }
   const auto folder = target.folder();
   struct stat info {};
   if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-    throw InputError(path, "cannot write: the folder " + folder.string() + " does not exist");
+    throw ParameterError(path + ": cannot write: the folder " + folder.string() + " does not exist");
   }
   if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    throw InputError(path, "cannot write in " + folder.string() + ": " + errno_text(errno));
+    throw ParameterError(path + ": cannot write in " + folder.string() + ": " + errno_text(errno));
   }
 }
 

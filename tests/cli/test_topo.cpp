@@ -94,7 +94,8 @@ TEST(TmTopo, ErrorsExitTwoWithoutOutput) {
        "the node has 64 PUs but --cores is 8"},
       {{"tianhe3", "--rows", "1", "--cols", "1", "--node", "pack:x", "--xml", "x.tgt"},
        "hwloc synthetic description 'pack:x': expected items TYPE:COUNT"},
-      {{"tianhe3", "--rows", "10", "--cols", "10", "--tgt", "x.tgt"}, "give --alloc with the job's nodes"},
+      {{"tianhe3", "--rows", "10", "--cols", "10", "--tgt", "x.tgt"},
+       "give the job's nodes as an allocation, or use the built-in spec"},
       {{"mesh", "--rows", "1", "--cols", "1", "--tgt", "x.tgt"}, "machine"},
   };
   for (const auto& [args, message] : cases) {

@@ -16,7 +16,7 @@ namespace {
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const tmap::InputError& e) {
+  } catch (const tmap::Error& e) {
     return e.what();
   }
   return "no error";
@@ -45,7 +45,7 @@ TEST(Allocation, NodeIdsFromHostNames) {
   EXPECT_EQ(tmap::node_of_host("r2n17", "r\\d+n(\\d+)"), 17);
   EXPECT_NE(error_of([] { (void)tmap::node_of_host("login"); }).find("host 'login' has no trailing number"),
             std::string::npos);
-  EXPECT_NE(error_of([] { (void)tmap::node_of_host("x7", "cn(\\d+)"); }).find("does not match --host-pattern"),
+  EXPECT_NE(error_of([] { (void)tmap::node_of_host("x7", "cn(\\d+)"); }).find("does not match the host pattern"),
             std::string::npos);
   EXPECT_NE(error_of([] { (void)tmap::node_of_host("x7", "cn(("); }).find("not a valid regular expression"),
             std::string::npos);

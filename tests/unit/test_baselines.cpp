@@ -198,9 +198,9 @@ TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
 TEST(Auto, StopsAtAProvablyOptimalInOrderAndOnlyThere) {
   const auto topology = tmap::load_topology("torus3D 8 8 8");
   std::string notes;
-  Context context;
-  context.verbosity = 2;
-  context.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  tmap::Run context;
+  context.hooks.verbosity = 2;
+  context.hooks.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
   const auto claims_optimal = [&](const CommMatrix& comm, const Constraints& constraints) {
     notes.clear();
     const Problem problem{comm, *topology, constraints};
@@ -282,9 +282,9 @@ TEST(Auto, LeavesScotchOutOnLargeTrees) {
   ASSERT_GT(comm.num_ranks(), 16384);
   const Problem problem{comm, *topology, Constraints::all(*topology)};
   std::string notes;
-  Context context;
-  context.verbosity = 2;
-  context.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  tmap::Run context;
+  context.hooks.verbosity = 2;
+  context.hooks.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
   const auto mapping = tmap::map_with("auto", problem, context);
   EXPECT_EQ(mapping, tmap::map_with("treematch", problem, Context{}));
   EXPECT_NE(notes.find("auto: treematch kept (hop-bytes treematch "), std::string::npos) << notes;
@@ -301,7 +301,7 @@ TEST(Sites, ConstructionsRefuseAMillionSitesNamingTheAlternative) {
     try {
       (void)tmap::map_with(strategy, problem, Context{});
       ADD_FAILURE() << strategy << " did not refuse";
-    } catch (const tmap::InputError& e) {
+    } catch (const tmap::ResourceError& e) {
       EXPECT_NE(std::string(e.what()).find("266240 sites exceed the 262144"), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find("use auto"), std::string::npos) << e.what();
     }

@@ -56,9 +56,9 @@ TEST(CommMatrix, SymmetrizedIsAPlusATranspose) {
 
 TEST(CommMatrix, FromCsrChecksCanonicalForm) {
   EXPECT_NO_THROW((void)CommMatrix::from_csr(2, {0, 1, 2}, {1, 0}, {5, 6}));
-  EXPECT_THROW((void)CommMatrix::from_csr(2, {0, 1, 2}, {0, 0}, {5, 6}), tmap::InternalError);  // diagonal
-  EXPECT_THROW((void)CommMatrix::from_csr(2, {0, 1, 2}, {1, 0}, {0, 6}), tmap::InternalError);  // zero
-  EXPECT_THROW((void)CommMatrix::from_csr(2, {0, 2}, {1, 0}, {5, 6}), tmap::InternalError);     // sizes
+  EXPECT_THROW((void)CommMatrix::from_csr(2, {0, 1, 2}, {0, 0}, {5, 6}), tmap::ParameterError);  // diagonal
+  EXPECT_THROW((void)CommMatrix::from_csr(2, {0, 1, 2}, {1, 0}, {0, 6}), tmap::ParameterError);  // zero
+  EXPECT_THROW((void)CommMatrix::from_csr(2, {0, 2}, {1, 0}, {5, 6}), tmap::ParameterError);     // sizes
 }
 
 TEST(CommMatrix, EmptyMatrix) {

@@ -85,7 +85,7 @@ TEST_F(Files, DevicesAreWrittenInPlaceAndWriteErrorsReported) {
   tmap::write_file_atomically("/dev/null", "discarded\n");
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
   if (fs::exists("/dev/full")) {
-    EXPECT_THROW(tmap::write_file_atomically("/dev/full", "no room\n"), tmap::InputError);
+    EXPECT_THROW(tmap::write_file_atomically("/dev/full", "no room\n"), tmap::SystemError);
     EXPECT_TRUE(fs::is_character_file("/dev/full"));
   }
 }
@@ -94,14 +94,14 @@ TEST_F(Files, ReadOnlyFileIsRefusedAndKept) {
   const auto out = path("ro.txt");
   put(out, "precious\n");
   fs::permissions(out, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-  EXPECT_THROW(tmap::write_file_atomically(out, "new\n"), tmap::InputError);
+  EXPECT_THROW(tmap::write_file_atomically(out, "new\n"), tmap::ParameterError);
   EXPECT_EQ(get(out), "precious\n");
   EXPECT_EQ(entries(), 1u);
 }
 
 TEST_F(Files, DirectoryAndMissingFolderAreRefused) {
-  EXPECT_THROW(tmap::write_file_atomically(dir_.string(), "x"), tmap::InputError);
-  EXPECT_THROW(tmap::write_file_atomically(path("missing/x"), "x"), tmap::InputError);
+  EXPECT_THROW(tmap::write_file_atomically(dir_.string(), "x"), tmap::ParameterError);
+  EXPECT_THROW(tmap::write_file_atomically(path("missing/x"), "x"), tmap::ParameterError);
 }
 
 TEST_F(Files, FileSizeLimitFailsTheWriteAndLeavesNoPartialFile) {
@@ -115,7 +115,7 @@ TEST_F(Files, FileSizeLimitFailsTheWriteAndLeavesNoPartialFile) {
     ::setrlimit(RLIMIT_FSIZE, &limit);
     try {
       tmap::write_file_atomically(out, std::string(1 << 20, 'x'));
-    } catch (const tmap::InputError&) {
+    } catch (const tmap::SystemError&) {
       ::_exit(3);  // the expected outcome
     }
     ::_exit(0);

@@ -103,6 +103,6 @@ TEST(MappingIo, AtomicWriteLeavesNoTemporaryAndReplaces) {
   tmap::write_file_atomically(path, "two\n");
   EXPECT_EQ(tmap::read_file(path), "two\n");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}), 1);
-  EXPECT_THROW(tmap::write_file_atomically((dir / "missing" / "x").string(), "x"), tmap::InputError);
+  EXPECT_THROW(tmap::write_file_atomically((dir / "missing" / "x").string(), "x"), tmap::ParameterError);
   std::filesystem::remove_all(dir);
 }

@@ -362,7 +362,7 @@ TEST(Ohtma, RefusesTablesThatCannotFitBeforeAnyWork) {
   try {
     (void)tmap::map_with("ohtma", Problem{comm, *topology, constraints}, Context{});
     FAIL() << "ohtma accepted a 16 GiB gain table";
-  } catch (const tmap::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("use -s ohtma+"), std::string::npos) << e.what();
+  } catch (const tmap::ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("use ohtma+"), std::string::npos) << e.what();
   }
 }

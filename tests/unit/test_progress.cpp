@@ -36,8 +36,8 @@ TEST(Progress, ReportsInOrderWithoutChangingTheResult) {
   quiet.refine.kind = tmap::RefineKind::Tabu;
   const auto plain = tmap::map_with("best", Problem{comm, *topology, constraints}, quiet);
   std::vector<Seen> seen;
-  Context watched = quiet;
-  watched.progress = [&](const tmap::Progress& p) {
+  tmap::Run watched = quiet;
+  watched.hooks.progress = [&](const tmap::Progress& p) {
     seen.push_back({std::string(p.stage), std::string(p.detail), p.hop_bytes, p.elapsed_s, p.done});
     return true;
   };
@@ -63,11 +63,11 @@ TEST(Progress, StoppingReturnsTheBestSoFarMarkedPartial) {
   const auto topology = tmap::load_topology("torus2D 8 8");
   const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 8}, 5, 100), 3);
   const auto constraints = tmap::Constraints::all(*topology);
-  Context context;
+  tmap::Run context;
   context.refine.kind = tmap::RefineKind::Tabu;
-  context.run = std::make_shared<tmap::RunControl>();
+  context.hooks.control = std::make_shared<tmap::RunControl>();
   std::int64_t first_candidate = -1;
-  context.progress = [&](const tmap::Progress& p) {
+  context.hooks.progress = [&](const tmap::Progress& p) {
     if (p.stage == "best" && p.detail.find(" built ") != std::string::npos) {
       first_candidate = p.hop_bytes;
       return false;  // stop after the first construction

@@ -92,18 +92,18 @@ TEST(Rb, HoldsConstraintsAndIsDeterministic) {
   EXPECT_EQ(mapping, rb(comm, *topology, constraints, two));
 }
 
-// --rb-passes lives in the strategy's folder (Context::strategy_options),
-// is set by key like every option, and refuses bad values naming itself.
+// --rb-passes lives in the strategy's folder (Context::rb), is set by key
+// like every option, and refuses bad values naming itself.
 // Without Fiduccia-Mattheyses passes the cuts are only grown, never better.
 TEST(Rb, PassesOptionIsSetByKey) {
   Context none;
   tmap::set_strategy_option(none, "rb-passes", "0");
-  EXPECT_EQ(tmap::strategies::rb_fm_passes(none), 0);
-  EXPECT_EQ(tmap::strategies::rb_fm_passes(Context{}), -1);
+  EXPECT_EQ(none.rb.passes, 0);
+  EXPECT_EQ(Context{}.rb.passes, -1);
   try {
     tmap::set_strategy_option(none, "rb-passes", "-1");
     FAIL() << "a negative pass count was accepted";
-  } catch (const tmap::InputError& e) {
+  } catch (const tmap::ParameterError& e) {
     EXPECT_NE(std::string(e.what()).find("rb-passes:"), std::string::npos) << e.what();
   }
   const auto topology = tmap::load_topology("torus2D 16 16");

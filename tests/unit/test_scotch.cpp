@@ -117,7 +117,7 @@ TEST(Scotch, DeterministicForASeedAndAnyThreadCount) {
 TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
   const auto topology = tmap::load_topology("mesh2D 8 8");
   const auto comm = tmap::gen::random_sparse(64, 5, 1000, 2);
-  Context context;
+  tmap::Run context;
   context.scotch.sparse_factor = 0.5;
   const auto constraints = Constraints::all(*topology);
   const auto mapping = tmap::map_with("scotch+", Problem{comm, *topology, constraints}, context);
@@ -131,10 +131,10 @@ TEST(Scotch, SparseFactorDropsLightTrafficButStillMapsEveryone) {
   for (const Volume v : sym.all_volumes()) kept += 2 * v >= heaviest ? 1 : 0;
   ASSERT_LT(kept, sym.num_entries() / 2) << "the test needs light traffic to drop";
   std::vector<std::string> notes;
-  context.verbosity = 2;
-  context.log = [&](std::string_view note) { notes.emplace_back(note); };
+  context.hooks.verbosity = 2;
+  context.hooks.log = [&](std::string_view note) { notes.emplace_back(note); };
   (void)tmap::map_with("scotch+", Problem{comm, *topology, constraints}, context);
-  const auto expected = "scotch: --sparse-factor kept " + std::to_string(kept / 2) + " of " +
+  const auto expected = "scotch: sparse-factor kept " + std::to_string(kept / 2) + " of " +
                         std::to_string(sym.num_entries() / 2) + " edges";
   EXPECT_NE(std::find_if(notes.begin(), notes.end(), [&](const std::string& n) { return n.starts_with(expected); }),
             notes.end())
@@ -241,18 +241,18 @@ TEST(Scotch, EveryTargetKindFindsTheCliqueOptimum) {
   const auto topology = tmap::load_topology("tianhe3:1x2,nodes=4,cores=2");
   const Problem problem{comm, *topology, Constraints::all(*topology)};
   for (const char* kind : {"auto", "table", "grouped", "graph"}) {
-    Context context;
+    tmap::Run context;
     tmap::set_strategy_option(context, "scotch-target", kind);
     EXPECT_EQ(tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes, 3200) << kind;
   }
-  Context context;
+  tmap::Run context;
   tmap::set_strategy_option(context, "scotch-target", "native");
-  EXPECT_THROW((void)tmap::map_with("scotch+", problem, context), tmap::InputError);
-  EXPECT_THROW(tmap::set_strategy_option(context, "scotch-target", "deco"), tmap::InputError);
+  EXPECT_THROW((void)tmap::map_with("scotch+", problem, context), tmap::UnsupportedError);
+  EXPECT_THROW(tmap::set_strategy_option(context, "scotch-target", "deco"), tmap::ParameterError);
   const auto mesh = tmap::load_topology("mesh2D 4 4");
   tmap::set_strategy_option(context, "scotch-target", "grouped");
   EXPECT_THROW((void)tmap::map_with("scotch+", Problem{comm, *mesh, Constraints::all(*mesh)}, context),
-               tmap::InputError);
+               tmap::UnsupportedError);
 }
 
 // Beyond the table's size a fragmented torus allocation goes to a deco 2:
@@ -268,7 +268,7 @@ TEST(Scotch, GraphTargetOnAFragmentedAllocation) {
   }
   const auto constraints = Constraints::allowed(*topology, allowed, 1);
   const auto comm = tmap::gen::stencil({7, 8}, 5, 1000);
-  Context context;
+  tmap::Run context;
   tmap::set_strategy_option(context, "scotch-target", "graph");
   const Problem problem{comm, *topology, constraints};
   const auto graph = tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes;

@@ -22,7 +22,7 @@ TEST(Strategies, TableHasTheBaselinesAndFindsThem) {
   }
   for (const char* name : {"inorder", "roundrobin", "random"}) EXPECT_TRUE(names.count(name)) << name;
   EXPECT_TRUE(names.count(std::string(tmap::default_strategy())));
-  EXPECT_THROW((void)tmap::find_strategy("nope"), tmap::InputError);
+  EXPECT_THROW((void)tmap::find_strategy("nope"), tmap::ParameterError);
 }
 
 TEST(Strategies, InOrderFillsEachPeThenTheNext) {

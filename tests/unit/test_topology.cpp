@@ -268,7 +268,7 @@ TEST(Topology, Tianhe3DecoTargetEqualsTheBuiltInModel) {
   for (tmap::PE a = 0; a < 5; ++a) {
     for (tmap::PE b = 0; b < 5; ++b) EXPECT_EQ(sub->distance(a, b), spec->distance(nodes[a], nodes[b]));
   }
-  EXPECT_THROW((void)load_topology("tianhe3:10x10")->to_tgt(), tmap::InputError);  // 9600 nodes
+  EXPECT_THROW((void)load_topology("tianhe3:10x10")->to_tgt(), tmap::ResourceError);  // 9600 nodes
 }
 
 TEST(Topology, DistFileLoadsValidatesAndSavesAsDeco) {

@@ -96,9 +96,9 @@ TEST(TreeMatch, FallsBackToScotchOffTrees) {
   const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 8}, 5, 1000), 4);
   const auto constraints = Constraints::all(*mesh);
   std::vector<std::string> notes;
-  Context context;
-  context.verbosity = 1;
-  context.log = [&](std::string_view m) { notes.emplace_back(m); };
+  tmap::Run context;
+  context.hooks.verbosity = 1;
+  context.hooks.log = [&](std::string_view m) { notes.emplace_back(m); };
   const Problem problem{comm, *mesh, constraints};
   EXPECT_EQ(tmap::map_with("treematch", problem, context), tmap::map_with("scotch", problem, Context{}));
   ASSERT_FALSE(notes.empty());

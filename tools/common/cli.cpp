@@ -25,6 +25,25 @@ void note(const std::string& message) {
   fmt::print(stderr, "{}: note: {}\n", g_tool, message);
 }
 
+std::string read_text(const std::string& path) {
+  return detail::read_text_file(path);
+}
+
+int exit_code(ErrorKind kind) noexcept {
+  switch (kind) {
+    case ErrorKind::InvalidInput:
+    case ErrorKind::InvalidParameter:
+    case ErrorKind::Unsupported:
+    case ErrorKind::Resource:
+      return kExitInput;
+    case ErrorKind::System:
+      return kExitSystem;
+    case ErrorKind::Internal:
+      return kExitInternal;
+  }
+  return kExitInternal;
+}
+
 int run(const char* name, CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
   g_tool = name;
   // A file-size limit (ulimit -f) must fail a write with EFBIG, which we
@@ -40,12 +59,12 @@ int run(const char* name, CLI::App& app, int argc, char** argv, const std::funct
       return kExitInput;
     }
     return body();
-  } catch (const InputError& e) {
-    fmt::print(stderr, "{}: error: {}\n", name, e.what());
-    return kExitInput;
+  } catch (const Error& e) {
+    fmt::print(stderr, "{}: {}: {}\n", name, e.kind() == ErrorKind::Internal ? "internal error" : "error", e.what());
+    return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "{}: error: out of memory\n", name);
-    return kExitInternal;
+    return kExitSystem;
   } catch (const std::exception& e) {
     fmt::print(stderr, "{}: internal error: {}\n", name, e.what());
     return kExitInternal;
@@ -307,8 +326,17 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
   HostIds known;
   for (std::size_t k = 0; k < names.size(); ++k) known.emplace(names[k], t.node_label(static_cast<NodeId>(k)));
   const HostIds* listed = names.empty() ? nullptr : &known;
-  if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
-  if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed);
+  try {
+    if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
+    if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed);
+  } catch (const ParameterError& e) {  // "host-pattern: ..." is our --host-pattern
+    throw ParameterError("--" + std::string(e.what()));
+  } catch (const InputError& e) {
+    if (alloc_from_env && e.file().empty() && std::string_view(e.what()).starts_with("no scheduler")) {
+      throw InputError("--alloc-from-env: " + std::string(e.what()));
+    }
+    throw;
+  }
   if (allocation) allocation->resolve(t);
   return allocation;
 }

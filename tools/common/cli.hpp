@@ -14,7 +14,11 @@ namespace tmap::cli {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;
+/// Invalid input or parameter, unsupported request, over a limit (the
+/// message says which file, option or limit).
 inline constexpr int kExitInput = 2;
+/// The system failed (a write error, out of memory): nothing was written.
+inline constexpr int kExitSystem = 4;
 /// A partial result: Ctrl-C (SIGINT) or SIGTERM stopped the run and the best
 /// mapping found by then was written (JSON "partial": true).
 inline constexpr int kExitPartial = 3;
@@ -25,6 +29,12 @@ inline constexpr int kExitInterrupted = 130;
 /// Prints "TOOL: note: MESSAGE" on stderr (what a user must know about an
 /// input tmap adjusted).
 void note(const std::string& message);
+
+/// The whole text of an input file (bounded; InputError naming it).
+[[nodiscard]] std::string read_text(const std::string& path);
+
+/// The exit code of an error's category (tmap/error.hpp's table).
+[[nodiscard]] int exit_code(ErrorKind kind) noexcept;
 
 /// Runs a tool body: parses with CLI11 and maps every error to a message on
 /// stderr ("NAME: error: ...") and the contract's exit code.

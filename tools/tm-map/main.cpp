@@ -10,7 +10,6 @@
 
 #include "cli.hpp"
 #include "progress.hpp"
-#include "refine/dense_search.hpp"
 #include "run.hpp"
 #include "simulation.hpp"
 #include "tmap/generators.hpp"
@@ -19,6 +18,20 @@ namespace {
 
 using namespace tmap;
 using namespace tmap::cli;
+
+/// The help of a Context option, from its row (one text for tm-map and the C API).
+std::string option_help(std::string_view key) {
+  for (const auto* option : context_options()) {
+    if (option->key == key) return std::string(option->help);
+  }
+  return {};
+}
+
+std::string preset_help() {
+  std::string text = "Start from a preset (flags and --config go on top):";
+  for (const auto name : preset_names()) text += fmt::format("\n  {:<8} {}", name, preset_summary(name));
+  return text;
+}
 
 std::string strategy_help() {
   std::string text = "Mapping strategy (default " + std::string(default_strategy()) + "):";
@@ -119,6 +132,16 @@ int main(int argc, char** argv) {
                  "Add an external mapping to --compare as NAME=FILE (perm, json, TopoMatch or Scotch .map, e.g. "
                  "from scotch_gmap), scored by the same evaluator; repeatable");
   app.add_option("--seed", seed, "Seed of every random choice (default 0)")->transform(unsigned_number());
+  std::string preset_name = "default";
+  app.add_option("-P,--preset", preset_name, preset_help())->check(CLI::IsMember(preset_names()));
+  std::string config_file;
+  app.add_option("--config", config_file,
+                 "Read the configuration (strategy and every option) from this file: --dump-config's output or a "
+                 "tm-map JSON result (its \"config\"); flags given beside it win");
+  bool dump_config = false;
+  app.add_flag("--dump-config", dump_config,
+               "Write the configuration this command line gives (JSON, every option) to stdout or --output and "
+               "exit without mapping; --config reads it back");
   app.add_option("-p,--threads", threads, "Threads (results do not depend on it; at most the machine's are used)")
       ->transform(whole_number(1, kMaxThreads));
   // Each strategy's options, registered from its row of the table.
@@ -135,7 +158,7 @@ int main(int argc, char** argv) {
                  "tabu (robust tabu search; --refine-iters)")
       ->check(CLI::IsMember({"none", "swap", "tabu"}));
   std::int64_t refine_iters = -1;
-  app.add_option("--refine-iters", refine_iters, refine::kTabuBudgetHelp)->transform(whole_number(0, 1000000000));
+  app.add_option("--refine-iters", refine_iters, option_help("refine-iters"))->transform(whole_number(0, 1000000000));
   double time_limit = 0.0;
   app.add_option("--time-limit", time_limit,
                  "Stop the tabu search after this many seconds (results then depend on the machine's speed)")
@@ -152,10 +175,34 @@ int main(int argc, char** argv) {
     // Ctrl-C stops at the next step with the best so far (exit 3), from here
     // on: an interruption while reading exits 130 with a message.
     stop_on_interrupt();
-    auto inputs = in.files();
+    // The configuration: a preset, a file on top, then the flags given.
+    Context context = preset(preset_name);
+    if (!config_file.empty()) context = load_config(read_text(config_file), config_file, context);
+    const auto given = [&app](const char* flag) { return app.count(flag) > 0; };
+    if (given("--strategy")) context.strategy = std::string(find_strategy(strategy).name);
+    if (given("--seed")) context.seed = seed;
+    if (given("--threads")) context.threads = threads;
+    if (given("--link-bw")) context.link_bandwidths = links.bandwidths;
+    if (given("--refine")) context.refine.kind = refine_kind_from_name(refine);
+    if (given("--refine-iters")) context.refine.iterations = refine_iters;
+    if (given("--time-limit")) context.refine.time_limit_s = time_limit;
     for (const auto& [option, value] : strategy_options) {
-      if (option->names_file && value) inputs.push_back(*value);
+      if (!value) continue;
+      try {
+        option->apply(context, *value);
+      } catch (const ParameterError& e) {  // "KEY: ..." is our --KEY
+        throw ParameterError("--" + std::string(e.what()));
+      }
     }
+    links.bandwidths = context.link_bandwidths;  // the metrics see what the strategies see
+    if (dump_config) {
+      check_outputs({output});
+      emit(save_config(context), output);
+      return kExitOk;
+    }
+    auto inputs = in.files();
+    if (!config_file.empty()) inputs.push_back(config_file);
+    if (!context.grid2d.bandwidths_origin.empty()) inputs.push_back(context.grid2d.bandwidths_origin);
     for (const auto& spec : compare_files) inputs.push_back(spec.substr(spec.find('=') + 1));
     protect_inputs(inputs);
     check_outputs({output, links.loads_file});
@@ -177,37 +224,32 @@ int main(int argc, char** argv) {
     const auto constraints = in.load_constraints(*topology, allocation);
     const Problem problem{comm, *topology, constraints};
     const auto routing = links.load(*topology);
-    Context context;
-    context.seed = seed;
-    context.threads = threads;
-    context.verbosity = level;
-    context.link_bandwidths = links.bandwidths;
-    context.refine.kind = refine_kind_from_name(refine);
-    context.refine.iterations = refine_iters;
-    context.refine.time_limit_s = time_limit;
-    for (const auto& [option, value] : strategy_options) {
-      if (!value) continue;
-      try {
-        option->apply(context, *value);
-      } catch (const InputError& e) {  // "KEY: ..." names the flag; a file's own errors name the file
-        const std::string message = e.what();
-        throw InputError(message.starts_with(std::string(option->key)) ? "--" + message : message);
-      }
-    }
     if (interrupted()) {
       fmt::print(stderr, "tm-map: interrupted before mapping: nothing written\n");
       return kExitInterrupted;
     }
     // Progress on stderr; Ctrl-C stops at the next step with the best so far.
     ProgressPrinter printer(level, isatty(STDERR_FILENO) != 0);
-    context.progress = [&printer](const Progress& event) { return printer(event); };
-    context.run = std::make_shared<RunControl>();
-    context.log = [&printer](std::string_view message) {
+    Run job(context);  // the configuration and this run's hooks
+    auto& hooks = job.hooks;
+    hooks.verbosity = level;
+    hooks.progress = [&printer](const Progress& event) { return printer(event); };
+    hooks.control = std::make_shared<RunControl>();
+    hooks.log = [&printer](std::string_view message) {
       printer.finish();
       fmt::print(stderr, "tm-map: {}\n", message);
     };
     const auto out_format = mapping_format_from_name(format);
-    check_problem(problem);
+    if (out_format == MappingFormat::Hydra && program.empty()) {
+      throw ParameterError(
+          "--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
+    }
+    try {
+      check_problem(problem);
+    } catch (const InputError& e) {
+      if (std::string_view(e.what()).find(" ranks do not fit: ") == std::string_view::npos) throw;
+      throw InputError(std::string(e.what()) + " (use -o K to oversubscribe)");
+    }
 
     if (compare.empty() && !compare_files.empty()) throw InputError("--compare-file needs --compare");
     if (!compare.empty()) {
@@ -227,27 +269,27 @@ int main(int argc, char** argv) {
         }
       }
       const auto names = parse_strategy_list(compare);
-      for (std::size_t k = 0; k < names.size() && !context.stopped(); ++k) {
-        results.push_back(run_strategy(names[k], problem, context, routing.get()));
+      for (std::size_t k = 0; k < names.size() && !job.stopped(); ++k) {
+        results.push_back(run_strategy(names[k], problem, job, routing.get()));
         printer.finish();
         // Progress only on runs long enough to want it (as the progress
         // printer: nothing under 2 s at the normal level).
         const double so_far =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - context.run->start).count();
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - job.hooks.control->start).count();
         if (level >= 2 || (!silent && so_far >= 2.0)) {
           fmt::print(stderr, "tm-map: [{}/{}] {} done in {:.3f} s{}\n", k + 1, names.size(), names[k],
                      results.back().report.time_s, results.back().report.partial ? " (stopped: partial)" : "");
         }
       }
-      if (context.stopped()) {
+      if (job.stopped()) {
         fmt::print(stderr, "tm-map: stopped (Ctrl-C): the table holds the strategies run so far\n");
-        context.run = std::make_shared<RunControl>();  // the references below still run
+        job.hooks.control = std::make_shared<RunControl>();  // the references below still run
       }
       std::vector<RunResult> references;  // ratios need scotch and inorder even when not listed
       for (const std::string name : {"inorder", "scotch"}) {
         bool listed = false;
         for (const auto& r : results) listed = listed || r.report.strategy == name;
-        if (!listed) references.push_back(run_strategy(name, problem, context, routing.get()));
+        if (!listed) references.push_back(run_strategy(name, problem, job, routing.get()));
       }
       std::vector<RunResult*> simulated;
       for (auto& r : results) simulated.push_back(&r);
@@ -259,7 +301,7 @@ int main(int argc, char** argv) {
       return partial || interrupted() ? kExitPartial : kExitOk;
     }
 
-    auto result = run_strategy(strategy, problem, context, routing.get());
+    auto result = run_strategy(job.strategy, problem, job, routing.get());
     printer.finish();
     if (result.report.partial) {
       fmt::print(stderr,

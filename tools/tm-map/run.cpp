@@ -26,29 +26,30 @@ std::vector<std::pair<NodeId, Volume>> node_traffic(const Problem& problem, cons
   return {bytes.begin(), bytes.end()};
 }
 
-RunResult run_strategy(const std::string& name, const Problem& problem, const Context& context,
+RunResult run_strategy(const std::string& name, const Problem& problem, const Run& context,
                        const RoutingModel* routing) {
   // "NAME:REFINE" (e.g. scotch:tabu) overrides --refine for this run.
-  std::string strategy = name;
-  Context run = context;
+  Run run = context;
+  run.strategy = name;
   if (const auto colon = name.find(':'); colon != std::string::npos) {
-    strategy = name.substr(0, colon);
+    run.strategy = name.substr(0, colon);
     run.refine.kind = refine_kind_from_name(name.substr(colon + 1));
   }
+  const std::string& strategy = run.strategy;
   const auto start = std::chrono::steady_clock::now();
   RunResult result;
   // The construction first (best refines its candidates itself), then the
   // refinement, so the report can give both.
   const bool refines_itself = find_strategy(strategy).has(kRefinesItself);
-  Context construct = run;
+  Run construct = run;
   if (!refines_itself) construct.refine.kind = RefineKind::None;
   // Level-1 notes (what a user must know about the result, e.g. that
   // scotch repaired Scotch's mapping) also go to the report, even under -q;
   // stderr gets what -v asks for.
-  construct.verbosity = std::max(run.verbosity, 1);
+  construct.hooks.verbosity = std::max(run.hooks.verbosity, 1);
   std::mutex notes_lock;  // strategies may note from their worker threads
-  construct.log = [&result, &run, &notes_lock](std::string_view message) {
-    if (run.log && run.verbosity >= 1) run.log(message);
+  construct.hooks.log = [&result, &run, &notes_lock](std::string_view message) {
+    if (run.hooks.log && run.hooks.verbosity >= 1) run.hooks.log(message);
     const std::lock_guard lock(notes_lock);
     result.report.notes.emplace_back(message);
   };
@@ -65,7 +66,9 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Co
   if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
   result.report.node_traffic = node_traffic(problem, result.mapping);
   result.report.time_s = elapsed.count();
-  result.report.seed = context.seed;
+  result.report.seed = run.seed;
+  result.report.threads = run.threads;
+  result.report.config = option_values(run.config());
   result.report.partial = run.stopped();
   return result;
 }

@@ -22,7 +22,7 @@ struct RunResult {
 
 /// Maps with one strategy and scores the result (with the link metrics when
 /// `routing` is given).
-[[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Context& context,
+[[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Run& run,
                                      const RoutingModel* routing);
 
 /// An external mapping for --compare-file NAME=FILE: read, checked against

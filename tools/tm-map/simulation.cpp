@@ -32,8 +32,8 @@ sim::ModuleEntry load_simulation() {
     tried += (tried.empty() ? "" : ", ") + path.string();
   }
   const char* why = dlerror();
-  throw InputError("--simulate: cannot load the simulation module (tried " + tried + ")" +
-                   (why != nullptr ? std::string(": ") + why : std::string()));
+  throw SystemError("--simulate: cannot load the simulation module (tried " + tried + ")" +
+                    (why != nullptr ? std::string(": ") + why : std::string()));
 }
 
 }  // namespace
@@ -76,14 +76,30 @@ void SimulationOptions::run(const Problem& problem, std::vector<RunResult*> resu
   call.error = &error;
   const auto simulate = load_simulation();
   if (const int rc = simulate(&call); rc != 0) {
-    if (rc == 2) throw InputError(error);
-    throw InternalError("--simulate: " + error);
+    // The module returns 10 + the error's kind; its messages name options
+    // by key ("sim-bw: ...", "simulation: ..."), the flags are ours.
+    if (error.starts_with("simulation: ")) error = "--simulate: " + error.substr(12);
+    if (error.starts_with("sim-bw: ")) error = "--" + error;
+    switch (rc - 10) {
+      case static_cast<int>(ErrorKind::InvalidInput):
+        throw InputError(error);
+      case static_cast<int>(ErrorKind::InvalidParameter):
+        throw ParameterError(error);
+      case static_cast<int>(ErrorKind::Unsupported):
+        throw UnsupportedError(error);
+      case static_cast<int>(ErrorKind::Resource):
+        throw ResourceError(error);
+      case static_cast<int>(ErrorKind::System):
+        throw SystemError(error);
+      default:
+        throw InternalError("--simulate: " + error);
+    }
   }
   for (std::size_t k = 0; k < results.size(); ++k) results[k]->report.sim_time_s = times[k].seconds;
 #else
   (void)problem;
   (void)results;
-  throw InputError("--simulate: this tm-map was built without SimGrid (install libsimgrid-dev and rebuild)");
+  throw UnsupportedError("--simulate: this tm-map was built without SimGrid (install libsimgrid-dev and rebuild)");
 #endif
 }
 

@@ -59,7 +59,7 @@ void agree(const std::function<void()>& check) {
   std::string message;
   try {
     check();
-  } catch (const tmap::InputError& e) {
+  } catch (const tmap::Error& e) {  // input, parameter (an output path), unsupported, ...
     message = e.what();
     if (message.empty()) message = "input error";
   }
@@ -157,9 +157,9 @@ int run(const Options& o, int rank, int size) {
   } else {
     try {
       tmap::cli::emit(text, o.output);
-    } catch (const tmap::InputError& e) {
+    } catch (const tmap::Error& e) {
       std::cerr << "tm-pmap: error: " << e.what() << "\n";
-      return 2;
+      return tmap::cli::exit_code(e.kind());
     } catch (const std::exception& e) {
       std::cerr << "tm-pmap: error: " << e.what() << "\n";
       return 1;
@@ -225,10 +225,14 @@ int main(int argc, char** argv) {
   try {
     check_same_arguments(std::vector<std::string>(argv + 1, argv + argc));
     code = run(o, rank, size);
-  } catch (const tmap::InputError& e) {
+  } catch (const tmap::Error& e) {
+    if (e.kind() == tmap::ErrorKind::Internal) {
+      std::cerr << "tm-pmap: internal error (process " << rank << "): " << e.what() << "\n";
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     // Input errors are agreed by every process (the same message).
     if (rank == 0) std::cerr << "tm-pmap: error: " << e.what() << "\n";
-    code = 2;
+    code = tmap::cli::exit_code(e.kind());
   } catch (const std::exception& e) {
     std::cerr << "tm-pmap: error (process " << rank << "): " << e.what() << "\n";
     MPI_Abort(MPI_COMM_WORLD, 1);  // the others may wait in a collective

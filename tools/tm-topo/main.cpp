@@ -85,7 +85,11 @@ int main(int argc, char** argv) {
     std::vector<std::pair<std::string, std::string>> outputs;
     if (!tgt_file.empty()) {
       if (nodes.empty()) {
-        outputs.emplace_back(tgt_file, machine_model.to_tgt());
+        try {
+          outputs.emplace_back(tgt_file, machine_model.to_tgt());
+        } catch (const ResourceError& e) {  // the library's advice, in this tool's flag
+          throw ResourceError(std::string(e.what()) + " (--alloc LIST)");
+        }
       } else {
         outputs.emplace_back(tgt_file, machine_model.deco_target(nodes));
       }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 
@@ -35,11 +36,27 @@ bool provably_optimal(const Problem& problem, const Mapping& mapping) {
   return true;
 }
 
+constexpr StrategyOption kAutoOptions[] = {
+    {"auto-scotch",
+     "auto: its Scotch candidate, scotch+ (the portfolio, default) or scotch (one libscotch run, as gmap: faster)",
+     [](Context& c, std::string_view v) {
+       if (v != "scotch+" && v != "scotch") {
+         throw ParameterError("auto-scotch: '" + std::string(v) + "' is not scotch+ or scotch");
+       }
+       c.auto_strategy.scotch = std::string(v);
+     },
+     [](const Context& c) { return c.auto_strategy.scotch; }},
+};
+
 }  // namespace
 
-Mapping AutoMapper::map(const Problem& problem, const Context& context) const {
+std::span<const StrategyOption> auto_options() {
+  return kAutoOptions;
+}
+
+Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   // The constructions alone: map_with refines what this returns.
-  Context construct = context;
+  Run construct = context;
   construct.refine.kind = RefineKind::None;
   // In-order first when it can be proved optimal: then nothing can beat it
   // (and libscotch would spend seconds finding out at 65,536 ranks).
@@ -54,7 +71,7 @@ Mapping AutoMapper::map(const Problem& problem, const Context& context) const {
   const auto allowed = problem.constraints.allowed_pes();
   const bool tree = !allowed.empty() && problem.topology.tree_path(allowed.front(), path);
   std::vector<std::string> names;
-  if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.emplace_back("scotch+");
+  if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.push_back(context.auto_strategy.scotch);
   if (tree) names.emplace_back("treematch");
   names.emplace_back("inorder");
   Mapping best;

@@ -15,7 +15,10 @@ namespace tmap::strategies {
 
 class AutoMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
+
+/// Its options, for its row of the strategy table.
+std::span<const StrategyOption> auto_options();
 
 }  // namespace tmap::strategies

@@ -38,14 +38,14 @@ std::vector<const StrategyInfo*> portfolio() {
   return rows;
 }
 
-Mapping BestMapper::map(const Problem& problem, const Context& context) const {
+Mapping BestMapper::map(const Problem& problem, const Run& context) const {
   const auto start = std::chrono::steady_clock::now();
-  Context construct = context;
+  Run construct = context;
   construct.refine.kind = RefineKind::None;
   // The constructions' own notes are best's details: -v shows them once
   // more (with --compare all they would repeat the constructions' rows).
-  construct.verbosity = context.verbosity - 1;
-  Context swap = context;
+  construct.hooks.verbosity = context.hooks.verbosity - 1;
+  Run swap = context;
   swap.refine.kind = RefineKind::Swap;
   std::vector<Candidate> candidates;
   const auto rows = portfolio();
@@ -64,7 +64,10 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
     c.name = name;
     try {
       c.mapping = map_with(name, problem, construct);
-    } catch (const InputError& e) {  // e.g. a construction's table does not fit
+    } catch (const ResourceError& e) {  // e.g. a construction's table does not fit
+      context.note(1, fmt::format("best: {} skipped: {}", name, e.what()));
+      continue;
+    } catch (const UnsupportedError& e) {  // e.g. a construction for other machines
       context.note(1, fmt::format("best: {} skipped: {}", name, e.what()));
       continue;
     }
@@ -80,7 +83,7 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
                     .hop_bytes = best_so_far});
     candidates.push_back(std::move(c));
   }
-  if (candidates.empty()) throw InputError("best: no construction could map this input");
+  if (candidates.empty()) throw UnsupportedError("best: no construction could map this input");
   // Tabu for the best few distinct refined candidates, the budget shared.
   std::vector<std::size_t> order(candidates.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -102,7 +105,7 @@ Mapping BestMapper::map(const Problem& problem, const Context& context) const {
                                                        : -1;
     for (std::size_t f = 0; f < finalists.size() && !context.stopped(); ++f) {
       auto& c = candidates[finalists[f]];
-      Context tabu = context;
+      Run tabu = context;
       tabu.seed = context.seed + f;
       tabu.refine.iterations = budget < 0 ? -1 : budget / static_cast<std::int64_t>(finalists.size());
       tabu.refine.time_limit_s = context.refine.time_limit_s / static_cast<double>(finalists.size());

@@ -19,7 +19,7 @@ inline constexpr int kTabuFinalists = 3;
 
 class BestMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 }  // namespace tmap::strategies

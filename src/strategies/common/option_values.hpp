@@ -17,10 +17,12 @@ namespace tmap::strategies {
 /// number between LO and HI" otherwise (NaN and infinities included).
 [[nodiscard]] double real_value(std::string_view key, std::string_view text, double lo, double hi);
 
-/// For options kept in Context::strategy_options: checks TEXT as
-/// whole_value does and stores it under KEY.
-void store_whole_value(Context& context, std::string_view key, std::string_view text, std::int64_t lo, std::int64_t hi);
-/// The whole number stored under KEY, or `fallback` when it was not set.
-[[nodiscard]] std::int64_t stored_whole_value(const Context& context, std::string_view key, std::int64_t fallback);
+/// whole_value, or -1 (the strategy's own default) for the word "default".
+[[nodiscard]] std::int64_t whole_or_default(std::string_view key, std::string_view text, std::int64_t lo,
+                                            std::int64_t hi);
+/// The text whole_or_default reads back: "default" for a negative value.
+[[nodiscard]] std::string whole_or_default_text(std::int64_t value);
+/// A real number as text that real_value reads back to the same double.
+[[nodiscard]] std::string real_text(double value);
 
 }  // namespace tmap::strategies

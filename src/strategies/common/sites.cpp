@@ -116,10 +116,10 @@ bool SiteSpace::search_graph(Site s, std::vector<Site>& list) const {
 
 void SiteSpace::refuse_if_too_many(std::string_view strategy) const {
   if (num_sites() <= kMaxConstructionSites) return;
-  throw InputError(std::string(strategy) + ": " + std::to_string(num_sites()) + " sites exceed the " +
-                   std::to_string(kMaxConstructionSites) +
-                   " it maps in bounded time (greedy took 151 s on a million); use auto (the default), "
-                   "inorder for a job numbered like the machine, or tm-pmap under mpirun");
+  throw ResourceError(std::string(strategy) + ": " + std::to_string(num_sites()) + " sites exceed the " +
+                      std::to_string(kMaxConstructionSites) +
+                      " it maps in bounded time (greedy took 151 s on a million); use auto (the default), "
+                      "inorder for a job numbered like the machine, or the distributed mapper (ptscotch)");
 }
 
 std::span<const Site> SiteSpace::nearest(Site s) const {

@@ -5,7 +5,7 @@
 
 namespace tmap::strategies {
 
-Mapping GreedyMapper::map(const Problem& problem, const Context& /*context*/) const {
+Mapping GreedyMapper::map(const Problem& problem, const Run& /*context*/) const {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
   sites.refuse_if_too_many("greedy");

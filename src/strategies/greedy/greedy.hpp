@@ -12,7 +12,7 @@ namespace tmap::strategies {
 
 class GreedyMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 }  // namespace tmap::strategies

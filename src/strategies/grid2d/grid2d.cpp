@@ -113,7 +113,7 @@ Bandwidth BandwidthTable::get(std::int64_t g1, std::int64_t g2, const std::strin
 
 }  // namespace grid2d
 
-Mapping Grid2dMapper::map(const Problem& problem, const Context& context) const {
+Mapping Grid2dMapper::map(const Problem& problem, const Run& context) const {
   const Rank n = problem.comm.num_ranks();
   auto slots = problem.constraints.slots();
   slots.resize(static_cast<std::size_t>(n));

@@ -58,7 +58,7 @@ struct BandwidthTable {
 
 class Grid2dMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 /// Its options, for its row of the strategy table.

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "strategies/common/option_values.hpp"
 #include "strategies/grid2d/grid2d.hpp"
 #include "tmap/error.hpp"
 #include "util/file.hpp"
@@ -13,6 +14,10 @@ namespace {
 /// "HEIGHTxWIDTH" in bytes, both positive and finite.
 void set_domain(Context& c, std::string_view value) {
   const std::string text(value);
+  if (text.empty()) {  // the matrix's stencil fixes shape and halos (the default)
+    c.grid2d.domain_height = c.grid2d.domain_width = 0.0;
+    return;
+  }
   const auto x = text.find('x');
   char* end_h = nullptr;
   char* end_w = nullptr;
@@ -20,7 +25,7 @@ void set_domain(Context& c, std::string_view value) {
   const double w = x == std::string::npos ? 0.0 : std::strtod(text.c_str() + x + 1, &end_w);
   if (x == std::string::npos || end_h != text.c_str() + x || end_w != text.c_str() + text.size() || !(h > 0) ||
       !(w > 0) || h > 1e300 || w > 1e300) {
-    throw InputError("grid2d-domain '" + text + "': expected HEIGHTxWIDTH in bytes, e.g. 262144x262144");
+    throw ParameterError("grid2d-domain '" + text + "': expected HEIGHTxWIDTH in bytes, e.g. 262144x262144");
   }
   c.grid2d.domain_height = h;
   c.grid2d.domain_width = w;
@@ -29,12 +34,16 @@ void set_domain(Context& c, std::string_view value) {
 constexpr StrategyOption kGrid2dOptions[] = {
     {"grid2d-bw", "grid2d: bandwidth table file (lines 'intra H V', 'inter H V', 'G1 G2 H V'; default 1 / hops)",
      [](Context& c, std::string_view v) {
-       c.grid2d.bandwidths = detail::read_text_file(std::string(v));
+       c.grid2d.bandwidths = v.empty() ? std::string() : detail::read_text_file(std::string(v));
        c.grid2d.bandwidths_origin = std::string(v);
      },
-     true},
+     [](const Context& c) { return c.grid2d.bandwidths_origin; }, true},
     {"grid2d-domain", "grid2d: the domain in bytes (HEIGHTxWIDTH): choose the r x c shape too, ranks row-major in it",
-     set_domain},
+     set_domain,
+     [](const Context& c) {
+       return c.grid2d.domain_height > 0 ? real_text(c.grid2d.domain_height) + "x" + real_text(c.grid2d.domain_width)
+                                         : std::string();
+     }},
 };
 
 }  // namespace

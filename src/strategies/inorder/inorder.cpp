@@ -4,7 +4,7 @@
 
 namespace tmap::strategies {
 
-Mapping InOrderMapper::map(const Problem& problem, const Context& /*context*/) const {
+Mapping InOrderMapper::map(const Problem& problem, const Run& /*context*/) const {
   auto slots = problem.constraints.slots();
   slots.resize(static_cast<std::size_t>(problem.comm.num_ranks()));
   return slots;

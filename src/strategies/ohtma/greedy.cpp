@@ -349,9 +349,9 @@ std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const refin
     for (const PE p : pes) places += std::exchange(seen[static_cast<std::size_t>(topology.node_of(p))], 1) == 0 ? 1 : 0;
   }
   if (places > kMaxPlaces) {
-    throw InputError("ohtma: its greedy start sums the distances between all " + std::to_string(places) +
-                     " allowed places (nodes or PEs), more than " + std::to_string(kMaxPlaces) +
-                     "; give the job's allocation (--alloc, -b) or use -s scotch or -s greedy");
+    throw ResourceError("ohtma: its greedy start sums the distances between all " + std::to_string(places) +
+                        " allowed places (nodes or PEs), more than " + std::to_string(kMaxPlaces) +
+                        "; give the job's allocation (the allowed PEs) or use the scotch or greedy strategy");
   }
   // Keys are at most (largest total) * (1 + steps): 64-bit when that fits.
   Int128 largest_row = 0;

@@ -17,7 +17,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
-Mapping OhtmaMapper::map(const Problem& problem, const Context& context) const {
+Mapping OhtmaMapper::map(const Problem& problem, const Run& context) const {
   const auto sym = problem.comm.symmetrized();
   const auto& constraints = problem.constraints;
   const auto slots = refine::SlotSpace::of(constraints);

@@ -35,7 +35,7 @@ std::string str(detail::Int128 v) {
 
 }  // namespace
 
-Mapping OhtmaPlusMapper::map(const Problem& problem, const Context& context) const {
+Mapping OhtmaPlusMapper::map(const Problem& problem, const Run& context) const {
   const auto sym = problem.comm.symmetrized();
   const auto& constraints = problem.constraints;
   const auto slots = refine::SlotSpace::of(constraints);

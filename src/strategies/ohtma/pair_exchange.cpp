@@ -271,13 +271,13 @@ std::int64_t gain_table_bytes(const CommMatrix& sym, Distance max_distance) {
 
 void check_gain_table(const CommMatrix& sym, Distance max_distance) {
   if (gain_bound(sym, max_distance) >= (Int128{1} << 62)) {
-    throw InputError("ohtma: volumes times distances are too large for exact 64-bit swap gains");
+    throw ResourceError("ohtma: volumes times distances are too large for exact 64-bit swap gains");
   }
   const auto bytes = gain_table_bytes(sym, max_distance);
   if (bytes > kMaxTableBytes) {
-    throw InputError("ohtma: " + std::to_string(sym.num_ranks()) + " ranks need a " + std::to_string(bytes >> 20) +
-                     " MiB gain table (limit " + std::to_string(kMaxTableBytes >> 20) +
-                     " MiB); use -s ohtma+, which scales with candidate lists");
+    throw ResourceError("ohtma: " + std::to_string(sym.num_ranks()) + " ranks need a " + std::to_string(bytes >> 20) +
+                        " MiB gain table (limit " + std::to_string(kMaxTableBytes >> 20) +
+                        " MiB); use ohtma+, which scales with candidate lists");
   }
 }
 

@@ -5,7 +5,7 @@
 
 namespace tmap::strategies {
 
-Mapping RandomMapper::map(const Problem& problem, const Context& context) const {
+Mapping RandomMapper::map(const Problem& problem, const Run& context) const {
   auto slots = problem.constraints.slots();
   detail::Random rng(context.seed);
   rng.shuffle(std::span<PE>(slots));

@@ -8,7 +8,7 @@ namespace tmap::strategies {
 
 class RandomMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 }  // namespace tmap::strategies

@@ -150,7 +150,7 @@ class Bisector {
 
 }  // namespace
 
-Mapping RecursiveBisectionMapper::map(const Problem& problem, const Context& context) const {
+Mapping RecursiveBisectionMapper::map(const Problem& problem, const Run& context) const {
   const auto& constraints = problem.constraints;
   const auto n = problem.comm.num_ranks();
   const auto capacity = constraints.capacity();
@@ -168,7 +168,7 @@ Mapping RecursiveBisectionMapper::map(const Problem& problem, const Context& con
   std::vector<Rank> ranks(static_cast<std::size_t>(n));
   std::iota(ranks.begin(), ranks.end(), Rank{0});
   const auto sym = problem.comm.symmetrized();
-  Bisector(sym, problem.topology, std::move(order), on_grid, capacity, rb_fm_passes(context), mapping)
+  Bisector(sym, problem.topology, std::move(order), on_grid, capacity, static_cast<int>(context.rb.passes), mapping)
       .place(0, used, ranks);
   return mapping;
 }

@@ -22,13 +22,10 @@ namespace tmap::strategies {
 
 class RecursiveBisectionMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> rb_options();
-
-/// The --rb-passes value (Fiduccia-Mattheyses passes per cut; -1 = bisect's default).
-[[nodiscard]] int rb_fm_passes(const Context& context);
 
 }  // namespace tmap::strategies

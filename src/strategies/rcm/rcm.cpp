@@ -141,7 +141,7 @@ std::vector<Rank> rcm_order(const CommMatrix& sym) {
   });
 }
 
-Mapping RcmMapper::map(const Problem& problem, const Context& context) const {
+Mapping RcmMapper::map(const Problem& problem, const Run& context) const {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
   const auto ranks = rcm_order(sym);

@@ -34,7 +34,7 @@ inline constexpr std::int64_t kCompactRcmSites = 1024;
 
 class RcmMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 }  // namespace tmap::strategies

@@ -7,7 +7,7 @@
 
 namespace tmap::strategies {
 
-Mapping RoundRobinMapper::map(const Problem& problem, const Context& /*context*/) const {
+Mapping RoundRobinMapper::map(const Problem& problem, const Run& /*context*/) const {
   // Slots grouped by node, nodes in increasing order, slots in PE order.
   std::map<NodeId, std::vector<PE>> by_node;
   for (const PE pe : problem.constraints.slots()) by_node[problem.topology.node_of(pe)].push_back(pe);

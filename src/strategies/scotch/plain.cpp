@@ -59,7 +59,7 @@ SCOTCH_Num strategy_flags(const std::string& letters) {
         flags |= SCOTCH_STRATSAFETY;
         break;
       default:
-        throw InputError(std::string("scotch-flags: '") + c + "' is not one of b, q, r, s, t (as gmap's -c)");
+        throw ParameterError(std::string("scotch-flags: '") + c + "' is not one of b, q, r, s, t (as gmap's -c)");
     }
   }
   return flags;
@@ -161,16 +161,16 @@ bool ScotchMapper::has_gmap_target(const Topology& topology, const scotchmap::Te
   return plan_gmap_target(topology, terminals).source != GmapSource::None;
 }
 
-Mapping ScotchMapper::map(const Problem& problem, const Context& context) const {
+Mapping ScotchMapper::map(const Problem& problem, const Run& context) const {
   return map_logged(problem, context, nullptr);
 }
 
-Mapping ScotchMapper::map_logged(const Problem& problem, const Context& context, ScotchGmapLog* log) {
+Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log) {
   const auto& topology = problem.topology;
   const auto sym = problem.comm.symmetrized();
   const Rank n = sym.num_ranks();
   if (n > std::numeric_limits<SCOTCH_Num>::max() / 4 || sym.num_entries() > std::numeric_limits<SCOTCH_Num>::max()) {
-    throw InputError("scotch: the graph is too large for this libscotch's 32-bit SCOTCH_Num");
+    throw ResourceError("scotch: the graph is too large for this libscotch's 32-bit SCOTCH_Num");
   }
   const auto terminals = scotchmap::make_terminals(topology, problem.constraints);
   scotchmap::Setting setting{strategy_flags(context.scotch.flags), context.scotch.imbalance, context.scotch.strategy};

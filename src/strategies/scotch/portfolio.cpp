@@ -58,14 +58,14 @@ Candidate map_once(const scotchmap::SourceGraph& source, const Arch& arch, scotc
 
 }  // namespace
 
-Mapping ScotchPlusMapper::map(const Problem& problem, const Context& context) const {
+Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const {
   const auto& topology = problem.topology;
   const auto& constraints = problem.constraints;
   const auto sym = problem.comm.symmetrized();
   const Rank n = sym.num_ranks();
   const auto terminals = scotchmap::make_terminals(topology, constraints);
   if (n > std::numeric_limits<SCOTCH_Num>::max() / 4 || sym.num_entries() > std::numeric_limits<SCOTCH_Num>::max()) {
-    throw InputError("scotch: the graph is too large for this libscotch's 32-bit SCOTCH_Num");
+    throw ResourceError("scotch: the graph is too large for this libscotch's 32-bit SCOTCH_Num");
   }
 
   // Graph: edge loads scaled so that total load x largest distance fits.
@@ -109,7 +109,7 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Context& context) co
       reach > scotchmap::kScotchSumLimit ? (reach + scotchmap::kScotchSumLimit - 1) / scotchmap::kScotchSumLimit : 1;
   const auto source = scotchmap::source_graph(sym, scale, cutoff);
   if (cutoff > 0) {
-    context.note(2, "scotch: --sparse-factor kept " + std::to_string(source.edgetab.size() / 2) + " of " +
+    context.note(2, "scotch: sparse-factor kept " + std::to_string(source.edgetab.size() / 2) + " of " +
                         std::to_string(sym.num_entries() / 2) + " edges (loads >= " + std::to_string(cutoff) + ")");
   }
   // Settings, the best kept (by our exact hop-bytes): zero imbalance gives
@@ -167,10 +167,11 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Context& context) co
   const bool plain_ran = kinds.front() == scotchmap::TargetKind::Native && targets.front().size() == terminals.size() &&
                          cutoff == 0 && scale == 1;
   if (!plain_ran && ScotchMapper::has_gmap_target(topology, terminals)) {
-    Context quiet = context;
-    quiet.log = nullptr;             // its notes are scotch's, not this run's
+    Run quiet = context;
+    quiet.hooks.log = nullptr;       // its notes are scotch's, not this run's
     quiet.scotch = ScotchOptions{};  // gmap's defaults (-cb), whatever scotch was given
     quiet.scotch.sparse_factor = context.scotch.sparse_factor;
+    quiet.scotch.target = context.scotch.target;
     candidates.push_back({ScotchMapper{}.map(problem, quiet), 0});
   }
   for (std::size_t t = 0; t < candidates.size(); ++t) {

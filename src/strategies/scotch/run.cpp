@@ -77,7 +77,7 @@ std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const 
     const std::lock_guard lock(libscotch_parser());
     if (!setting.strategy.empty()) {
       if (SCOTCH_stratGraphMap(&strat.a, setting.strategy.c_str()) != 0) {
-        throw InputError("scotch: libscotch cannot parse the mapping strategy '" + setting.strategy + "'");
+        throw ParameterError("scotch: libscotch cannot parse the mapping strategy '" + setting.strategy + "'");
       }
     } else if (SCOTCH_stratGraphMapBuild(&strat.a, setting.flags, static_cast<SCOTCH_Num>(parts), setting.imbalance) !=
                0) {

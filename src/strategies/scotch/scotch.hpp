@@ -32,9 +32,9 @@ namespace tmap::strategies {
 /// Scotch exactly as scotch_gmap (row "scotch").
 class ScotchMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
   /// The same, with gmap's -vs/-vm log (empty where the run is not gmap's).
-  [[nodiscard]] static Mapping map_logged(const Problem& problem, const Context& context, ScotchGmapLog* log);
+  [[nodiscard]] static Mapping map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log);
   /// Whether plain scotch gets a target of its own here (gmap's), rather
   /// than the one scotch+ builds for the whole allocation.
   [[nodiscard]] static bool has_gmap_target(const Topology& topology, const scotchmap::Terminals& terminals);
@@ -43,7 +43,7 @@ class ScotchMapper final : public Mapper {
 /// tmap's portfolio of libscotch runs (row "scotch+").
 class ScotchPlusMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 /// Their options, for their rows of the strategy table.

@@ -24,7 +24,7 @@ void load_text(Arch& arch, const std::string& text) {
 
 /// deco 0: exact distances, scaled down only if they would overflow
 /// Scotch's sums.
-void build_table(Arch& arch, const Topology& topology, const Terminals& terminals, const Context& context) {
+void build_table(Arch& arch, const Topology& topology, const Terminals& terminals, const Run& context) {
   const Distance largest = std::max<Distance>(topology.max_distance(), 1);
   const Distance divisor = largest > kMaxScotchDistance ? (largest + kMaxScotchDistance - 1) / kMaxScotchDistance : 1;
   bool clamped = false;
@@ -44,7 +44,7 @@ void build_table(Arch& arch, const Topology& topology, const Terminals& terminal
 /// deco 2: the machine's distance graph with the terminals' vertices listed
 /// (in terminal order, so Scotch's labels are terminal indices) and their
 /// capacities as vertex loads.
-void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals& terminals, const Context& context) {
+void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals& terminals, const Run& context) {
   const auto vertices = machine.num_vertices();
   std::int64_t heaviest = 1;
   for (const auto w : machine.weights) heaviest = std::max(heaviest, w);
@@ -125,7 +125,7 @@ TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choi
     return graph_.has_value();
   };
   const auto refuse = [&](const std::string& why) {
-    throw InputError("scotch-target " + std::string(choice) + ": " + why);
+    throw UnsupportedError("scotch-target " + std::string(choice) + ": " + why);
   };
   if (choice == "native") {
     if (!terminals.identity || !topology_.scotch_native()) {
@@ -155,16 +155,16 @@ TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choi
     return TargetKind::Grouped;
   }
   if (machine_graph()) return TargetKind::MachineGraph;
-  throw InputError("scotch: " + std::to_string(terminals.size()) + " allowed terminals on a " + topology_.kind() +
-                   " machine exceed the " + std::to_string(kMaxTableTerminals) +
-                   " a distance table handles here, and this kind has no machine graph; use ohtma+ or treematch");
+  throw ResourceError("scotch: " + std::to_string(terminals.size()) + " allowed terminals on a " + topology_.kind() +
+                      " machine exceed the " + std::to_string(kMaxTableTerminals) +
+                      " a distance table handles here, and this kind has no machine graph; use ohtma+ or treematch");
 }
 
 Distance TargetBuilder::scale(TargetKind kind) const {
   return kind == TargetKind::MachineGraph && graph_ ? graph_->scale : 1;
 }
 
-void TargetBuilder::build(Arch& arch, TargetKind kind, const Terminals& terminals, const Context& context) const {
+void TargetBuilder::build(Arch& arch, TargetKind kind, const Terminals& terminals, const Run& context) const {
   switch (kind) {
     case TargetKind::Native:
       load_text(arch, topology_.to_tgt());

@@ -65,7 +65,7 @@ class TargetBuilder {
   /// Builds the architecture; the labels Scotch returns are terminal
   /// indices (PE ids for a native kind, which covers every PE in order), or
   /// group indices for Grouped (a deco 0 over the groups).
-  void build(Arch& arch, TargetKind kind, const Terminals& terminals, const Context& context) const;
+  void build(Arch& arch, TargetKind kind, const Terminals& terminals, const Run& context) const;
 
  private:
   const Topology& topology_;

@@ -8,7 +8,8 @@ namespace {
 
 constexpr StrategyOption kTreeMatchOptions[] = {
     {"tau", "treematch: group by full enumeration below this many candidate groups (30000, at most 1e7)",
-     [](Context& c, std::string_view v) { c.treematch.tau = whole_value("tau", v, 0, 10000000); }},
+     [](Context& c, std::string_view v) { c.treematch.tau = whole_value("tau", v, 0, 10000000); },
+     [](const Context& c) { return std::to_string(c.treematch.tau); }},
 };
 
 }  // namespace

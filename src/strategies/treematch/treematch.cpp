@@ -148,7 +148,7 @@ std::vector<std::int64_t> symmetric_arities(const Trie& trie) {
 
 }  // namespace
 
-Mapping TreeMatchMapper::map(const Problem& problem, const Context& context) const {
+Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
   const auto& topology = problem.topology;
   const auto& constraints = problem.constraints;
   Trie trie;

@@ -16,7 +16,7 @@ namespace tmap::strategies {
 
 class TreeMatchMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 /// Its options, for its row of the strategy table.

@@ -13,7 +13,7 @@ namespace {
 
 /// Algorithm 1 twice (N_BFS = 0 and 1); the lower hop-bytes wins (ties: 0).
 std::vector<Site> best_greedy(const Problem& problem, const CommMatrix& sym, const SiteSpace& sites,
-                              const Context& context) {
+                              const Run& context) {
   std::vector<Site> best;
   std::int64_t best_cost = 0;
   for (int seeds = 0; seeds <= 1; ++seeds) {
@@ -28,7 +28,7 @@ std::vector<Site> best_greedy(const Problem& problem, const CommMatrix& sym, con
   return best;
 }
 
-Mapping weighted_hops_mapping(const Problem& problem, const Context& context) {
+Mapping weighted_hops_mapping(const Problem& problem, const Run& context) {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
   sites.refuse_if_too_many("umpa");
@@ -40,18 +40,18 @@ Mapping weighted_hops_mapping(const Problem& problem, const Context& context) {
 
 }  // namespace
 
-Mapping UmpaGreedyMapper::map(const Problem& problem, const Context& context) const {
+Mapping UmpaGreedyMapper::map(const Problem& problem, const Run& context) const {
   const auto sym = problem.comm.symmetrized();
   const SiteSpace sites(problem.topology, problem.constraints);
   sites.refuse_if_too_many("umpa-greedy");
   return sites.to_mapping(best_greedy(problem, sym, sites, context));
 }
 
-Mapping UmpaWhMapper::map(const Problem& problem, const Context& context) const {
+Mapping UmpaWhMapper::map(const Problem& problem, const Run& context) const {
   return weighted_hops_mapping(problem, context);
 }
 
-Mapping UmpaMcMapper::map(const Problem& problem, const Context& context) const {
+Mapping UmpaMcMapper::map(const Problem& problem, const Run& context) const {
   auto mapping = weighted_hops_mapping(problem, context);
   const auto routing = make_routing(problem.topology);
   if (!routing) {

@@ -36,17 +36,17 @@ int refine_weighted_hops(const CommMatrix& sym, const SiteSpace& sites, std::vec
 
 class UmpaGreedyMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 class UmpaWhMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 class UmpaMcMapper final : public Mapper {
  public:
-  [[nodiscard]] Mapping map(const Problem& problem, const Context& context) const override;
+  [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
 }  // namespace tmap::strategies

@@ -1,0 +1,42 @@
+// Named presets: a starting Context for the three things users ask for.
+#include <array>
+#include <string>
+
+#include "tmap/config.hpp"
+#include "tmap/error.hpp"
+
+namespace tmap {
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kNames{"fast", "default", "quality"};
+
+}  // namespace
+
+std::span<const std::string_view> preset_names() {
+  return kNames;
+}
+
+std::string_view preset_summary(std::string_view name) {
+  if (name == "fast") return "auto with one libscotch run (gmap's speed) instead of the scotch+ portfolio";
+  if (name == "default") return "auto: the lowest of scotch+, treematch (trees) and in-order";
+  if (name == "quality") return "best: every construction refined, the best few tabu-searched";
+  return {};
+}
+
+Context preset(std::string_view name) {
+  Context context;
+  if (name == "default") return context;
+  if (name == "fast") {
+    context.auto_strategy.scotch = "scotch";
+    return context;
+  }
+  if (name == "quality") {
+    context.strategy = "best";
+    context.refine.kind = RefineKind::Tabu;
+    return context;
+  }
+  throw ParameterError("preset: '" + std::string(name) + "' is not one of fast, default, quality");
+}
+
+}  // namespace tmap
