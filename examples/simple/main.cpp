@@ -10,7 +10,9 @@ int main() {
     const auto comm = tmap::gen::stencil({8, 8}, 5, 1000);
     const auto constraints = tmap::Constraints::all(*topology);
     const tmap::Problem problem{comm, *topology, constraints};
-    const auto mapping = tmap::map_with("inorder", problem, tmap::Context{});
+    tmap::Context context = tmap::preset("default");  // the configuration: strategy and every option
+    context.strategy = "inorder";
+    const auto mapping = tmap::map(problem, context);
     const auto metrics = tmap::evaluate(comm, *topology, mapping);
     std::cout << "hop_bytes " << metrics.hop_bytes << "\n";
     return 0;

@@ -1,8 +1,7 @@
 // Every option of a Context by key: the run's own rows here, each
 // strategy's from its row of the strategy table; and the JSON form.
-#include <nlohmann/json.hpp>
-
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "refine/dense_search.hpp"
@@ -33,9 +32,12 @@ auto naming_key(std::string_view key, F&& f) {
 
 std::string_view refine_name(RefineKind kind) {
   switch (kind) {
-    case RefineKind::None: return "none";
-    case RefineKind::Swap: return "swap";
-    case RefineKind::Tabu: return "tabu";
+    case RefineKind::None:
+      return "none";
+    case RefineKind::Swap:
+      return "swap";
+    case RefineKind::Tabu:
+      return "tabu";
   }
   return "none";
 }
@@ -45,7 +47,9 @@ constexpr std::int64_t kMostThreads = 4096;
 
 constexpr StrategyOption kRunOptions[] = {
     {"strategy", "the strategy to run (a name of the strategy table)",
-     [](Context& c, std::string_view v) { c.strategy = std::string(naming_key("strategy", [&] { return find_strategy(v).name; })); },
+     [](Context& c, std::string_view v) {
+       c.strategy = std::string(naming_key("strategy", [&] { return find_strategy(v).name; }));
+     },
      [](const Context& c) { return c.strategy; }},
     {"seed", "seed of every random choice (default 0)",
      [](Context& c, std::string_view v) {
@@ -61,7 +65,9 @@ constexpr StrategyOption kRunOptions[] = {
      [](Context& c, std::string_view v) { c.threads = static_cast<int>(whole_value("threads", v, 1, kMostThreads)); },
      [](const Context& c) { return std::to_string(c.threads); }},
     {"refine", "refinement after the strategy: none, swap or tabu",
-     [](Context& c, std::string_view v) { c.refine.kind = naming_key("refine", [&] { return refine_kind_from_name(v); }); },
+     [](Context& c, std::string_view v) {
+       c.refine.kind = naming_key("refine", [&] { return refine_kind_from_name(v); });
+     },
      [](const Context& c) { return std::string(refine_name(c.refine.kind)); }},
     {"refine-iters", refine::kTabuBudgetHelp,
      [](Context& c, std::string_view v) { c.refine.iterations = whole_or_default("refine-iters", v, 0, 1000000000); },
@@ -149,16 +155,16 @@ Context load_config(std::string_view text, const std::string& origin, const Cont
     if (option == nullptr) {
       throw InputError(origin, "unknown option '" + key + "' (known: " + known_keys() + ")");
     }
-    std::string text;
+    std::string value_text;
     if (value.is_string()) {
-      text = value.get<std::string>();
+      value_text = value.get<std::string>();
     } else if (value.is_number() || value.is_boolean()) {
-      text = value.dump();
+      value_text = value.dump();
     } else {
       throw InputError(origin, key + ": expected a string or a number");
     }
     try {
-      option->apply(context, text);
+      option->apply(context, value_text);
     } catch (const ParameterError& e) {
       throw InputError(origin, e.what());
     }
