@@ -251,7 +251,7 @@ enum StrategyTraits : unsigned {
 };
 
 /// One option of a strategy: `key` is tm-map's flag without "--" and the C
-/// API's key; `apply` reads a value into the context (strictly: InputError
+/// API's key; `apply` reads a value into the context (strictly: ParameterError
 /// "KEY: problem" for a bad value).
 struct StrategyOption {
   std::string_view key;
@@ -283,11 +283,11 @@ struct StrategyInfo {
 [[nodiscard]] std::span<const StrategyInfo> strategy_table();
 /// The strategy `tm-map` uses without `-s`.
 [[nodiscard]] std::string_view default_strategy();
-/// Looks a strategy up by name; InputError listing the known names otherwise.
+/// Looks a strategy up by name; ParameterError listing the known names otherwise.
 [[nodiscard]] const StrategyInfo& find_strategy(std::string_view name);
 
 /// Sets a strategy option by key, as tm-map's `--KEY VALUE` does (e.g.
-/// "ohtma-loop", "32"). InputError "KEY: problem" for a bad value, or
+/// "ohtma-loop", "32"). ParameterError "KEY: problem" for a bad value, or
 /// naming the known keys for an unknown one.
 void set_strategy_option(Context& context, std::string_view key, std::string_view value);
 
@@ -299,7 +299,7 @@ void check_problem(const Problem& problem);
 /// constraints). Deterministic for a given seed and iteration budget.
 RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& run);
 
-/// Parses "none", "swap" or "tabu"; InputError otherwise.
+/// Parses "none", "swap" or "tabu"; ParameterError otherwise.
 [[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
 
 /// check_problem, run context.strategy, refine by context.refine, validate.

@@ -10,10 +10,10 @@
 
 namespace tmap::strategies {
 
-/// A whole number in [lo, hi], in decimal; InputError "KEY: 'TEXT' is not a
+/// A whole number in [lo, hi], in decimal; ParameterError "KEY: 'TEXT' is not a
 /// whole number between LO and HI" otherwise.
 [[nodiscard]] std::int64_t whole_value(std::string_view key, std::string_view text, std::int64_t lo, std::int64_t hi);
-/// A finite real number in [lo, hi]; InputError "KEY: 'TEXT' is not a finite
+/// A finite real number in [lo, hi]; ParameterError "KEY: 'TEXT' is not a finite
 /// number between LO and HI" otherwise (NaN and infinities included).
 [[nodiscard]] double real_value(std::string_view key, std::string_view text, double lo, double hi);
 
