@@ -1,7 +1,8 @@
 // tmap: topology-aware process mapping. Include this for the core C++ API:
 // matrices, machines, constraints, mapping, metrics, reading inputs.
-// Two extras are included on their own: tmap/report.hpp (output formats,
-// launcher files) and tmap/generators.hpp (synthetic traffic patterns).
+// Three extras are included on their own: tmap/report.hpp (output formats,
+// launcher files), tmap/generators.hpp (synthetic traffic patterns) and
+// tmap/tianhe3.hpp (the Tianhe-3 model as Scotch targets, a node via hwloc).
 #pragma once
 
 #include "tmap/allocation.hpp"

@@ -61,7 +61,7 @@ int Tianhe3Routing::link_kind(LinkId link) const {
 }
 
 std::string Tianhe3Routing::link_name(LinkId link) const {
-  const auto chip_name = [this](std::int64_t r, std::int64_t c) {
+  const auto chip_name = [](std::int64_t r, std::int64_t c) {
     return "chip(" + std::to_string(r) + "," + std::to_string(c) + ")";
   };
   // Unordered pair index -> (x, y) among k items.

@@ -293,9 +293,9 @@ std::unique_ptr<Topology> load_hwloc_xml(const std::string& path) {
   }
   return std::make_unique<topo::HwlocTreeTopology>(path, true);
 #else
-  throw InputError(path,
-                   "this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines cannot be "
-                   "read; rebuild with hwloc, or describe the machine as a Scotch target (tleaf, deco)");
+  throw UnsupportedError(path +
+                         ": this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines cannot "
+                         "be read; rebuild with hwloc, or describe the machine as a Scotch target (tleaf, deco)");
 #endif
 }
 
@@ -332,9 +332,9 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
 #if TMAP_HAVE_HWLOC
       return topo::HwlocTreeTopology::from_xml_text(text, path);
 #else
-      throw InputError(path,
-                       "this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines "
-                       "cannot be read");
+      throw UnsupportedError(path +
+                             ": this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines "
+                             "cannot be read");
 #endif
     }
     // A .dist starts with its size; a Scotch target with its kind's name.

@@ -8,6 +8,7 @@
 #include <span>
 #include <string_view>
 
+#include "tmap/tianhe3.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::topo {
@@ -15,12 +16,8 @@ namespace tmap::topo {
 /// Largest deco target written: the file grows as nodes^2 / 2.
 inline constexpr std::int64_t kMaxDecoNodes = 8192;
 
-struct Tianhe3Shape {
-  std::int64_t rows = 1;
-  std::int64_t cols = 1;
-  std::int64_t nodes = 96;  ///< nodes per chip, even
-  std::int64_t cores = 1;   ///< PEs per node
-};
+/// Chips, nodes per chip (even) and PEs per node (the public tmap/tianhe3.hpp).
+using Tianhe3Shape = tmap::Tianhe3Shape;
 
 /// Parses "tianhe3:RxC[,nodes=N][,cores=K]" (options in any order).
 [[nodiscard]] Tianhe3Shape parse_tianhe3_spec(std::string_view spec);

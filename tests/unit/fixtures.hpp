@@ -1,11 +1,16 @@
 // Shared test inputs.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <set>
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
+#include "tmap/mapper.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
@@ -35,6 +40,39 @@ inline std::int64_t brute_force_optimum(const CommMatrix& comm, const Topology& 
     if (best < 0 || cost < best) best = cost;
   } while (std::next_permutation(perm.begin(), perm.end()));
   return best;
+}
+
+/// A strategy's mapping under the default configuration.
+inline Mapping map_default(const char* strategy, const CommMatrix& comm, const Topology& topology,
+                           const Constraints& constraints) {
+  return map_with(strategy, Problem{comm, topology, constraints}, Context{});
+}
+
+/// A placement checked against what the test itself allowed, without
+/// tmap's validate_mapping (which map_with has already run): one PE per
+/// rank, each among `allowed`, none holding more than `capacity` ranks.
+inline ::testing::AssertionResult places_within(const std::vector<PE>& mapping, Rank ranks,
+                                                const std::vector<PE>& allowed, std::int64_t capacity) {
+  if (static_cast<Rank>(mapping.size()) != ranks) {
+    return ::testing::AssertionFailure() << mapping.size() << " PEs for " << ranks << " ranks";
+  }
+  const std::set<PE> allowed_set(allowed.begin(), allowed.end());
+  std::map<PE, std::int64_t> load;
+  for (std::size_t rank = 0; rank < mapping.size(); ++rank) {
+    const PE pe = mapping[rank];
+    if (allowed_set.count(pe) == 0) return ::testing::AssertionFailure() << "rank " << rank << " on PE " << pe;
+    if (++load[pe] > capacity) {
+      return ::testing::AssertionFailure() << "PE " << pe << " holds more than " << capacity << " ranks";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Every PE of a machine, for places_within on whole machines.
+inline std::vector<PE> every_pe(const Topology& topology) {
+  std::vector<PE> pes(static_cast<std::size_t>(topology.size()));
+  std::iota(pes.begin(), pes.end(), 0);
+  return pes;
 }
 
 }  // namespace tmap::test

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/mapper.hpp"
@@ -76,7 +77,7 @@ TEST(Progress, StoppingReturnsTheBestSoFarMarkedPartial) {
   };
   const auto mapping = tmap::map_with("best", Problem{comm, *topology, constraints}, context);
   EXPECT_TRUE(context.stopped());
-  tmap::validate_mapping(mapping, comm.num_ranks(), constraints);
+  EXPECT_TRUE(tmap::test::places_within(mapping, comm.num_ranks(), tmap::test::every_pe(*topology), 1));
   EXPECT_EQ(tmap::evaluate(comm, *topology, mapping).hop_bytes, first_candidate);
 }
 

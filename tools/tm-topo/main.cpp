@@ -4,11 +4,7 @@
 #include <algorithm>
 
 #include "cli.hpp"
-#if TMAP_HAVE_HWLOC
-#include "topology/hwloc_tree.hpp"
-#endif
-#include "topology/tianhe3.hpp"
-#include "topology/tianhe3_tree.hpp"
+#include "tmap/tianhe3.hpp"
 
 int main(int argc, char** argv) {
   using namespace tmap;
@@ -22,12 +18,12 @@ int main(int argc, char** argv) {
       "tm-topo"};
   app.set_version_flag("--version", std::string("tm-topo ") + tmap::version());
   std::string machine;
-  topo::Tianhe3Shape shape;
+  Tianhe3Shape shape;
   std::optional<std::int64_t> cores;
   std::optional<std::string> alloc;
   std::string host_pattern;
   std::string node_synthetic = "pack:1 numa:8 l2:2 core:4 pu:1";
-  [[maybe_unused]] constexpr std::int64_t kDefaultNodePUs = 64;  // of that description
+  constexpr std::int64_t kDefaultNodePUs = 64;  // of that description
   std::string node_xml;
   std::string tgt_file;
   std::string tree_file;
@@ -59,25 +55,21 @@ int main(int argc, char** argv) {
     for (const auto* file : {&tgt_file, &tree_file, &xml_file}) {
       if (!file->empty() && *file != "-") check_outputs({*file});
     }
-#if TMAP_HAVE_HWLOC
-    const topo::HwlocTreeTopology node =
-        node_xml.empty() ? topo::HwlocTreeTopology(node_synthetic, false) : topo::HwlocTreeTopology(node_xml, true);
-    shape.cores = cores.value_or(node.size());
-#else
-    if (!node_xml.empty() || synth->count() > 0 || !tree_file.empty() || !xml_file.empty()) {
-      throw InputError(
+    if (!have_hwloc() && (!node_xml.empty() || synth->count() > 0 || !tree_file.empty() || !xml_file.empty())) {
+      throw UnsupportedError(
           "this tm-topo was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): --node, --node-xml, --tree and --xml "
           "need it; --tgt works (with --cores)");
     }
-    shape.cores = cores.value_or(kDefaultNodePUs);
-#endif
-    const auto spec = fmt::format("tianhe3:{}x{},nodes={},cores={}", shape.rows, shape.cols, shape.nodes, shape.cores);
-    const topo::Tianhe3Topology machine_model(topo::parse_tianhe3_spec(spec));
+    // With hwloc the node is always read: its PUs are --cores' default.
+    std::optional<NodeDescription> node;
+    if (have_hwloc()) node = node_xml.empty() ? describe_node(node_synthetic, false) : describe_node(node_xml, true);
+    shape.cores = cores.value_or(node ? node->pus : kDefaultNodePUs);
+    const auto machine_model = tianhe3_topology(shape);
     std::vector<NodeId> nodes;
     if (alloc) {
       // The same syntax as tm-map --alloc: id ranges or a Slurm host list.
       auto allocation = parse_allocation(*alloc, host_pattern);
-      allocation.resolve(machine_model);
+      allocation.resolve(*machine_model);
       nodes = allocation.nodes;
       std::sort(nodes.begin(), nodes.end());
     }
@@ -86,24 +78,23 @@ int main(int argc, char** argv) {
     if (!tgt_file.empty()) {
       if (nodes.empty()) {
         try {
-          outputs.emplace_back(tgt_file, machine_model.to_tgt());
+          outputs.emplace_back(tgt_file, tianhe3_target(shape));
         } catch (const ResourceError& e) {  // the library's advice, in this tool's flag
           throw ResourceError(std::string(e.what()) + " (--alloc LIST)");
         }
       } else {
-        outputs.emplace_back(tgt_file, machine_model.deco_target(nodes));
+        outputs.emplace_back(tgt_file, tianhe3_target(shape, nodes));
       }
     }
-#if TMAP_HAVE_HWLOC
     if (!tree_file.empty()) {
-      if (node.symmetric_arities().empty() && node.size() > 1) {
+      if (node->symmetric_arities.empty() && node->pus > 1) {
         throw InputError("--tree needs a symmetric node tree; this hwloc node is not");
       }
-      if (shape.cores != node.size()) {
-        throw InputError("--tree: the node has " + std::to_string(node.size()) + " PUs but --cores is " +
+      if (shape.cores != node->pus) {
+        throw InputError("--tree: the node has " + std::to_string(node->pus) + " PUs but --cores is " +
                          std::to_string(shape.cores));
       }
-      const auto tree = topo::tianhe3_tree(shape, node.symmetric_arities(), nodes);
+      const auto tree = tianhe3_tree_target(shape, node->symmetric_arities, nodes);
       outputs.emplace_back(tree_file, tree.tgt);
       if (!quiet) {
         fmt::print(stderr,
@@ -111,8 +102,7 @@ int main(int argc, char** argv) {
                    tree.worst_error_hops);
       }
     }
-    if (!xml_file.empty()) outputs.emplace_back(xml_file, node.xml());
-#endif
+    if (!xml_file.empty()) outputs.emplace_back(xml_file, node->xml);
     for (const auto& [file, text] : outputs) emit(text, file == "-" ? "" : file);
     return kExitOk;
   });

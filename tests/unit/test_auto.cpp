@@ -1,0 +1,110 @@
+// auto, the default: never worse than in-order, Scotch where in-order is
+// poor, TreeMatch where it wins on trees, a provably optimal in-order kept.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "fixtures.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/generators.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/routing.hpp"
+#include "tmap/topology.hpp"
+#include "util/random.hpp"
+
+using tmap::CommMatrix;
+using tmap::Constraints;
+using tmap::Context;
+using tmap::Problem;
+
+// The default strategy keeps in-order where Scotch's bipartitioning does
+// worse (a natural 8x8x8 stencil on torus3D 8 8 8: in-order is the optimum,
+// one hop per message, 3,072 messages x 1000 bytes x 2 directions) and
+// Scotch's mapping where in-order is poor (the same stencil shuffled).
+TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
+  const auto topology = tmap::load_topology("torus3D 8 8 8");
+  const auto constraints = Constraints::all(*topology);
+  const auto natural = tmap::gen::stencil({8, 8, 8}, 7, 1000, true);
+  const Problem on_natural{natural, *topology, constraints};
+  const auto cost = [&](const CommMatrix& comm, const char* strategy) {
+    return tmap::evaluate(comm, *topology, tmap::map_with(strategy, Problem{comm, *topology, constraints}, Context{}))
+        .hop_bytes;
+  };
+  EXPECT_EQ(cost(natural, "auto"), 3072000);
+  EXPECT_EQ(tmap::map_with("auto", on_natural, Context{}), tmap::map_with("inorder", on_natural, Context{}));
+  const auto shuffled = tmap::gen::shuffle_ranks(natural, 7);
+  const Problem on_shuffled{shuffled, *topology, constraints};
+  EXPECT_LT(cost(shuffled, "scotch+"), cost(shuffled, "inorder"));
+  EXPECT_EQ(tmap::map_with("auto", on_shuffled, Context{}), tmap::map_with("scotch+", on_shuffled, Context{}));
+}
+
+// Where in-order puts every communicating pair at the machine's least
+// distance (one hop on a torus) it is provably optimal and auto stops there,
+// without running Scotch; one pair farther, or two ranks per PE (where 0 is
+// the least), and it does not claim so.
+TEST(Auto, StopsAtAProvablyOptimalInOrderAndOnlyThere) {
+  const auto topology = tmap::load_topology("torus3D 8 8 8");
+  std::string notes;
+  tmap::Run context;
+  context.hooks.verbosity = 2;
+  context.hooks.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  const auto claims_optimal = [&](const CommMatrix& comm, const Constraints& constraints) {
+    notes.clear();
+    const Problem problem{comm, *topology, constraints};
+    const auto mapping = tmap::map_with("auto", problem, context);
+    EXPECT_TRUE(tmap::test::places_within(mapping, comm.num_ranks(), tmap::test::every_pe(*topology),
+                                          constraints.capacity()));
+    return notes.find("optimal") != std::string::npos;
+  };
+  const auto one_per_pe = Constraints::all(*topology);
+  const auto natural = tmap::gen::stencil({8, 8, 8}, 7, 1000, true);
+  EXPECT_TRUE(claims_optimal(natural, one_per_pe));
+  EXPECT_EQ(tmap::evaluate(natural, *topology, tmap::map_with("auto", Problem{natural, *topology, one_per_pe}, context))
+                .hop_bytes,
+            3072000);
+  // An 8x8x8 stencil without wrap-around: still one hop everywhere.
+  EXPECT_TRUE(claims_optimal(tmap::gen::stencil({8, 8, 8}, 7, 1000), one_per_pe));
+  // A 4x4 torus stencil laid in order over an 8-wide row: some pairs 3 hops apart.
+  EXPECT_FALSE(claims_optimal(tmap::gen::stencil({4, 4}, 5, 1000, true), one_per_pe));
+  EXPECT_FALSE(claims_optimal(tmap::gen::shuffle_ranks(natural, 7), one_per_pe));
+  std::vector<tmap::PE> all(static_cast<std::size_t>(topology->size()));
+  std::iota(all.begin(), all.end(), tmap::PE{0});
+  EXPECT_FALSE(claims_optimal(tmap::gen::stencil({8, 8, 4}, 7, 1000, true), Constraints::allowed(*topology, all, 2)));
+}
+
+// On a tree machine auto also tries treematch and keeps the lowest: a
+// 16x16x16 stencil on racks of 4 boards of 64 cores, where treematch's
+// grouping beats Scotch's bipartitioning (120,320,000 against 127,680,000
+// hop-bytes when written).
+TEST(Auto, KeepsTreematchWhereItBeatsScotchOnATree) {
+  const auto topology = tmap::load_topology("tleaf 3 16 20 4 10 64 1");
+  const auto comm = tmap::gen::stencil({16, 16, 16}, 7, 1000);
+  const Problem problem{comm, *topology, Constraints::all(*topology)};
+  const auto cost = [&](const char* strategy) {
+    return tmap::evaluate(comm, *topology, tmap::map_with(strategy, problem, Context{})).hop_bytes;
+  };
+  const auto treematch = cost("treematch");
+  EXPECT_LT(treematch, cost("scotch+"));
+  EXPECT_EQ(cost("auto"), treematch);
+  EXPECT_EQ(tmap::map_with("auto", problem, Context{}), tmap::map_with("treematch", problem, Context{}));
+}
+
+// Above 16,384 ranks on a tree machine auto compares treematch with
+// in-order only (scotch lost every such case measured, at 10x the time).
+TEST(Auto, LeavesScotchOutOnLargeTrees) {
+  const auto topology = tmap::load_topology("tleaf 3 68 20 4 10 64 1");
+  const auto comm = tmap::gen::stencil({32, 32, 17}, 7, 1000);
+  ASSERT_GT(comm.num_ranks(), 16384);
+  const Problem problem{comm, *topology, Constraints::all(*topology)};
+  std::string notes;
+  tmap::Run context;
+  context.hooks.verbosity = 2;
+  context.hooks.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  const auto mapping = tmap::map_with("auto", problem, context);
+  EXPECT_EQ(mapping, tmap::map_with("treematch", problem, Context{}));
+  EXPECT_NE(notes.find("auto: treematch kept (hop-bytes treematch "), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("scotch"), std::string::npos) << notes;
+}
