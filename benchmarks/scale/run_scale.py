@@ -32,7 +32,8 @@ TIANHE3_CHIPS = {1024: (1, 1), 4096: (1, 1), 16384: (2, 2), 65536: (4, 4), 26214
 # take far longer than the time limit there; see scale.md).
 DEFAULT_PLAN = {
     "auto": 1048576, "scotch": 1048576, "inorder": 1048576, "greedy": 1048576, "treematch": 1048576, "ohtma+": 1048576,
-    "rcm": 65536, "umpa-wh": 65536, "best:tabu": 16384, "gmap": 1048576, "ptscotch-np2": 1048576}
+    "rcm": 65536, "umpa-wh": 65536, "best:tabu": 16384, "gmap": 1048576, "ptscotch-np2": 1048576,
+    "scotch+": 262144}
 
 
 # Above LARGE ranks only these machines run by default (time).
@@ -137,7 +138,7 @@ def main():
                 for strategy in args.strategies.split(","):
                     if not args.all_sizes and n > DEFAULT_PLAN.get(strategy, 0):
                         continue
-                    if order == "shuffled" and strategy not in ("auto", "scotch", "gmap"):
+                    if order == "shuffled" and strategy not in ("auto", "scotch", "scotch+", "gmap"):
                         continue
                     if (n, kind, order, strategy) in done:
                         continue
@@ -201,12 +202,13 @@ def main():
 
 
 def summary(by):
-    """auto's time, its hop-bytes against in-order and the best measured, and
-    scotch against gmap, one row per case."""
+    """auto's time, its hop-bytes against in-order and the best measured,
+    scotch against gmap and scotch+ against scotch, one row per case."""
     out = ["| ranks | machine | order | auto s | auto / in-order | auto / best | scotch s | scotch / gmap "
-           "hop-bytes | scotch / gmap time | auto peak RSS MB |", "|---|---|---|---|---|---|---|---|---|---|"]
+           "hop-bytes | scotch / gmap time | scotch+ / scotch | auto peak RSS MB |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     for (n, kind, order), d in sorted(by.items()):
-        a, s, g, i = (d.get(k) for k in ("auto", "scotch", "gmap", "inorder"))
+        a, s, g, i, p = (d.get(k) for k in ("auto", "scotch", "gmap", "inorder", "scotch+"))
         if not a and not s:
             continue
         valid = [r["hop_bytes"] for r in d.values()
@@ -220,9 +222,10 @@ def summary(by):
         sg = (f"{s['hop_bytes'] / g['hop_bytes']:.3f}{'' if g.get('valid') else ' (gmap invalid)'}"
               if s and g and s.get("hop_bytes") and g.get("hop_bytes") else "")
         st = f"{s['time_s'] / g['time_s']:.2f}" if s and g and s.get("status") == "ok" and g.get("status") == "ok" else ""
+        ps = f"{p['hop_bytes'] / s['hop_bytes']:.3f}" if p and s and p.get("hop_bytes") and s.get("hop_bytes") else ""
         rss = round(a["peak_rss_mb"]) if a and a.get("peak_rss_mb") else ""
         out.append(f"| {n:,} | {kind} | {order} | {t(a) if a else '-'} | {ai} | {ab} | {t(s) if s else '-'} | {sg} "
-                   f"| {st} | {rss} |")
+                   f"| {st} | {ps} | {rss} |")
     return out
 
 
@@ -236,7 +239,7 @@ def write_report(rows_path, md_path):
              "thread; gmap = scotch_gmap -Cd -cb (* = invalid: two ranks on a PE; its hop-bytes then count",
              "that); ptscotch-np2 = tm-pmap on 2 processes (peak RSS: the largest process). Strategies",
              "absent at a size were left out there (see docs/measurements.md); `timeout` = past 300 s.", "",
-             "## Summary: the default (auto) and scotch beside scotch_gmap", ""] + summary(by) + [""]
+             "## Summary: the default (auto), scotch beside scotch_gmap, scotch+ beside scotch", ""] + summary(by) + [""]
     for key in sorted(by):
         n, kind, order = key
         runs = by[key]

@@ -201,8 +201,8 @@ struct Run : Context {
     if (hooks.log && hooks.verbosity >= level) hooks.log(message);
   }
   /// Reports to `progress` (elapsed time filled in); returns false once the
-  /// run should stop.
-  bool report(Progress event) const {
+  /// run should stop (start and done events ignore it, hence not nodiscard).
+  bool report(Progress event) const {  // NOLINT(modernize-use-nodiscard)
     if (!hooks.progress || !hooks.control) return !stopped();
     event.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - hooks.control->start).count();
     if (!hooks.progress(event)) hooks.control->stop = true;

@@ -16,6 +16,8 @@
  */
 #ifndef TMAP_TMAP_H
 #define TMAP_TMAP_H
+/* A C header: C's typedefs, <stdint.h> and snake_case type names, not C++'s. */
+/* NOLINTBEGIN(modernize-use-using,modernize-deprecated-headers,readability-identifier-naming) */
 
 #include <stdint.h>
 
@@ -158,4 +160,5 @@ tmap_status tmap_topomatch(const char* topology_file, const double* affinity, in
 
 TMAP_API_END
 
+/* NOLINTEND(modernize-use-using,modernize-deprecated-headers,readability-identifier-naming) */
 #endif /* TMAP_TMAP_H */

@@ -145,7 +145,7 @@ Context load_config(std::string_view text, const std::string& origin, const Cont
   } else if (document.is_object() && document.contains("config") && document["config"].is_object()) {
     options = document["config"].contains("options") ? &document["config"]["options"] : &document["config"];
   } else {
-    throw InputError(origin, "neither a tmap configuration (\"tmap_config\") nor a tm-map JSON result (\"config\")");
+    throw InputError(origin, R"(neither a tmap configuration ("tmap_config") nor a tm-map JSON result ("config"))");
   }
   Context context = base;
   if (options == nullptr) return context;

@@ -452,7 +452,7 @@ std::int64_t distributed_hop_bytes(MPI_Comm comm, const LocalGraph& graph, const
     }
   }
   // Each pair is counted from both ends with the symmetrised volume.
-  long long local = static_cast<long long>(sum);
+  auto local = static_cast<long long>(sum);
   long long total = 0;
   MPI_Allreduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
   return total / 2;

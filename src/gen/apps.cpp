@@ -148,12 +148,12 @@ CommMatrix lu(Rank p, const ClassSizes& c) {
   for (Rank r = 0; r < p; ++r) {
     const auto x = r % px;
     const auto y = r / px;
-    const Volume along_x = 2 * c.grid * (c.grid / py) * 5 * 8;  // messages across x faces
-    const Volume along_y = 2 * c.grid * (c.grid / px) * 5 * 8;
+    const Volume along_x = Volume{2} * c.grid * (c.grid / py) * 5 * 8;  // messages across x faces
+    const Volume along_y = Volume{2} * c.grid * (c.grid / px) * 5 * 8;
     if (x + 1 < px) b.exchange(r, r + 1, along_x);
     if (y + 1 < py) b.exchange(r, r + px, along_y);
   }
-  allreduce(b, p, 5 * 8);  // the residual norms (l2norm)
+  allreduce(b, p, Volume{5} * 8);  // the residual norms (l2norm)
   return b.build();
 }
 
@@ -234,7 +234,7 @@ CommMatrix app_pattern(std::string_view name, Rank ranks, char npb_class) {
   // SNAP: 16 x 16 cells per rank face, 48 angles per octant, 30 groups; its
   // inner/outer convergence tests reduce a value per group each inner
   // iteration (5 assumed), which spreads traffic over ranks 2^k apart.
-  if (name == "snap") return sweep(ranks, 16, 16, 48, 30, 30 * 8 * 5 * 1000);
+  if (name == "snap") return sweep(ranks, 16, 16, 48, 30, Volume{30} * 8 * 5 * 1000);
   throw InputError("unknown pattern '" + std::string(name) + "'");
 }
 

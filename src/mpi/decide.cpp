@@ -17,6 +17,7 @@
 #include "mpi/distributed.hpp"
 #endif
 #include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::mpi {
@@ -187,7 +188,11 @@ std::vector<int> decide(MPI_Comm comm, const char* routine, const GraphSource& s
   if (rank == 0) {
     try {
       const auto start = std::chrono::steady_clock::now();
-      const auto topology = tmap::load_topology(std::getenv("TMAP_TOPOLOGY"));
+      // The caller reorders only when TMAP_TOPOLOGY is set; read it once more
+      // here, and never hand load_topology a null.
+      const char* spec = std::getenv("TMAP_TOPOLOGY");
+      if (spec == nullptr) throw tmap::InputError("TMAP_TOPOLOGY is not set");
+      const auto topology = tmap::load_topology(spec);
       std::string how;
       const auto pes = locate_processes(*topology, sites, &how);
       const std::string chosen = chosen_strategy();

@@ -26,7 +26,6 @@
 
 namespace {
 
-using tmap::CommEntry;
 using tmap::mpi::Graph;
 using tmap::mpi::GraphSource;
 
@@ -284,10 +283,12 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
   const int in_degree = in[0];
   const int out_degree = in[1];
   const int* p = in.data() + 2;
+  // Sources, their weights, destinations, their weights, one after another.
+  const std::ptrdiff_t ins = in_degree;
+  const std::ptrdiff_t outs = out_degree;
   return create_renumbered(comm_old, process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* made) {
-    return PMPI_Dist_graph_create_adjacent(split, in_degree, p, weighted ? p + in_degree : MPI_UNWEIGHTED, out_degree,
-                                           p + 2 * in_degree,
-                                           weighted ? p + 2 * in_degree + out_degree : MPI_UNWEIGHTED, info, 0, made);
+    return PMPI_Dist_graph_create_adjacent(split, in_degree, p, weighted ? p + ins : MPI_UNWEIGHTED, out_degree,
+                                           p + 2 * ins, weighted ? p + 2 * ins + outs : MPI_UNWEIGHTED, info, 0, made);
   });
 }
 

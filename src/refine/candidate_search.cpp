@@ -66,10 +66,10 @@ class CandidateSearch {
     return pes;
   }
 
-  std::int64_t pe_of_rank(Rank r) const { return costs_.place(r); }
+  [[nodiscard]] std::int64_t pe_of_rank(Rank r) const { return costs_.place(r); }
 
   /// Exact decrease of hop-bytes when a goes to slot t (swapping with its occupant).
-  Int128 gain(Rank a, std::int64_t t) const {
+  [[nodiscard]] Int128 gain(Rank a, std::int64_t t) const {
     const Rank b = occupant_[t];
     return b < 0 ? costs_.move_gain(a, slots_.pe_of(t)) : costs_.swap_gain(a, b);
   }

@@ -59,7 +59,7 @@ refine::DenseProblem dense_problem(const CommMatrix& sym, const Topology& topolo
     }
   }
   p.silent.assign(n, 0);
-  for (std::size_t item = static_cast<std::size_t>(sym.num_ranks()); item < n; ++item) p.silent[item] = 1;
+  for (auto item = static_cast<std::size_t>(sym.num_ranks()); item < n; ++item) p.silent[item] = 1;
   return p;
 }
 

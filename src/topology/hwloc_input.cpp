@@ -298,11 +298,30 @@ class Sanitizer {
   std::set<std::size_t> pu_bits_;
 };
 
+void ignore_xml_error(void* /*context*/, const char* /*message*/, ...) {}
+
+/// libxml2's generic error handler of this thread set to one that prints
+/// nothing, and libxml2's own put back at the end.
+struct SilentXmlErrors {
+  SilentXmlErrors() { xmlSetGenericErrorFunc(nullptr, ignore_xml_error); }
+  ~SilentXmlErrors() { reset_libxml_error_handlers(); }
+  SilentXmlErrors(const SilentXmlErrors&) = delete;
+  SilentXmlErrors& operator=(const SilentXmlErrors&) = delete;
+};
+
 }  // namespace
+
+void reset_libxml_error_handlers() noexcept {
+  xmlSetGenericErrorFunc(nullptr, nullptr);
+  xmlSetStructuredErrorFunc(nullptr, nullptr);
+}
 
 std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin) {
   static std::once_flag init;
   std::call_once(init, [] { xmlInitParser(); });
+  // Nothing printed from here (XML_PARSE_NOERROR covers the parser; this,
+  // libxml2's tree functions), and never a handler hwloc's plugin left.
+  const SilentXmlErrors silent;
   if (xml.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     throw InputError(origin, "the XML file is too large");
   }

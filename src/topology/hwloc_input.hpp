@@ -27,6 +27,14 @@ inline constexpr int kMaxNodePus = 65536;
 /// `origin` and the line otherwise.
 [[nodiscard]] std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin);
 
+/// Puts this thread's libxml2 error handlers back to libxml2's own. hwloc's
+/// libxml plugin sets the generic handler to a function of the plugin and is
+/// unloaded when its topology is destroyed: the handler would then point
+/// into unmapped memory, and the next error libxml2 reports through it (in
+/// tmap or in the program around it) jumps there. fuzz_hwloc found it as a
+/// SEGV "at a non-executable region". Called after every hwloc topology.
+void reset_libxml_error_handlers() noexcept;
+
 /// Checks a synthetic description ("pack:1 numa:8 l2:2 core:4 pu:1"): items
 /// TYPE:COUNT (an optional "(attributes)" after the count), whose product,
 /// the number of PUs, is at most kMaxNodePus. InputError otherwise.

@@ -20,7 +20,10 @@ struct HwlocTopology {
   HwlocTopology() {
     if (hwloc_topology_init(&t) != 0) throw InternalError("hwloc: cannot initialise a topology");
   }
-  ~HwlocTopology() { hwloc_topology_destroy(t); }
+  ~HwlocTopology() {
+    hwloc_topology_destroy(t);
+    reset_libxml_error_handlers();  // hwloc's XML plugin may be gone now
+  }
   HwlocTopology(const HwlocTopology&) = delete;
   HwlocTopology& operator=(const HwlocTopology&) = delete;
 };
@@ -74,7 +77,7 @@ void HwlocTreeTopology::load(const std::string& source, int kind, const std::str
   bool symmetric = true;
   const int depth = hwloc_topology_get_depth(topology.t);
   for (int d = 0; d + 1 < depth && symmetric; ++d) {
-    const unsigned count = static_cast<unsigned>(hwloc_get_nbobjs_by_depth(topology.t, d));
+    const auto count = static_cast<unsigned>(hwloc_get_nbobjs_by_depth(topology.t, d));
     const unsigned arity = hwloc_get_obj_by_depth(topology.t, d, 0)->arity;
     for (unsigned k = 0; k < count; ++k)
       symmetric = symmetric && hwloc_get_obj_by_depth(topology.t, d, k)->arity == arity;

@@ -41,7 +41,9 @@ Tianhe3TreeTarget tianhe3_tree_target(const Tianhe3Shape& shape, const std::vect
   return {std::move(tree.tgt), tree.worst_error_hops};
 }
 
-bool have_hwloc() noexcept { return TMAP_HAVE_HWLOC != 0; }
+bool have_hwloc() noexcept {
+  return TMAP_HAVE_HWLOC != 0;
+}
 
 NodeDescription describe_node(const std::string& source, bool from_xml_file) {
 #if TMAP_HAVE_HWLOC

@@ -13,7 +13,7 @@ Tianhe3Tree tianhe3_tree(const Tianhe3Shape& shape, const std::vector<std::int64
   Tianhe3Tree tree;
   const auto levels = static_cast<std::int64_t>(node_arities.size());
   const Distance unit = 10 * (levels + 1);
-  const double chips = static_cast<double>(shape.rows * shape.cols);
+  const auto chips = static_cast<double>(shape.rows * shape.cols);
   if (chips > 1) {
     const double row = static_cast<double>((shape.rows - 1) * shape.cols) / (chips - 1);
     const double col = static_cast<double>((shape.cols - 1) * shape.rows) / (chips - 1);

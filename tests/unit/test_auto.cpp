@@ -55,8 +55,8 @@ TEST(Auto, StopsAtAProvablyOptimalInOrderAndOnlyThere) {
     notes.clear();
     const Problem problem{comm, *topology, constraints};
     const auto mapping = tmap::map_with("auto", problem, context);
-    EXPECT_TRUE(tmap::test::places_within(mapping, comm.num_ranks(), tmap::test::every_pe(*topology),
-                                          constraints.capacity()));
+    EXPECT_TRUE(
+        tmap::test::places_within(mapping, comm.num_ranks(), tmap::test::every_pe(*topology), constraints.capacity()));
     return notes.find("optimal") != std::string::npos;
   };
   const auto one_per_pe = Constraints::all(*topology);

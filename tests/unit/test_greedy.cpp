@@ -47,7 +47,9 @@ TEST(Greedy, ReachesTheOptimumOfPairedRanksOnATree) {
   const auto comm = CommMatrix::from_entries(8, entries);
   const auto optimum = tmap::test::brute_force_optimum(comm, *topology);
   for (const char* s : {"greedy", "umpa-greedy", "umpa-wh"}) {
-    EXPECT_EQ(tmap::evaluate(comm, *topology, tmap::test::map_default(s, comm, *topology, Constraints::all(*topology))).hop_bytes, optimum)
+    EXPECT_EQ(tmap::evaluate(comm, *topology, tmap::test::map_default(s, comm, *topology, Constraints::all(*topology)))
+                  .hop_bytes,
+              optimum)
         << s;
   }
 }

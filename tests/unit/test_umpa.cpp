@@ -77,5 +77,6 @@ TEST(Umpa, CongestionRefinementNeedsARoutingModel) {
   const auto topology = tmap::load_topology("cmpltw 4 1 1 1 1");
   const auto comm = tmap::gen::random_sparse(4, 2, 100, 1);
   const auto constraints = Constraints::all(*topology);
-  EXPECT_EQ(tmap::test::map_default("umpa-mc", comm, *topology, constraints), tmap::test::map_default("umpa-wh", comm, *topology, constraints));
+  EXPECT_EQ(tmap::test::map_default("umpa-mc", comm, *topology, constraints),
+            tmap::test::map_default("umpa-wh", comm, *topology, constraints));
 }

@@ -292,6 +292,7 @@ int main(int argc, char** argv) {
         if (!listed) references.push_back(run_strategy(name, problem, job, routing.get()));
       }
       std::vector<RunResult*> simulated;
+      simulated.reserve(results.size());
       for (auto& r : results) simulated.push_back(&r);
       simulation.run(problem, simulated);
       emit(out_format == MappingFormat::Json ? compare_json(results, references) : compare_text(results, references),

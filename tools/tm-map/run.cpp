@@ -142,6 +142,7 @@ std::optional<double> ratio(const RunResult& r, const RunResult* reference) {
 
 std::vector<const RunResult*> sorted(const std::vector<RunResult>& results) {
   std::vector<const RunResult*> order;
+  order.reserve(results.size());
   for (const auto& r : results) order.push_back(&r);
   std::stable_sort(order.begin(), order.end(), [](const RunResult* a, const RunResult* b) {
     return a->report.metrics.hop_bytes < b->report.metrics.hop_bytes;

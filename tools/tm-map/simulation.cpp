@@ -60,6 +60,7 @@ void SimulationOptions::run(const Problem& problem, std::vector<RunResult*> resu
   if (!enabled) return;
 #if TMAP_HAVE_SIMGRID
   std::vector<Mapping> mappings;
+  mappings.reserve(results.size());
   for (const auto* r : results) mappings.push_back(r->mapping);
   std::vector<sim::SimResult> times;
   std::string error;

@@ -69,7 +69,7 @@ dist::LocalGraph read_share(MPI_Comm comm, const std::string& path) {
     at += static_cast<long long>(line.size()) + 1;
     lines.push_back(std::move(line));
   }
-  long long mine = static_cast<long long>(lines.size());
+  auto mine = static_cast<long long>(lines.size());
   long long before = 0;
   MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm);
   if (rank == 0) before = 0;

@@ -131,7 +131,7 @@ Site Placement::central_site() const {
   detail::Int128 best_sum = 0;
   for (const Site s : open_) {
     detail::Int128 sum = 0;
-    for (Site t = 0; t < sites_.num_sites(); ++t) sum += sites_.distance(s, t) * sites_.capacity(t);
+    for (Site t = 0; t < sites_.num_sites(); ++t) sum += detail::Int128{sites_.distance(s, t)} * sites_.capacity(t);
     if (best < 0 || sum < best_sum || (sum == best_sum && s < best)) {
       best = s;
       best_sum = sum;

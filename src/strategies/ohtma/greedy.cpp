@@ -218,7 +218,7 @@ class NodeSlotPicker {
   }
 
  private:
-  Key selected_of(std::int64_t node, std::int64_t slot) const {
+  [[nodiscard]] Key selected_of(std::int64_t node, std::int64_t slot) const {
     return other_[node] + static_cast<Key>(taken_node_[node] - taken_pe_[slots_.pe_of(slot)]) * intra_;
   }
 
@@ -342,7 +342,7 @@ std::vector<std::int64_t> greedy_construction(const CommMatrix& sym, const refin
   // other one: quadratic in the places (nodes where distances follow nodes).
   // Above 65,536 places (4.3e9 pairs, seconds) that is refused, not run.
   constexpr std::int64_t kMaxPlaces = std::int64_t{1} << 16;
-  std::int64_t places = static_cast<std::int64_t>(pes.size());
+  auto places = static_cast<std::int64_t>(pes.size());
   if (places > kMaxPlaces && topology.node_uniform_distance()) {
     std::vector<char> seen(static_cast<std::size_t>(topology.num_nodes()), 0);
     places = 0;

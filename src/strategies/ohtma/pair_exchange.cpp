@@ -145,7 +145,7 @@ class GainTable {
   }
 
   /// The unmarked pair with the largest gain, ties to the lowest (i, j).
-  Swap pick() const {
+  [[nodiscard]] Swap pick() const {
     Swap s{-1, -1, 0};
     for (const Rank c : alive_list_) {
       const Rank i = std::min(c, best_[c]);

@@ -5,6 +5,7 @@
 
 #include "strategies/common/bisection.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
 #include "tmap/topology.hpp"
 #include "util/int128.hpp"
 
@@ -79,8 +80,11 @@ class Bisector {
     const auto n = static_cast<std::int64_t>(ranks.size());
     const auto room_left = static_cast<std::int64_t>(mid - lo) * capacity_;
     const auto room_right = static_cast<std::int64_t>(hi - mid) * capacity_;
-    // Ranks in proportion to the slots, within what each half holds.
-    auto first = (n * room_left + (room_left + room_right) / 2) / (room_left + room_right);
+    // Ranks in proportion to the slots, within what each half holds (a
+    // region of two or more PEs, each of capacity >= 1, has room).
+    const auto room = room_left + room_right;
+    if (room <= 0) throw InternalError("rb: a region of PEs without slots");
+    auto first = (n * room_left + room / 2) / room;
     first = std::clamp(first, std::max<std::int64_t>(0, n - room_right), std::min(n, room_left));
     auto [left, right] = bisect(sym_, ranks, first, passes_);
     // Which part goes to which half: the one that talks more with ranks

@@ -1,6 +1,7 @@
 #include "strategies/treematch/grouping.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -19,7 +20,7 @@ std::int64_t choose(std::int64_t m, std::int64_t a, std::int64_t cap) {
     c = c * static_cast<double>(m - k) / static_cast<double>(k + 1);
     if (c > static_cast<double>(cap)) return cap + 1;
   }
-  return static_cast<std::int64_t>(c + 0.5);
+  return std::llround(c);
 }
 
 Volume weight(const CommMatrix& g, std::int64_t a, std::int64_t b) {
