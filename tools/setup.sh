@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libscotch-dev scotch libhwloc-dev hwloc libgtest-dev libgmock-dev
           libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libxml2-dev libopenmpi-dev openmpi-bin
-          mpich clang-format help2man python3-matplotlib libsimgrid-dev libptscotch-dev)
+          mpich clang-format help2man python3-matplotlib libsimgrid-dev libptscotch-dev gfortran)
 # MPICH for its Hydra launcher only (launcher tests; Open MPI stays the default MPI), clang-format for the CI
-# format check, help2man for man pages, matplotlib for tm-report, SimGrid for --simulate, PT-Scotch for tm-pmap.
+# format check, help2man for man pages, matplotlib for tm-report, SimGrid for --simulate, PT-Scotch for tm-pmap,
+# gfortran for the Fortran MPI test programs.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
