@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Open MPI's topo component mca_topo_tmap under mpirun: loaded from the
 # build tree (mca_base_component_path), listed by ompi_info, and selected
-# with --mca topo tmap,basic. A C program's and a Fortran program's (use
-# mpi) MPI_Cart_create with reorder = .true. are reordered: every
+# with --mca topo tmap,basic. A C program's four constructors (cart, graph,
+# dist graph, adjacent) and a Fortran program's (use mpi) MPI_Cart_create,
+# all with reorder = true, are reordered: every
 # neighbour MPI answers is right (the programs count errors and fail on
 # any), hop-bytes (tm-eval, on the grid's graph) are below the identity's
 # and at or below Open MPI's treematch; the Fortran program is NOT
@@ -32,12 +33,6 @@ component=(--mca mca_base_component_path "$path" --mca topo tmap,basic)
 run() { mpirun --oversubscribe -np "$ranks" "$@"; }
 hop_bytes() { "$bin/tm-eval" -t "$machine" -c "$work/graph.coo" -m "$1" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'; }
 
-# The grid's graph and the identity placement (no component, no reordering).
-run "$c_program" cart "$work/graph.coo" "$work/identity.perm" > /dev/null
-identity=$(hop_bytes "$work/identity.perm")
-run --mca topo treematch,basic "$c_program" cart "$work/graph.coo" "$work/treematch.perm" > /dev/null
-treematch=$(hop_bytes "$work/treematch.perm")
-
 # check NAME PERM: the placement beats the identity and treematch.
 check() {
   local got
@@ -47,14 +42,26 @@ check() {
   [ "$got" -le "$treematch" ] || fail "$1: $got hop-bytes, above treematch's $treematch"
 }
 
-run "${component[@]}" -x TMAP_TOPOLOGY="$machine" -x TMAP_VERBOSE=1 "$c_program" cart "$work/graph.coo" \
-  "$work/c.perm" > "$work/c.out" 2> "$work/c.err"
-grep -q "tmap-mpi: MPI_Cart_create, $ranks ranks" "$work/c.err" || { cat "$work/c.err"; fail "no decision line"; }
-check "C cart through the component" "$work/c.perm"
-# Without TMAP_TOPOLOGY the component is MPI's basic behaviour.
-run "${component[@]}" "$c_program" cart "$work/graph.coo" "$work/unset.perm" > /dev/null
-cmp -s "$work/unset.perm" "$work/identity.perm" || fail "without TMAP_TOPOLOGY the component moved ranks"
+# Each constructor from C: the identity (no component), treematch, then tmap.
+for mode in cart graph adjacent dist; do
+  run "$c_program" "$mode" "$work/graph.coo" "$work/identity.perm" > /dev/null
+  identity=$(hop_bytes "$work/identity.perm")
+  run --mca topo treematch,basic "$c_program" "$mode" "$work/graph.coo" "$work/treematch.perm" > /dev/null
+  treematch=$(hop_bytes "$work/treematch.perm")
+  run "${component[@]}" -x TMAP_TOPOLOGY="$machine" -x TMAP_VERBOSE=1 "$c_program" "$mode" "$work/graph.coo" \
+    "$work/c.perm" > "$work/c.out" 2> "$work/c.err"
+  grep -q "tmap-mpi: MPI_.*, $ranks ranks" "$work/c.err" || { cat "$work/c.err"; fail "$mode: no decision line"; }
+  check "C $mode through the component" "$work/c.perm"
+  # Without TMAP_TOPOLOGY the component is MPI's basic behaviour.
+  run "${component[@]}" "$c_program" "$mode" "$work/graph.coo" "$work/unset.perm" > /dev/null
+  cmp -s "$work/unset.perm" "$work/identity.perm" || fail "$mode: without TMAP_TOPOLOGY the component moved ranks"
+done
 
+# The Fortran program builds the same grid as the C program's cart.
+run "$c_program" cart "$work/graph.coo" "$work/identity.perm" > /dev/null
+identity=$(hop_bytes "$work/identity.perm")
+run --mca topo treematch,basic "$c_program" cart "$work/graph.coo" "$work/treematch.perm" > /dev/null
+treematch=$(hop_bytes "$work/treematch.perm")
 if [ -n "$fortran" ]; then
   run "${component[@]}" -x TMAP_TOPOLOGY="$machine" "$fortran" "$work/f.perm" > "$work/f.out"
   grep -q "cart (Fortran): 0 neighbourhood errors" "$work/f.out" || fail "Fortran: $(cat "$work/f.out")"

@@ -3,6 +3,7 @@
 // (src/ompi): both renumber with the same decision.
 #include "mpi/orders.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <utility>
@@ -158,7 +159,130 @@ int new_rank(MPI_Comm comm, const std::vector<int>& process_of_vertex) {
   return MPI_UNDEFINED;
 }
 
+std::vector<int> graph_order(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder) {
+  int size = 0;
+  if (comm_old != MPI_COMM_NULL) PMPI_Comm_size(comm_old, &size);
+  if (!wanted(comm_old, reorder) || nnodes < 1 || nnodes > size) return {};
+  // Vertices [first, last) with their edges (MPI's index/edges arrays).
+  const auto graph_part = [&](int first, int last) {
+    Graph g;
+    g.vertices = nnodes;
+    for (int v = first; v < last; ++v) {
+      for (int e = v == 0 ? 0 : index[v - 1]; e < index[v]; ++e) {
+        if (edges[e] >= 0 && edges[e] < nnodes) add_edge(g, v, edges[e], 1);
+      }
+    }
+    return g;
+  };
+  GraphSource source;
+  source.vertices = nnodes;
+  source.gather = on_rank_zero(comm_old, [&] { return graph_part(0, nnodes); });
+  source.mine = [&] {
+    const auto [first, last] = own_block(comm_old, nnodes);
+    return graph_part(first, last).edges;
+  };
+  return decide(comm_old, "MPI_Graph_create", source);
+}
+
+AdjacentOrder adjacent_order(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                             int outdegree, const int destinations[], const int destweights[], int reorder) {
+  if (!wanted(comm_old, reorder)) return {};
+  int rank = 0;
+  int size = 0;
+  PMPI_Comm_rank(comm_old, &rank);
+  PMPI_Comm_size(comm_old, &size);
+  // Every process's out-edges (its in-edges are another's out-edges).
+  std::vector<int> mine;
+  for (int k = 0; k < outdegree; ++k) mine.insert(mine.end(), {rank, destinations[k], weight_at(destweights, k)});
+  AdjacentOrder order;
+  order.process_of_vertex = decide(comm_old, "MPI_Dist_graph_create_adjacent", edge_source(comm_old, mine));
+  if (order.process_of_vertex.empty()) return order;
+  // Vertex k's neighbourhood goes from old rank k to the process that plays k.
+  const int my_vertex = new_rank(comm_old, order.process_of_vertex);
+  const bool weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
+  std::vector<int> out{weighted ? 1 : 0, indegree, outdegree};
+  for (int k = 0; k < indegree; ++k) out.push_back(sources[k]);
+  for (int k = 0; k < indegree; ++k) out.push_back(weighted ? sourceweights[k] : 1);
+  for (int k = 0; k < outdegree; ++k) out.push_back(destinations[k]);
+  for (int k = 0; k < outdegree; ++k) out.push_back(weighted ? destweights[k] : 1);
+  const int to = order.process_of_vertex[static_cast<std::size_t>(rank)];
+  int out_size = static_cast<int>(out.size());
+  int in_size = 0;
+  PMPI_Sendrecv(&out_size, 1, MPI_INT, to, 0, &in_size, 1, MPI_INT, my_vertex, 0, comm_old, MPI_STATUS_IGNORE);
+  order.neighbourhood.data.resize(static_cast<std::size_t>(in_size));
+  PMPI_Sendrecv(out.data(), out_size, MPI_INT, to, 1, order.neighbourhood.data.data(), in_size, MPI_INT, my_vertex, 1,
+                comm_old, MPI_STATUS_IGNORE);
+  return order;
+}
+
+std::vector<int> dist_graph_order(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                  const int destinations[], const int weights[], int reorder) {
+  if (!wanted(comm_old, reorder)) return {};
+  // Every process may give any edges: gather them all as (from, to, weight).
+  std::vector<int> mine;
+  for (int i = 0, at = 0; i < n; ++i) {
+    for (int k = 0; k < degrees[i]; ++k, ++at) {
+      mine.push_back(sources[i]);
+      mine.push_back(destinations[at]);
+      mine.push_back(weight_at(weights, at));
+    }
+  }
+  return decide(comm_old, "MPI_Dist_graph_create", edge_source(comm_old, mine));
+}
+
 }  // namespace tmap::mpi
+
+namespace {
+
+/// The C entry points' shape: an order or nothing, never an exception.
+template <typename Order>
+int c_order(MPI_Comm comm, int* key, Order&& order) {
+  try {
+    const std::vector<int> process_of_vertex = order();
+    if (process_of_vertex.empty()) return 0;
+    *key = tmap::mpi::new_rank(comm, process_of_vertex);
+    return 1;
+  } catch (...) {  // nothing may escape into Open MPI
+    return 0;
+  }
+}
+
+}  // namespace
+
+extern "C" int tmap_orders_graph(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+                                 int* key) {
+  return c_order(comm, key, [&] { return tmap::mpi::graph_order(comm, nnodes, index, edges, reorder); });
+}
+
+extern "C" int tmap_orders_dist_graph(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                                      const int destinations[], const int weights[], int reorder, int* key) {
+  return c_order(comm, key, [&] {
+    return tmap::mpi::dist_graph_order(comm, n, sources, degrees, destinations, weights, reorder);
+  });
+}
+
+extern "C" int tmap_orders_dist_graph_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                               const int sourceweights[], int outdegree, const int destinations[],
+                                               const int destweights[], int reorder, int* key, int** neighbourhood) {
+  try {
+    auto order = tmap::mpi::adjacent_order(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
+                                           reorder);
+    if (order.process_of_vertex.empty()) return 0;
+    auto& data = order.neighbourhood.data;
+    auto* copy = static_cast<int*>(std::malloc(sizeof(int) * (data.size() + 1)));
+    if (copy == nullptr) return 0;
+    std::copy(data.begin(), data.end(), copy);
+    *neighbourhood = copy;
+    *key = tmap::mpi::new_rank(comm, order.process_of_vertex);
+    return 1;
+  } catch (...) {
+    return 0;
+  }
+}
+
+extern "C" void tmap_orders_free(int* neighbourhood) {
+  std::free(neighbourhood);
+}
 
 extern "C" int tmap_orders_cart(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                                 int* key) {

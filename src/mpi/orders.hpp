@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -38,6 +39,36 @@ GraphSource edge_source(MPI_Comm comm, const std::vector<int>& mine);
 /// when MPI's own behaviour should follow (no TMAP_TOPOLOGY, reorder = 0, a
 /// grid larger than the communicator, any tmap failure). Collective.
 std::vector<int> cart_order(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder);
+/// MPI_Graph_create's order (as cart_order).
+std::vector<int> graph_order(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder);
+/// MPI_Dist_graph_create's order: the edges name vertices, so each process
+/// keeps the arguments it gave (as cart_order).
+std::vector<int> dist_graph_order(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                  const int destinations[], const int weights[], int reorder);
+
+/// A vertex's neighbourhood as MPI_Dist_graph_create_adjacent takes it:
+/// data = weighted flag, indegree, outdegree, sources, source weights,
+/// destinations, destination weights.
+struct Neighbourhood {
+  std::vector<int> data;
+  [[nodiscard]] bool weighted() const { return data[0] != 0; }
+  [[nodiscard]] int indegree() const { return data[1]; }
+  [[nodiscard]] int outdegree() const { return data[2]; }
+  [[nodiscard]] const int* sources() const { return data.data() + 3; }
+  [[nodiscard]] const int* sourceweights() const { return weighted() ? sources() + indegree() : MPI_UNWEIGHTED; }
+  [[nodiscard]] const int* destinations() const { return sources() + 2 * static_cast<std::ptrdiff_t>(indegree()); }
+  [[nodiscard]] const int* destweights() const { return weighted() ? destinations() + outdegree() : MPI_UNWEIGHTED; }
+};
+/// MPI_Dist_graph_create_adjacent's order, and the neighbourhood this
+/// process now declares: the process that plays vertex k declares vertex
+/// k's (old rank k's) edges, so rank k of the result is vertex k.
+struct AdjacentOrder {
+  std::vector<int> process_of_vertex;  ///< empty: MPI's own behaviour
+  Neighbourhood neighbourhood;
+};
+AdjacentOrder adjacent_order(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                             int outdegree, const int destinations[], const int destweights[], int reorder);
+
 /// This process's rank in the renumbered communicator, MPI_UNDEFINED when
 /// it plays no vertex.
 int new_rank(MPI_Comm comm, const std::vector<int>& process_of_vertex);

@@ -70,30 +70,7 @@ TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims
 
 TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
                                      MPI_Comm* comm_graph) {
-  int size = 0;
-  if (comm_old != MPI_COMM_NULL) PMPI_Comm_size(comm_old, &size);
-  if (!wanted(comm_old, reorder) || nnodes < 1 || nnodes > size) {
-    return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
-  }
-  // Vertices [first, last) with their edges (MPI's index/edges arrays).
-  const auto graph_part = [&](int first, int last) {
-    Graph g;
-    g.vertices = nnodes;
-    for (int v = first; v < last; ++v) {
-      for (int e = v == 0 ? 0 : index[v - 1]; e < index[v]; ++e) {
-        if (edges[e] >= 0 && edges[e] < nnodes) add_edge(g, v, edges[e], 1);
-      }
-    }
-    return g;
-  };
-  GraphSource source;
-  source.vertices = nnodes;
-  source.gather = on_rank_zero(comm_old, [&] { return graph_part(0, nnodes); });
-  source.mine = [&] {
-    const auto [first, last] = own_block(comm_old, nnodes);
-    return graph_part(first, last).edges;
-  };
-  const auto process_of_vertex = tmap::mpi::decide(comm_old, "MPI_Graph_create", source);
+  const auto process_of_vertex = graph_order(comm_old, nnodes, index, edges, reorder);
   if (process_of_vertex.empty()) return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
   return create_renumbered(comm_old, process_of_vertex, comm_graph, [&](MPI_Comm split, MPI_Comm* out) {
     return PMPI_Graph_create(split, nnodes, index, edges, 0, out);
@@ -104,75 +81,23 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
                                                    const int sourceweights[], int outdegree, const int destinations[],
                                                    const int destweights[], MPI_Info info, int reorder,
                                                    MPI_Comm* comm_dist_graph) {
-  if (!wanted(comm_old, reorder)) {
+  const auto order =
+      adjacent_order(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, reorder);
+  if (order.process_of_vertex.empty()) {
     return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                                            destweights, info, reorder, comm_dist_graph);
   }
-  int rank = 0;
-  int size = 0;
-  PMPI_Comm_rank(comm_old, &rank);
-  PMPI_Comm_size(comm_old, &size);
-  // Every process's out-edges (its in-edges are another's out-edges).
-  std::vector<int> mine;
-  for (int k = 0; k < outdegree; ++k) mine.insert(mine.end(), {rank, destinations[k], weight_at(destweights, k)});
-  const auto process_of_vertex =
-      tmap::mpi::decide(comm_old, "MPI_Dist_graph_create_adjacent", edge_source(comm_old, mine));
-  if (process_of_vertex.empty()) {
-    return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
-                                           destweights, info, reorder, comm_dist_graph);
-  }
-  // Vertex k's neighbourhood goes from old rank k to the process that plays k.
-  int my_vertex = -1;
-  for (int k = 0; k < size; ++k) {
-    if (process_of_vertex[static_cast<std::size_t>(k)] == rank) my_vertex = k;
-  }
-  const bool weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
-  std::vector<int> out;  // indegree, outdegree, sources, sourceweights, destinations, destweights
-  out.push_back(indegree);
-  out.push_back(outdegree);
-  for (int k = 0; k < indegree; ++k) out.push_back(sources[k]);
-  for (int k = 0; k < indegree; ++k) out.push_back(weighted ? sourceweights[k] : 1);
-  for (int k = 0; k < outdegree; ++k) out.push_back(destinations[k]);
-  for (int k = 0; k < outdegree; ++k) out.push_back(weighted ? destweights[k] : 1);
-  const int to = process_of_vertex[static_cast<std::size_t>(rank)];
-  int out_size = static_cast<int>(out.size());
-  int in_size = 0;
-  PMPI_Sendrecv(&out_size, 1, MPI_INT, to, 0, &in_size, 1, MPI_INT, my_vertex, 0, comm_old, MPI_STATUS_IGNORE);
-  std::vector<int> in(static_cast<std::size_t>(in_size));
-  PMPI_Sendrecv(out.data(), out_size, MPI_INT, to, 1, in.data(), in_size, MPI_INT, my_vertex, 1, comm_old,
-                MPI_STATUS_IGNORE);
-  const int in_degree = in[0];
-  const int out_degree = in[1];
-  const int* p = in.data() + 2;
-  // Sources, their weights, destinations, their weights, one after another.
-  const std::ptrdiff_t ins = in_degree;
-  const std::ptrdiff_t outs = out_degree;
-  return create_renumbered(comm_old, process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* made) {
-    return PMPI_Dist_graph_create_adjacent(split, in_degree, p, weighted ? p + ins : MPI_UNWEIGHTED, out_degree,
-                                           p + 2 * ins, weighted ? p + 2 * ins + outs : MPI_UNWEIGHTED, info, 0, made);
+  const auto& n = order.neighbourhood;
+  return create_renumbered(comm_old, order.process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* made) {
+    return PMPI_Dist_graph_create_adjacent(split, n.indegree(), n.sources(), n.sourceweights(), n.outdegree(),
+                                           n.destinations(), n.destweights(), info, 0, made);
   });
 }
 
 TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
                                           const int destinations[], const int weights[], MPI_Info info, int reorder,
                                           MPI_Comm* comm_dist_graph) {
-  if (!wanted(comm_old, reorder)) {
-    return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
-  }
-  int rank = 0;
-  int size = 0;
-  PMPI_Comm_rank(comm_old, &rank);
-  PMPI_Comm_size(comm_old, &size);
-  // Every process may give any edges: gather them all as (from, to, weight).
-  std::vector<int> mine;
-  for (int i = 0, at = 0; i < n; ++i) {
-    for (int k = 0; k < degrees[i]; ++k, ++at) {
-      mine.push_back(sources[i]);
-      mine.push_back(destinations[at]);
-      mine.push_back(weight_at(weights, at));
-    }
-  }
-  const auto process_of_vertex = tmap::mpi::decide(comm_old, "MPI_Dist_graph_create", edge_source(comm_old, mine));
+  const auto process_of_vertex = dist_graph_order(comm_old, n, sources, degrees, destinations, weights, reorder);
   if (process_of_vertex.empty()) {
     return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }

@@ -1,6 +1,7 @@
 /* mca_topo_tmap: an Open MPI topo component (the framework TopoMatch's
  * treematch lives in). Open MPI selects it per communicator with
- * `--mca topo tmap,basic` (or by its priority); every language binding and
+ * `--mca topo tmap,basic` (or by its priority) and reorders the four
+ * constructors (cart, graph, dist graph and adjacent); every binding and
  * mpi4py end here, Fortran's included, which a PMPI preload cannot see.
  *
  * The component decides nothing itself: the reordering is libtmap-mpi's
@@ -12,6 +13,7 @@
  * Written against the framework's public headers (ompi/mca/topo/topo.h,
  * ompi/mca/topo/base/base.h) as Debian's libopenmpi-dev ships them; the
  * structure follows Open MPI's basic component. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "mpi/orders.h"
@@ -77,6 +79,79 @@ static int tmap_cart_create(mca_topo_base_module_t* module, ompi_communicator_t*
   return rc;
 }
 
+/* The renumbered communicator for `key` (MPI_UNDEFINED: this process plays
+ * no vertex and gets MPI_COMM_NULL, as MPI gives it). */
+static int renumbered(ompi_communicator_t* old_comm, int key, MPI_Comm* split) {
+  *split = MPI_COMM_NULL;
+  return PMPI_Comm_split(old_comm, key == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, split);
+}
+
+/* MPI_Graph_create: tmap's order, then the base function on it. */
+static int tmap_graph_create(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int nnodes,
+                             const int* index, const int* edges, bool reorder, ompi_communicator_t** new_comm) {
+  int key = 0;
+  if (tmap_orders_graph(old_comm, nnodes, index, edges, reorder ? 1 : 0, &key) != 1) {
+    return mca_topo_base_graph_create(module, old_comm, nnodes, index, edges, reorder, new_comm);
+  }
+  MPI_Comm split;
+  int rc = renumbered(old_comm, key, &split);
+  if (rc != MPI_SUCCESS) return rc;
+  if (split == MPI_COMM_NULL) {
+    *new_comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  rc = mca_topo_base_graph_create(module, split, nnodes, index, edges, false, new_comm);
+  PMPI_Comm_free(&split);
+  return rc;
+}
+
+/* MPI_Dist_graph_create: the edges name vertices, so every process gives
+ * the same arguments on the renumbered communicator. */
+static int tmap_dist_graph_create(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int n,
+                                  const int nodes[], const int degrees[], const int targets[], const int weights[],
+                                  opal_info_t* info, int reorder, ompi_communicator_t** new_comm) {
+  int key = 0;
+  if (tmap_orders_dist_graph(old_comm, n, nodes, degrees, targets, weights, reorder, &key) != 1) {
+    return mca_topo_base_dist_graph_create(module, old_comm, n, nodes, degrees, targets, weights, info, reorder,
+                                           new_comm);
+  }
+  MPI_Comm split;
+  int rc = renumbered(old_comm, key, &split);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = mca_topo_base_dist_graph_create(module, split, n, nodes, degrees, targets, weights, info, 0, new_comm);
+  PMPI_Comm_free(&split);
+  return rc;
+}
+
+/* MPI_Dist_graph_create_adjacent: the process that plays vertex k declares
+ * vertex k's neighbourhood (old rank k's), so rank k of the result is k. */
+static int tmap_dist_graph_create_adjacent(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int indegree,
+                                           const int sources[], const int sourceweights[], int outdegree,
+                                           const int destinations[], const int destweights[], opal_info_t* info,
+                                           int reorder, ompi_communicator_t** new_comm) {
+  int key = 0;
+  int* moved = NULL;
+  if (tmap_orders_dist_graph_adjacent(old_comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
+                                      reorder, &key, &moved) != 1) {
+    return mca_topo_base_dist_graph_create_adjacent(module, old_comm, indegree, sources, sourceweights, outdegree,
+                                                    destinations, destweights, info, reorder, new_comm);
+  }
+  MPI_Comm split;
+  int rc = renumbered(old_comm, key, &split);
+  if (rc == MPI_SUCCESS) {
+    const int weighted = moved[0];
+    const int in = moved[1];
+    const int out = moved[2];
+    const int* src = moved + 3;
+    const int* dst = src + 2 * (ptrdiff_t)in;
+    rc = mca_topo_base_dist_graph_create_adjacent(module, split, in, src, weighted ? src + in : MPI_UNWEIGHTED, out,
+                                                  dst, weighted ? dst + out : MPI_UNWEIGHTED, info, 0, new_comm);
+    PMPI_Comm_free(&split);
+  }
+  tmap_orders_free(moved);
+  return rc;
+}
+
 static struct mca_topo_base_module_t* comm_query(const ompi_communicator_t* comm, int* priority, uint32_t type) {
   (void)comm;
   /* Zeroed, as basic does: the framework copies the base functions into the
@@ -87,5 +162,10 @@ static struct mca_topo_base_module_t* comm_query(const ompi_communicator_t* comm
   *priority = tmap_priority;
   module->type = type;
   if (type == OMPI_COMM_CART) module->topo.cart.cart_create = tmap_cart_create;
+  if (type == OMPI_COMM_GRAPH) module->topo.graph.graph_create = tmap_graph_create;
+  if (type == OMPI_COMM_DIST_GRAPH) {
+    module->topo.dist_graph.dist_graph_create = tmap_dist_graph_create;
+    module->topo.dist_graph.dist_graph_create_adjacent = tmap_dist_graph_create_adjacent;
+  }
   return module;
 }
