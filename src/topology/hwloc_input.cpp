@@ -208,6 +208,7 @@ class Sanitizer {
     }
     numbers(in, out, type);
     if (type == "PU") pu(in, sets[0]);
+    if (type == "NUMANode") numa(in, sets[2]);
 
     for (xmlNodePtr child = in->children; child != nullptr; child = child->next) {
       if (named(child, "object")) {
@@ -293,8 +294,27 @@ class Sanitizer {
     if (pus() > kMaxNodePus) fail(in, "the node has more than " + std::to_string(kMaxNodePus) + " PUs");
   }
 
+  /// A NUMA node has exactly one nodeset bit, equal to its os_index, used
+  /// once. Without an os_index hwloc numbers it 2^32 - 1 and grows every
+  /// nodeset above it to 2^32 bits (fuzz_hwloc: 134 MB of XML exported
+  /// from 162 objects, 58 s).
+  void numa(xmlNodePtr in, const Bitmap& nodeset) {
+    if (nodeset.infinite || nodeset.count() != 1) fail(in, "a NUMANode's nodeset must hold exactly one node");
+    std::size_t bit = 0;
+    while (!nodeset.bit(bit)) ++bit;
+    bool present = false;
+    const auto os_index = parse_unsigned(attribute(in, "os_index", present), std::numeric_limits<std::int32_t>::max());
+    if (!present || !os_index) fail(in, "NUMANode without a valid os_index");
+    if (*os_index != bit) {
+      fail(in,
+           "NUMANode os_index " + std::to_string(*os_index) + " differs from its nodeset bit " + std::to_string(bit));
+    }
+    if (!numa_bits_.insert(bit).second) fail(in, "NUMANode " + std::to_string(bit) + " is listed twice");
+  }
+
   const std::string& origin_;
   std::int64_t objects_ = 0;
+  std::set<std::size_t> numa_bits_;
   std::set<std::size_t> pu_bits_;
 };
 
