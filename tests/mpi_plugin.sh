@@ -2,7 +2,9 @@
 # libtmap-mpi under mpirun: a program that uses only MPI creates each of the
 # four topologies with reorder = 1, with LD_PRELOAD=libtmap-mpi.so and a
 # TMAP_TOPOLOGY tree. Checked: every new rank answers the neighbourhood
-# queries as its vertex (the program counts errors and fails on any); the
+# queries as the standard says (cart, graph: as its vertex; dist graphs: with
+# the edges its process declared, renumbered, and with TMAP_DIST_GRAPH=ranks
+# as its vertex; the program counts errors and fails on any); the
 # placement's hop-bytes (tm-eval, on the graph the program wrote) are below
 # the identity's and at or below Open MPI's own treematch component's; and
 # without TMAP_TOPOLOGY the library changes nothing. With STRATEGY (e.g.
@@ -36,6 +38,12 @@ for mode in cart graph adjacent dist; do
   echo "$mode, $ranks ranks on '$machine': hop_bytes identity $identity, Open MPI treematch $treematch, tmap${strategy:+ $strategy} $tmap"
   test "$tmap" -lt "$identity"
   test "$tmap" -le "$treematch"
+  # The other reading of a dist graph: new rank k takes vertex k's edges.
+  if [ "$mode" = adjacent ] || [ "$mode" = dist ]; then
+    run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" -x TMAP_DIST_GRAPH=ranks "$program" "$mode" \
+      "$work/graph.coo" "$work/ranks.perm"
+    echo "$mode with TMAP_DIST_GRAPH=ranks: hop_bytes $(hop_bytes "$work/graph.coo" "$work/ranks.perm")"
+  fi
 done
 # A machine tmap cannot read: MPI's own behaviour, no abort, no output.
 run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="no such machine" "$program" cart "$work/graph.coo" "$work/bad.perm"

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Open MPI's topo component mca_topo_tmap under mpirun: loaded from the
-# build tree (mca_base_component_path), listed by ompi_info, and selected
-# with --mca topo tmap,basic. A C program's four constructors (cart, graph,
-# dist graph, adjacent) and a Fortran program's (use mpi) MPI_Cart_create,
-# all with reorder = true, are reordered: every
-# neighbour MPI answers is right (the programs count errors and fail on
-# any), hop-bytes (tm-eval, on the grid's graph) are below the identity's
-# and at or below Open MPI's treematch; the Fortran program is NOT
-# reordered by the preload library (Open MPI's Fortran bindings bypass
-# MPI_Cart_create), which is why the component exists; without
-# TMAP_TOPOLOGY the component changes nothing.
-# Usage: tests/ompi_component.sh BIN_DIR COMPONENT_DIR C_PROGRAM RANKS "MACHINE" PRELOAD_LIBRARY [FORTRAN_PROGRAM]
+# build tree (mca_base_component_path), listed with its MCA parameters by
+# ompi_info, and selected with --mca topo tmap,basic. The same program in C,
+# Fortran (use mpi), Fortran (use mpi_f08) and Python (mpi4py) creates each
+# of the four topologies (cart, graph, dist graph, adjacent) with reorder =
+# true. Checked for each: every neighbour MPI answers is as the standard
+# says (the programs count errors and fail on any); hop-bytes (tm-eval, on
+# the graph) below the identity's and at or below Open MPI's treematch on
+# the same program; the machine given as an MCA parameter works as the
+# environment does; a dist graph's other reading (dist_graph=ranks) keeps
+# its neighbours right; the preload library does NOT see the Fortran
+# programs (Open MPI's Fortran bindings bypass MPI_Cart_create: why the
+# component exists); without a machine the component changes nothing.
+# Usage: tests/ompi_component.sh BIN_DIR COMPONENT_DIR C_PROGRAM RANKS "MACHINE" PRELOAD_LIBRARY
+#                                FORTRAN_MPI FORTRAN_F08 PYTHON_PROGRAM
 set -euo pipefail
 bin=$1
 component_dir=$2
@@ -19,58 +22,82 @@ ranks=$4
 machine=$5
 preload=$6
 fortran=${7:-}
+f08=${8:-}
+python_program=${9:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Every language is part of the check: tools/setup.sh installs gfortran and python3-mpi4py.
+[ -n "$fortran" ] && [ -n "$f08" ] || fail "the Fortran programs were not built (gfortran and Open MPI's Fortran bindings)"
+python=""
+for candidate in /usr/bin/python3 python3; do
+  if "$candidate" -c "import mpi4py" 2> /dev/null; then python=$candidate; break; fi
+done
+[ -n "$python" ] || fail "no python3 with mpi4py (Debian's python3-mpi4py)"
 # Open MPI's own component folder stays on the path beside ours.
 default_path=$(ompi_info --param mca base --level 9 --parsable 2>/dev/null |
   sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' | head -n 1)
 [ -n "$default_path" ] || fail "ompi_info does not give mca_base_component_path"
 path="$component_dir:$default_path"
-OMPI_MCA_mca_base_component_path="$path" ompi_info | grep -q "MCA topo: tmap" || fail "ompi_info does not list topo tmap"
+export OMPI_MCA_mca_base_component_path="$path"
+ompi_info | grep -q "MCA topo: tmap" || fail "ompi_info does not list topo tmap"
+params=$(ompi_info --param topo tmap --parsable)
+for p in machine strategy verbose dist_graph; do
+  grep -q "^mca:topo:tmap:param:topo_tmap_$p:" <<< "$params" || fail "ompi_info --param topo tmap does not list topo_tmap_$p"
+done
+unset OMPI_MCA_mca_base_component_path
 component=(--mca mca_base_component_path "$path" --mca topo tmap,basic)
 run() { mpirun --oversubscribe -np "$ranks" "$@"; }
 hop_bytes() { "$bin/tm-eval" -t "$machine" -c "$work/graph.coo" -m "$1" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'; }
 
-# check NAME PERM: the placement beats the identity and treematch.
-check() {
-  local got
-  got=$(hop_bytes "$2")
-  echo "$1, $ranks ranks on '$machine': hop_bytes identity $identity, Open MPI treematch $treematch, tmap $got"
-  [ "$got" -lt "$identity" ] || fail "$1: $got hop-bytes, not below the identity's $identity"
-  [ "$got" -le "$treematch" ] || fail "$1: $got hop-bytes, above treematch's $treematch"
+# program LANGUAGE MODE PLACEMENT [READING]: the command line of one language's program.
+program() {
+  case $1 in
+    C) echo "$c_program $2 $work/graph.coo $3 ${4:-processes}" ;;
+    Fortran-mpi) echo "$fortran $2 $3 ${4:-processes}" ;;
+    Fortran-f08) echo "$f08 $2 $3 ${4:-processes}" ;;
+    mpi4py) echo "$python $python_program $2 $3 ${4:-processes}" ;;
+  esac
 }
 
-# Each constructor from C: the identity (no component), treematch, then tmap.
 for mode in cart graph adjacent dist; do
-  run "$c_program" "$mode" "$work/graph.coo" "$work/identity.perm" > /dev/null
+  # The graph file and the identity's placement, from the C program without reordering.
+  run $(program C "$mode" "$work/identity.perm") > /dev/null
   identity=$(hop_bytes "$work/identity.perm")
-  run --mca topo treematch,basic "$c_program" "$mode" "$work/graph.coo" "$work/treematch.perm" > /dev/null
-  treematch=$(hop_bytes "$work/treematch.perm")
-  run "${component[@]}" -x TMAP_TOPOLOGY="$machine" -x TMAP_VERBOSE=1 "$c_program" "$mode" "$work/graph.coo" \
-    "$work/c.perm" > "$work/c.out" 2> "$work/c.err"
-  grep -q "tmap-mpi: MPI_.*, $ranks ranks" "$work/c.err" || { cat "$work/c.err"; fail "$mode: no decision line"; }
-  check "C $mode through the component" "$work/c.perm"
-  # Without TMAP_TOPOLOGY the component is MPI's basic behaviour.
-  run "${component[@]}" "$c_program" "$mode" "$work/graph.coo" "$work/unset.perm" > /dev/null
-  cmp -s "$work/unset.perm" "$work/identity.perm" || fail "$mode: without TMAP_TOPOLOGY the component moved ranks"
+  for language in C Fortran-mpi Fortran-f08 mpi4py; do
+    run --mca topo treematch,basic $(program "$language" "$mode" "$work/treematch.perm") > /dev/null ||
+      fail "$language $mode under treematch"
+    treematch=$(hop_bytes "$work/treematch.perm")
+    run "${component[@]}" -x TMAP_TOPOLOGY="$machine" -x TMAP_VERBOSE=1 $(program "$language" "$mode" "$work/tmap.perm") \
+      > "$work/out" 2> "$work/err" || fail "$language $mode: $(cat "$work/out" "$work/err")"
+    grep -q "tmap-mpi: MPI_.*, $ranks ranks" "$work/err" || fail "$language $mode: no decision line: $(cat "$work/err")"
+    got=$(hop_bytes "$work/tmap.perm")
+    echo "$language $mode, $ranks ranks on '$machine': hop_bytes identity $identity, Open MPI treematch $treematch, tmap $got"
+    [ "$got" -lt "$identity" ] || fail "$language $mode: $got hop-bytes, not below the identity's $identity"
+    [ "$got" -le "$treematch" ] || fail "$language $mode: $got hop-bytes, above treematch's $treematch"
+  done
+  # The machine as an MCA parameter, nothing in the environment: the same decision.
+  run "${component[@]}" --mca topo_tmap_machine "$machine" $(program C "$mode" "$work/mca.perm") > /dev/null
+  [ "$(hop_bytes "$work/mca.perm")" -eq "$got" ] || fail "$mode: topo_tmap_machine does not act as TMAP_TOPOLOGY"
+  # Without a machine the component is MPI's basic behaviour.
+  run "${component[@]}" $(program C "$mode" "$work/unset.perm") > /dev/null
+  cmp -s "$work/unset.perm" "$work/identity.perm" || fail "$mode: without a machine the component moved ranks"
 done
 
-# The Fortran program builds the same grid as the C program's cart. It is
-# part of the check, not optional: tools/setup.sh installs gfortran.
-[ -n "$fortran" ] || fail "no Fortran program was built (gfortran and Open MPI's Fortran bindings are needed)"
-run "$c_program" cart "$work/graph.coo" "$work/identity.perm" > /dev/null
+# The other reading of a dist graph, asked by MCA parameter: rank k takes vertex k's edges.
+for mode in adjacent dist; do
+  run "${component[@]}" --mca topo_tmap_machine "$machine" --mca topo_tmap_dist_graph ranks \
+    $(program Fortran-f08 "$mode" "$work/ranks.perm" ranks) > /dev/null || fail "$mode with dist_graph=ranks"
+  echo "Fortran-f08 $mode with topo_tmap_dist_graph=ranks: hop_bytes $(hop_bytes "$work/ranks.perm")"
+done
+
+# The preload library does not see Fortran's MPI_CART_CREATE under Open MPI
+# (what docs/mpi.md states as the component's reason: were it to change, say so).
+run $(program C cart "$work/identity.perm") > /dev/null
 identity=$(hop_bytes "$work/identity.perm")
-run --mca topo treematch,basic "$c_program" cart "$work/graph.coo" "$work/treematch.perm" > /dev/null
-treematch=$(hop_bytes "$work/treematch.perm")
-run "${component[@]}" -x TMAP_TOPOLOGY="$machine" "$fortran" "$work/f.perm" > "$work/f.out"
-grep -q "cart (Fortran): 0 neighbourhood errors" "$work/f.out" || fail "Fortran: $(cat "$work/f.out")"
-check "Fortran (use mpi) cart through the component" "$work/f.perm"
-# The preload library does not see Fortran's MPI_CART_CREATE under Open MPI.
-run -x LD_PRELOAD="$preload" -x TMAP_TOPOLOGY="$machine" "$fortran" "$work/preload.perm" > /dev/null
+run -x LD_PRELOAD="$preload" -x TMAP_TOPOLOGY="$machine" $(program Fortran-mpi cart "$work/preload.perm") > /dev/null
 preloaded=$(hop_bytes "$work/preload.perm")
-echo "Fortran through the preload library: hop_bytes $preloaded (not reordered: Open MPI's Fortran bindings bypass it)"
-# What docs/mpi.md states as the component's reason: were it to change, say so.
+echo "Fortran through the preload library: hop_bytes $preloaded (identity $identity: Open MPI's Fortran bindings bypass it)"
 [ "$preloaded" -eq "$identity" ] || fail "the preload library now reorders Fortran ($preloaded): update docs/mpi.md"
 echo "ompi component: OK"

@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libscotch-dev scotch libhwloc-dev hwloc libgtest-dev libgmock-dev
           libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libxml2-dev libopenmpi-dev openmpi-bin
-          mpich clang-format help2man python3-matplotlib libsimgrid-dev libptscotch-dev gfortran)
+          mpich libmpich-dev clang-format help2man python3-matplotlib libsimgrid-dev libptscotch-dev gfortran
+          python3-mpi4py lammps)
 # MPICH for its Hydra launcher only (launcher tests; Open MPI stays the default MPI), clang-format for the CI
 # format check, help2man for man pages, matplotlib for tm-report, SimGrid for --simulate, PT-Scotch for tm-pmap,
-# gfortran for the Fortran MPI test programs.
+# gfortran and mpi4py for the Fortran and Python MPI test programs, libmpich-dev for the MPICH build of the
+# preload library, LAMMPS for the record -> map -> enforce test on a real application.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,8 +1,5 @@
 #include "mpi/decide.hpp"
 
-#include <sched.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/binding.hpp"
 #include "mpi/placement.hpp"
 #ifdef TMAP_MPI_PTSCOTCH
 #include "mpi/distributed.hpp"
@@ -24,34 +22,16 @@ namespace tmap::mpi {
 
 namespace {
 
-int verbosity() {
-  const char* v = std::getenv("TMAP_VERBOSE");
-  return v == nullptr ? 0 : std::atoi(v);
-}
-
-/// This process's host name and its one bound CPU (or -1).
-ProcessSite own_site() {
-  ProcessSite site;
-  char host[256] = {0};
-  if (gethostname(host, sizeof host - 1) == 0) site.host = host;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1) {
-    for (int c = 0; c < CPU_SETSIZE; ++c) {
-      if (CPU_ISSET(c, &set)) site.cpu = c;
-    }
-  }
-  return site;
-}
-
 constexpr int kHostChars = 256;
+constexpr int kSiteInts = 5;  // cpu, core, pu, cores, pus
 
 /// Every process's site, on rank 0 of comm.
-std::vector<ProcessSite> gather_sites(MPI_Comm comm, int rank, int size) {
-  const auto mine = own_site();
-  char packed[kHostChars + sizeof(int)] = {0};
+std::vector<ProcessSite> gather_sites(const Settings& settings, MPI_Comm comm, int rank, int size) {
+  const auto mine = own_site(settings.hwloc_topology);
+  char packed[kHostChars + kSiteInts * sizeof(int)] = {0};
   std::strncpy(packed, mine.host.c_str(), kHostChars - 1);
-  std::memcpy(packed + kHostChars, &mine.cpu, sizeof(int));
+  const int numbers[kSiteInts] = {mine.cpu, mine.core, mine.pu, mine.cores, mine.pus};
+  std::memcpy(packed + kHostChars, numbers, sizeof numbers);
   std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * sizeof packed : 0);
   PMPI_Gather(packed, sizeof packed, MPI_CHAR, all.data(), sizeof packed, MPI_CHAR, 0, comm);
   std::vector<ProcessSite> sites;
@@ -60,25 +40,25 @@ std::vector<ProcessSite> gather_sites(MPI_Comm comm, int rank, int size) {
     const char* at = all.data() + static_cast<std::size_t>(p) * sizeof packed;
     ProcessSite s;
     s.host.assign(at, strnlen(at, kHostChars));
-    std::memcpy(&s.cpu, at + kHostChars, sizeof(int));
+    int n[kSiteInts];
+    std::memcpy(n, at + kHostChars, sizeof n);
+    s.cpu = n[0];
+    s.core = n[1];
+    s.pu = n[2];
+    s.cores = n[3];
+    s.pus = n[4];
     sites.push_back(std::move(s));
   }
   return sites;
-}
-
-/// TMAP_STRATEGY as rank 0 reads it, or the default.
-std::string chosen_strategy() {
-  const char* strategy = std::getenv("TMAP_STRATEGY");
-  return strategy != nullptr && *strategy != '\0' ? strategy : "scotch+:swap";
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void report(const char* routine, int vertices, const tmap::Topology& topology, const Assignment& a,
-            const std::string& strategy, double seconds, const std::string& how) {
-  if (verbosity() < 1) return;
+void report(const Settings& settings, const char* routine, int vertices, const tmap::Topology& topology,
+            const Assignment& a, const std::string& strategy, double seconds, const std::string& how) {
+  if (settings.verbose < 1) return;
   std::fprintf(stderr, "tmap-mpi: %s, %d ranks, %s: hop_bytes %lld -> %lld (%s, %.4f s; %s)\n", routine, vertices,
                topology.description().c_str(), static_cast<long long>(a.identity_hop_bytes),
                static_cast<long long>(a.hop_bytes), strategy.c_str(), seconds, how.c_str());
@@ -86,14 +66,14 @@ void report(const char* routine, int vertices, const tmap::Topology& topology, c
 
 /// The process that plays each vertex, decided where the graph lives
 /// (TMAP_STRATEGY=ptscotch); empty = do not reorder. Collective.
-std::vector<int> decide_distributed(MPI_Comm comm, const char* routine, const GraphSource& source,
-                                    const std::vector<ProcessSite>& sites) {
+std::vector<int> decide_distributed(const Settings& settings, MPI_Comm comm, const char* routine,
+                                    const GraphSource& source, const std::vector<ProcessSite>& sites) {
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
 #ifndef TMAP_MPI_PTSCOTCH
   (void)source;
   (void)sites;
-  if (rank == 0 && verbosity() >= 2) {
+  if (rank == 0 && settings.verbose >= 2) {
     std::fprintf(stderr, "tmap-mpi: %s not reordered: this libtmap-mpi was built without PT-Scotch\n", routine);
   }
   return {};
@@ -110,7 +90,7 @@ std::vector<int> decide_distributed(MPI_Comm comm, const char* routine, const Gr
   int ok = 1;
   if (rank == 0) {
     try {
-      spec = std::getenv("TMAP_TOPOLOGY");
+      spec = settings.topology;
       const auto topology = tmap::load_topology(spec);
       const auto located = locate_processes(*topology, sites, &how);
       pes.assign(located.begin(), located.end());
@@ -157,13 +137,13 @@ std::vector<int> decide_distributed(MPI_Comm comm, const char* routine, const Gr
     PMPI_Comm_free(&work);
   }
   if (ok == 0) {
-    if (rank == 0 && verbosity() >= 2) {
+    if (rank == 0 && settings.verbose >= 2) {
       std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine,
                    error.empty() ? "another process could not take part" : error.c_str());
     }
     return {};
   }
-  if (rank == 0) report(routine, source.vertices, *topology, a, "ptscotch", seconds_since(start), how);
+  if (rank == 0) report(settings, routine, source.vertices, *topology, a, "ptscotch", seconds_since(start), how);
   return a.process_of_vertex;
 #endif
 }
@@ -173,36 +153,33 @@ std::vector<int> decide_distributed(MPI_Comm comm, const char* routine, const Gr
 /// The process that plays each vertex (empty = do not reorder), decided on
 /// rank 0 from the gathered graph, or where the graph lives for ptscotch.
 /// Collective: every process calls it; every process gets the answer.
-std::vector<int> decide(MPI_Comm comm, const char* routine, const GraphSource& source) {
+std::vector<int> decide(const Settings& settings, MPI_Comm comm, const char* routine, const GraphSource& source) {
   int rank = 0;
   int size = 0;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
-  const auto sites = gather_sites(comm, rank, size);
-  int distributed = rank == 0 && chosen_strategy() == "ptscotch" ? 1 : 0;
+  const auto sites = gather_sites(settings, comm, rank, size);
+  int distributed = rank == 0 && settings.strategy == "ptscotch" ? 1 : 0;
   PMPI_Bcast(&distributed, 1, MPI_INT, 0, comm);
-  if (distributed != 0) return decide_distributed(comm, routine, source, sites);
+  if (distributed != 0) return decide_distributed(settings, comm, routine, source, sites);
   const Graph graph = source.gather();
   std::vector<int> process_of_vertex;
   int vertices = 0;
   if (rank == 0) {
     try {
       const auto start = std::chrono::steady_clock::now();
-      // The caller reorders only when TMAP_TOPOLOGY is set; read it once more
-      // here, and never hand load_topology a null.
-      const char* spec = std::getenv("TMAP_TOPOLOGY");
-      if (spec == nullptr) throw tmap::InputError("TMAP_TOPOLOGY is not set");
-      const auto topology = tmap::load_topology(spec);
+      if (settings.topology.empty()) throw tmap::InputError("no machine (TMAP_TOPOLOGY) is set");
+      const auto topology = tmap::load_topology(settings.topology);
       std::string how;
       const auto pes = locate_processes(*topology, sites, &how);
-      const std::string chosen = chosen_strategy();
+      const std::string& chosen = settings.strategy;
       const auto matrix = CommMatrix::from_entries(graph.vertices, graph.edges);
       const auto a = assign_vertices(matrix, *topology, pes, chosen);
       process_of_vertex = a.process_of_vertex;
       vertices = static_cast<int>(process_of_vertex.size());
-      report(routine, graph.vertices, *topology, a, chosen, seconds_since(start), how);
+      report(settings, routine, graph.vertices, *topology, a, chosen, seconds_since(start), how);
     } catch (const std::exception& e) {
-      if (verbosity() >= 2) std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine, e.what());
+      if (settings.verbose >= 2) std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine, e.what());
       process_of_vertex.clear();
       vertices = 0;
     } catch (...) {  // nothing may escape into the MPI program

@@ -1,5 +1,5 @@
 // libtmap-mpi's decision: which process plays each vertex of a topology
-// constructor's graph, on the TMAP_TOPOLOGY machine with TMAP_STRATEGY,
+// constructor's graph, on the settings' machine with their strategy,
 // decided on rank 0 from the gathered graph or, for ptscotch, where the
 // graph lives. Every process calls it; all get the same answer.
 #pragma once
@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "mpi/settings.hpp"
 #include "tmap/comm_matrix.hpp"
 
 namespace tmap::mpi {
@@ -30,7 +31,9 @@ struct GraphSource {
 
 /// Collective over `comm`: the process that plays each vertex, or empty
 /// (do not reorder: a machine or strategy tmap cannot use, a refusal): tmap's
-/// errors never leave it. Prints only as TMAP_VERBOSE asks (rank 0).
-[[nodiscard]] std::vector<int> decide(MPI_Comm comm, const char* routine, const GraphSource& source);
+/// errors never leave it. Rank 0's settings decide; prints only as their
+/// verbosity asks (rank 0).
+[[nodiscard]] std::vector<int> decide(const Settings& settings, MPI_Comm comm, const char* routine,
+                                      const GraphSource& source);
 
 }  // namespace tmap::mpi

@@ -4,6 +4,7 @@
 #include "mpi/orders.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <utility>
@@ -14,22 +15,24 @@
 
 namespace tmap::mpi {
 
-/// Whether reordering is asked for and possible on this communicator
-/// (the same answer on every process: reorder and TMAP_TOPOLOGY as rank 0 has them).
-bool wanted(MPI_Comm comm, int reorder) {
-  if (comm == MPI_COMM_NULL) return false;
+/// Whether reordering is asked for and possible on this communicator (the
+/// same answer on every process: reorder and the settings as rank 0 has them).
+Wanted wanted(MPI_Comm comm, int reorder, const Settings& settings) {
+  if (comm == MPI_COMM_NULL) return {};
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  if (inter != 0) return false;
+  if (inter != 0) return {};
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  int yes = 0;
+  int answer[2] = {0, 0};
   if (rank == 0) {
-    const char* machine = std::getenv("TMAP_TOPOLOGY");
-    yes = reorder != 0 && machine != nullptr && *machine != '\0' ? 1 : 0;
+    answer[0] = reorder != 0 && !settings.topology.empty() && settings.error.empty() ? 1 : 0;
+    answer[1] = settings.dist_graph == DistGraphEdges::ranks ? 1 : 0;
+    if (reorder != 0 && !settings.error.empty() && settings.verbose >= 2)
+      std::fprintf(stderr, "tmap-mpi: not reordered: %s\n", settings.error.c_str());
   }
-  PMPI_Bcast(&yes, 1, MPI_INT, 0, comm);
-  return yes != 0;
+  PMPI_Bcast(answer, 2, MPI_INT, 0, comm);
+  return {answer[0] != 0, answer[1] != 0 ? DistGraphEdges::ranks : DistGraphEdges::processes};
 }
 
 void add_edge(Graph& g, int from, int to, int weight) {
@@ -133,8 +136,9 @@ GraphSource edge_source(MPI_Comm comm, const std::vector<int>& mine) {
   return source;
 }
 
-std::vector<int> cart_order(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder) {
-  if (!wanted(comm_old, reorder) || ndims < 1) return {};
+std::vector<int> cart_order(const Settings& settings, MPI_Comm comm_old, int ndims, const int dims[],
+                            const int periods[], int reorder) {
+  if (!wanted(comm_old, reorder, settings).yes || ndims < 1) return {};
   int size = 0;
   PMPI_Comm_size(comm_old, &size);
   long long cells = 1;
@@ -147,7 +151,7 @@ std::vector<int> cart_order(MPI_Comm comm_old, int ndims, const int dims[], cons
     const auto [first, last] = own_block(comm_old, source.vertices);
     return cartesian_graph(ndims, dims, periods, first, last).edges;
   };
-  return decide(comm_old, "MPI_Cart_create", source);
+  return decide(settings, comm_old, "MPI_Cart_create", source);
 }
 
 int new_rank(MPI_Comm comm, const std::vector<int>& process_of_vertex) {
@@ -159,10 +163,18 @@ int new_rank(MPI_Comm comm, const std::vector<int>& process_of_vertex) {
   return MPI_UNDEFINED;
 }
 
-std::vector<int> graph_order(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder) {
+std::vector<int> new_ranks(const std::vector<int>& process_of_vertex, int size) {
+  std::vector<int> result(static_cast<std::size_t>(size), MPI_UNDEFINED);
+  for (std::size_t k = 0; k < process_of_vertex.size(); ++k)
+    result[static_cast<std::size_t>(process_of_vertex[k])] = static_cast<int>(k);
+  return result;
+}
+
+std::vector<int> graph_order(const Settings& settings, MPI_Comm comm_old, int nnodes, const int index[],
+                             const int edges[], int reorder) {
   int size = 0;
   if (comm_old != MPI_COMM_NULL) PMPI_Comm_size(comm_old, &size);
-  if (!wanted(comm_old, reorder) || nnodes < 1 || nnodes > size) return {};
+  if (!wanted(comm_old, reorder, settings).yes || nnodes < 1 || nnodes > size) return {};
   // Vertices [first, last) with their edges (MPI's index/edges arrays).
   const auto graph_part = [&](int first, int last) {
     Graph g;
@@ -181,12 +193,24 @@ std::vector<int> graph_order(MPI_Comm comm_old, int nnodes, const int index[], c
     const auto [first, last] = own_block(comm_old, nnodes);
     return graph_part(first, last).edges;
   };
-  return decide(comm_old, "MPI_Graph_create", source);
+  return decide(settings, comm_old, "MPI_Graph_create", source);
 }
 
-AdjacentOrder adjacent_order(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
-                             int outdegree, const int destinations[], const int destweights[], int reorder) {
-  if (!wanted(comm_old, reorder)) return {};
+namespace {
+
+/// A rank as the renumbered communicator knows it (MPI's special values kept).
+int renumber(const std::vector<int>& new_rank_of, int rank) {
+  return rank >= 0 && static_cast<std::size_t>(rank) < new_rank_of.size() ? new_rank_of[static_cast<std::size_t>(rank)]
+                                                                          : rank;
+}
+
+}  // namespace
+
+AdjacentOrder adjacent_order(const Settings& settings, MPI_Comm comm_old, int indegree, const int sources[],
+                             const int sourceweights[], int outdegree, const int destinations[],
+                             const int destweights[], int reorder) {
+  const auto asked = wanted(comm_old, reorder, settings);
+  if (!asked.yes) return {};
   int rank = 0;
   int size = 0;
   PMPI_Comm_rank(comm_old, &rank);
@@ -195,16 +219,25 @@ AdjacentOrder adjacent_order(MPI_Comm comm_old, int indegree, const int sources[
   std::vector<int> mine;
   for (int k = 0; k < outdegree; ++k) mine.insert(mine.end(), {rank, destinations[k], weight_at(destweights, k)});
   AdjacentOrder order;
-  order.process_of_vertex = decide(comm_old, "MPI_Dist_graph_create_adjacent", edge_source(comm_old, mine));
+  order.process_of_vertex = decide(settings, comm_old, "MPI_Dist_graph_create_adjacent", edge_source(comm_old, mine));
   if (order.process_of_vertex.empty()) return order;
-  // Vertex k's neighbourhood goes from old rank k to the process that plays k.
-  const int my_vertex = new_rank(comm_old, order.process_of_vertex);
   const bool weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
   std::vector<int> out{weighted ? 1 : 0, indegree, outdegree};
   for (int k = 0; k < indegree; ++k) out.push_back(sources[k]);
   for (int k = 0; k < indegree; ++k) out.push_back(weighted ? sourceweights[k] : 1);
   for (int k = 0; k < outdegree; ++k) out.push_back(destinations[k]);
   for (int k = 0; k < outdegree; ++k) out.push_back(weighted ? destweights[k] : 1);
+  if (asked.edges == DistGraphEdges::processes) {
+    // This process keeps its edges; the ranks they name are renumbered.
+    const auto new_rank_of = new_ranks(order.process_of_vertex, size);
+    for (int k = 0; k < indegree; ++k) out[static_cast<std::size_t>(3 + k)] = renumber(new_rank_of, sources[k]);
+    for (int k = 0; k < outdegree; ++k)
+      out[static_cast<std::size_t>(3 + 2 * indegree + k)] = renumber(new_rank_of, destinations[k]);
+    order.neighbourhood.data = std::move(out);
+    return order;
+  }
+  // Vertex k's neighbourhood goes from old rank k to the process that plays k.
+  const int my_vertex = new_rank(comm_old, order.process_of_vertex);
   const int to = order.process_of_vertex[static_cast<std::size_t>(rank)];
   int out_size = static_cast<int>(out.size());
   int in_size = 0;
@@ -215,19 +248,37 @@ AdjacentOrder adjacent_order(MPI_Comm comm_old, int indegree, const int sources[
   return order;
 }
 
-std::vector<int> dist_graph_order(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                                  const int destinations[], const int weights[], int reorder) {
-  if (!wanted(comm_old, reorder)) return {};
+DistGraphOrder dist_graph_order(const Settings& settings, MPI_Comm comm_old, int n, const int sources[],
+                                const int degrees[], const int destinations[], const int weights[], int reorder) {
+  const auto asked = wanted(comm_old, reorder, settings);
+  if (!asked.yes) return {};
   // Every process may give any edges: gather them all as (from, to, weight).
   std::vector<int> mine;
+  int edges = 0;
   for (int i = 0, at = 0; i < n; ++i) {
     for (int k = 0; k < degrees[i]; ++k, ++at) {
       mine.push_back(sources[i]);
       mine.push_back(destinations[at]);
       mine.push_back(weight_at(weights, at));
     }
+    edges += degrees[i];
   }
-  return decide(comm_old, "MPI_Dist_graph_create", edge_source(comm_old, mine));
+  DistGraphOrder order;
+  order.process_of_vertex = decide(settings, comm_old, "MPI_Dist_graph_create", edge_source(comm_old, mine));
+  if (order.process_of_vertex.empty()) return order;
+  int size = 0;
+  PMPI_Comm_size(comm_old, &size);
+  const auto new_rank_of = new_ranks(order.process_of_vertex, size);
+  const bool keep = asked.edges == DistGraphEdges::processes;
+  const auto rank_of = [&](int r) { return keep ? renumber(new_rank_of, r) : r; };
+  const bool weighted = weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
+  auto& d = order.declared.data;
+  d = {weighted ? 1 : 0, n, edges};
+  for (int i = 0; i < n; ++i) d.push_back(rank_of(sources[i]));
+  for (int i = 0; i < n; ++i) d.push_back(degrees[i]);
+  for (int k = 0; k < edges; ++k) d.push_back(rank_of(destinations[k]));
+  if (weighted) d.insert(d.end(), weights, weights + edges);
+  return order;
 }
 
 }  // namespace tmap::mpi
@@ -235,11 +286,20 @@ std::vector<int> dist_graph_order(MPI_Comm comm_old, int n, const int sources[],
 namespace {
 
 /// The C entry points' shape: an order or nothing, never an exception.
+/// `order(settings)` returns the process that plays each vertex (empty: MPI's
+/// own behaviour) and fills `declared` when the caller needs it.
 template <typename Order>
-int c_order(MPI_Comm comm, int* key, Order&& order) {
+int c_order(const tmap_orders_settings* given, MPI_Comm comm, int* key, int** declared, Order&& order) {
   try {
-    const std::vector<int> process_of_vertex = order();
+    std::vector<int> data;
+    const std::vector<int> process_of_vertex = order(tmap::mpi::settings_from(given), data);
     if (process_of_vertex.empty()) return 0;
+    if (declared != nullptr) {
+      auto* copy = static_cast<int*>(std::malloc(sizeof(int) * (data.size() + 1)));
+      if (copy == nullptr) return 0;
+      std::copy(data.begin(), data.end(), copy);
+      *declared = copy;
+    }
     *key = tmap::mpi::new_rank(comm, process_of_vertex);
     return 1;
   } catch (...) {  // nothing may escape into Open MPI
@@ -249,49 +309,42 @@ int c_order(MPI_Comm comm, int* key, Order&& order) {
 
 }  // namespace
 
-extern "C" int tmap_orders_graph(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
-                                 int* key) {
-  return c_order(comm, key, [&] { return tmap::mpi::graph_order(comm, nnodes, index, edges, reorder); });
-}
-
-extern "C" int tmap_orders_dist_graph(MPI_Comm comm, int n, const int sources[], const int degrees[],
-                                      const int destinations[], const int weights[], int reorder, int* key) {
-  return c_order(comm, key, [&] {
-    return tmap::mpi::dist_graph_order(comm, n, sources, degrees, destinations, weights, reorder);
+extern "C" int tmap_orders_cart(const tmap_orders_settings* settings, MPI_Comm comm, int ndims, const int dims[],
+                                const int periods[], int reorder, int* key) {
+  return c_order(settings, comm, key, nullptr, [&](const tmap::mpi::Settings& s, std::vector<int>&) {
+    return tmap::mpi::cart_order(s, comm, ndims, dims, periods, reorder);
   });
 }
 
-extern "C" int tmap_orders_dist_graph_adjacent(MPI_Comm comm, int indegree, const int sources[],
-                                               const int sourceweights[], int outdegree, const int destinations[],
-                                               const int destweights[], int reorder, int* key, int** neighbourhood) {
-  try {
-    auto order = tmap::mpi::adjacent_order(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
-                                           reorder);
-    if (order.process_of_vertex.empty()) return 0;
-    auto& data = order.neighbourhood.data;
-    auto* copy = static_cast<int*>(std::malloc(sizeof(int) * (data.size() + 1)));
-    if (copy == nullptr) return 0;
-    std::copy(data.begin(), data.end(), copy);
-    *neighbourhood = copy;
-    *key = tmap::mpi::new_rank(comm, order.process_of_vertex);
-    return 1;
-  } catch (...) {
-    return 0;
-  }
+extern "C" int tmap_orders_graph(const tmap_orders_settings* settings, MPI_Comm comm, int nnodes, const int index[],
+                                 const int edges[], int reorder, int* key) {
+  return c_order(settings, comm, key, nullptr, [&](const tmap::mpi::Settings& s, std::vector<int>&) {
+    return tmap::mpi::graph_order(s, comm, nnodes, index, edges, reorder);
+  });
 }
 
-extern "C" void tmap_orders_free(int* neighbourhood) {
-  std::free(neighbourhood);
+extern "C" int tmap_orders_dist_graph(const tmap_orders_settings* settings, MPI_Comm comm, int n, const int sources[],
+                                      const int degrees[], const int destinations[], const int weights[], int reorder,
+                                      int* key, int** declared) {
+  return c_order(settings, comm, key, declared, [&](const tmap::mpi::Settings& s, std::vector<int>& data) {
+    auto order = tmap::mpi::dist_graph_order(s, comm, n, sources, degrees, destinations, weights, reorder);
+    data = std::move(order.declared.data);
+    return order.process_of_vertex;
+  });
 }
 
-extern "C" int tmap_orders_cart(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
-                                int* key) {
-  try {
-    const auto process_of_vertex = tmap::mpi::cart_order(comm, ndims, dims, periods, reorder);
-    if (process_of_vertex.empty()) return 0;
-    *key = tmap::mpi::new_rank(comm, process_of_vertex);
-    return 1;
-  } catch (...) {  // nothing may escape into Open MPI
-    return 0;
-  }
+extern "C" int tmap_orders_dist_graph_adjacent(const tmap_orders_settings* settings, MPI_Comm comm, int indegree,
+                                               const int sources[], const int sourceweights[], int outdegree,
+                                               const int destinations[], const int destweights[], int reorder, int* key,
+                                               int** declared) {
+  return c_order(settings, comm, key, declared, [&](const tmap::mpi::Settings& s, std::vector<int>& data) {
+    auto order = tmap::mpi::adjacent_order(s, comm, indegree, sources, sourceweights, outdegree, destinations,
+                                           destweights, reorder);
+    data = std::move(order.neighbourhood.data);
+    return order.process_of_vertex;
+  });
+}
+
+extern "C" void tmap_orders_free(int* declared) {
+  std::free(declared);
 }

@@ -2,7 +2,7 @@
  * topo component, src/ompi). Collective over `comm`. Returns 1 when tmap
  * reorders (then *key is this process's rank in the new communicator, or
  * MPI_UNDEFINED when it plays no vertex), 0 when MPI's own behaviour should
- * follow. Never throws, aborts or prints (TMAP_VERBOSE aside). */
+ * follow. Never throws, aborts or prints (verbose aside). */
 #ifndef TMAP_MPI_ORDERS_H
 #define TMAP_MPI_ORDERS_H
 
@@ -12,18 +12,37 @@
 extern "C" {
 #endif
 
-int tmap_orders_cart(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, int* key);
-int tmap_orders_graph(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder, int* key);
-int tmap_orders_dist_graph(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
-                           const int weights[], int reorder, int* key);
-/* On 1, *neighbourhood (free it with tmap_orders_free) holds what this
- * process declares to MPI_Dist_graph_create_adjacent on the renumbered
- * communicator: weighted flag, indegree, outdegree, sources, source
- * weights, destinations, destination weights (weights only when weighted). */
-int tmap_orders_dist_graph_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
-                                    int outdegree, const int destinations[], const int destweights[], int reorder,
-                                    int* key, int** neighbourhood);
-void tmap_orders_free(int* neighbourhood);
+/* What the caller was asked (Open MPI's MCA parameters); a NULL pointer or
+ * field, or verbose < 0, leaves it to the TMAP_* environment. Rank 0's
+ * settings decide for the communicator. */
+struct tmap_orders_settings {
+  const char* topology;   /* the machine, any tm-map -t value (TMAP_TOPOLOGY) */
+  const char* strategy;   /* NAME or NAME:REFINE (TMAP_STRATEGY) */
+  int verbose;            /* 1: one line per decision on rank 0; 2: also why not (TMAP_VERBOSE) */
+  const char* dist_graph; /* "processes" (keep declared edges) or "ranks" (TMAP_DIST_GRAPH) */
+  void* hwloc_topology;   /* this machine's hwloc_topology_t (Open MPI's), or NULL: tmap loads one */
+};
+
+int tmap_orders_cart(const struct tmap_orders_settings* settings, MPI_Comm comm, int ndims, const int dims[],
+                     const int periods[], int reorder, int* key);
+int tmap_orders_graph(const struct tmap_orders_settings* settings, MPI_Comm comm, int nnodes, const int index[],
+                      const int edges[], int reorder, int* key);
+/* On 1, *declared (free it with tmap_orders_free) holds what this process
+ * passes to MPI_Dist_graph_create on the renumbered communicator: weighted
+ * flag, n, edge count, sources[n], degrees[n], destinations, weights
+ * (weights only when weighted). */
+int tmap_orders_dist_graph(const struct tmap_orders_settings* settings, MPI_Comm comm, int n, const int sources[],
+                           const int degrees[], const int destinations[], const int weights[], int reorder, int* key,
+                           int** declared);
+/* On 1, *declared (free it with tmap_orders_free) holds what this process
+ * passes to MPI_Dist_graph_create_adjacent on the renumbered communicator:
+ * weighted flag, indegree, outdegree, sources, source weights,
+ * destinations, destination weights (weights only when weighted). */
+int tmap_orders_dist_graph_adjacent(const struct tmap_orders_settings* settings, MPI_Comm comm, int indegree,
+                                    const int sources[], const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[], int reorder, int* key,
+                                    int** declared);
+void tmap_orders_free(int* declared);
 
 #ifdef __cplusplus
 }

@@ -21,19 +21,27 @@ std::vector<PE> launch_order(const Topology& topology, std::size_t processes) {
 
 }  // namespace
 
+int bound_pe_index(const ProcessSite& site, std::size_t node_pes) {
+  const bool per_thread = site.pus > site.cores && static_cast<std::size_t>(site.pus) == node_pes;
+  if (per_thread && site.pu >= 0) return site.pu;
+  if (site.core >= 0) return site.core;
+  if (site.cores > 0) return -1;  // hwloc saw it unbound (or across cores)
+  return site.cpu;
+}
+
 std::vector<PE> locate_processes(const Topology& topology, const std::vector<ProcessSite>& sites, std::string* how) {
   std::set<std::string> hosts;
   for (const auto& s : sites) hosts.insert(s.host);
   std::map<std::string, NodeId> node_of_host;
-  if (hosts.size() > 1) {
+  {
     for (NodeId node = 0; node < topology.num_nodes() && node_of_host.size() < hosts.size(); ++node) {
       const auto name = topology.host_name(node);
       if (hosts.contains(name)) node_of_host.emplace(name, node);
     }
   }
-  if (hosts.size() <= 1 || node_of_host.size() != hosts.size()) {
+  if (node_of_host.size() != hosts.size()) {
     if (how != nullptr) {
-      *how = hosts.size() <= 1 ? "one host: processes on PEs in launch order"
+      *how = hosts.size() <= 1 ? "one host the machine does not name: processes on PEs in launch order"
                                : "host names are not the machine's: processes on PEs in launch order";
     }
     return launch_order(topology, sites.size());
@@ -56,10 +64,10 @@ std::vector<PE> locate_processes(const Topology& topology, const std::vector<Pro
   for (std::size_t i = 0; i < sites.size(); ++i) {
     const auto node = node_of_host.at(sites[i].host);
     const auto& pes = pes_of_node[node];
-    const auto cpu = sites[i].cpu;
-    if (cpu >= 0 && static_cast<std::size_t>(cpu) < pes.size() && load[node][static_cast<std::size_t>(cpu)] == 0) {
-      result[i] = pes[static_cast<std::size_t>(cpu)];
-      ++load[node][static_cast<std::size_t>(cpu)];
+    const auto at = bound_pe_index(sites[i], pes.size());
+    if (at >= 0 && static_cast<std::size_t>(at) < pes.size() && load[node][static_cast<std::size_t>(at)] == 0) {
+      result[i] = pes[static_cast<std::size_t>(at)];
+      ++load[node][static_cast<std::size_t>(at)];
     }
   }
   for (std::size_t i = 0; i < sites.size(); ++i) {
@@ -71,7 +79,7 @@ std::vector<PE> locate_processes(const Topology& topology, const std::vector<Pro
     result[i] = pes_of_node[node][at];
     ++counts[at];
   }
-  if (how != nullptr) *how = "processes on the nodes their host names name";
+  if (how != nullptr) *how = "processes on the nodes their host names name, bound ones on their logical cores";
   return result;
 }
 

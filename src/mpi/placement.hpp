@@ -14,19 +14,32 @@
 
 namespace tmap::mpi {
 
-/// What a process knows of where it runs.
+/// What a process knows of where it runs: its host, and its binding in
+/// hwloc's logical numbering (the order of the hardware, whatever the OS
+/// numbers; the OS number only where hwloc is not built in).
 struct ProcessSite {
   std::string host;  ///< its host name
-  int cpu = -1;      ///< the one CPU it is bound to, or -1 (unbound or several)
+  int cpu = -1;      ///< the one OS CPU it is bound to when hwloc is absent, or -1
+  int core = -1;     ///< the logical index of the one core its binding lies in, or -1
+  int pu = -1;       ///< the logical index of the one PU it is bound to, or -1
+  int cores = 0;     ///< cores of its host (hwloc), 0 when unknown
+  int pus = 0;       ///< PUs of its host (hwloc), 0 when unknown
 };
+
+/// The index among its node's PEs that a process's binding names, or -1:
+/// the logical PU when the node has a PE per hardware thread (as many PEs
+/// as PUs, more PUs than cores), else the logical core, else (no hwloc)
+/// the OS CPU.
+[[nodiscard]] int bound_pe_index(const ProcessSite& site, std::size_t node_pes);
 
 /// Each process's PE, in communicator order. Hosts that are all host names
 /// of the machine's nodes (Topology::host_name, e.g. cn12) put a process
-/// on its node; within a node a process bound to CPU c sits on the node's
-/// c-th PE when that is free, the others on the node's free PEs in launch
-/// order. Otherwise (unknown host names, one host for all) the processes
-/// sit on PEs in launch order: process i on PE i. More processes than PEs
-/// wrap around (oversubscription). `how` says which rule was used.
+/// on its node; within a node a bound process sits on the PE its binding
+/// names (bound_pe_index) when that is free, the others on the node's free
+/// PEs in launch order. Otherwise (unknown host names, or one host the
+/// machine does not name) the processes sit on PEs in launch order: process
+/// i on PE i. More processes than PEs wrap around (oversubscription). `how`
+/// says which rule was used.
 [[nodiscard]] std::vector<PE> locate_processes(const Topology& topology, const std::vector<ProcessSite>& sites,
                                                std::string* how = nullptr);
 

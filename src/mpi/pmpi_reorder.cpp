@@ -5,8 +5,10 @@
 // the communicator's graph on its rank 0, asks tmap which process should
 // play each vertex on the machine named by TMAP_TOPOLOGY, renumbers the
 // processes with MPI_Comm_split, and lets MPI build the topology on the
-// renumbered communicator with reorder = 0. So rank k of the result is the
-// graph's vertex k, and every neighbourhood query is MPI's own answer.
+// renumbered communicator with reorder = 0. So rank k of a Cartesian or
+// graph result is the graph's vertex k; a dist graph's processes keep the
+// edges they declared, renumbered (TMAP_DIST_GRAPH=ranks: rank k takes
+// vertex k's); every neighbourhood query is MPI's own answer.
 //
 // Without TMAP_TOPOLOGY, with reorder = 0, on MPI_COMM_NULL or
 // intercommunicators, or on any tmap error, it calls the MPI routine
@@ -22,6 +24,7 @@
 
 #include "mpi/decide.hpp"
 #include "mpi/orders.hpp"
+#include "mpi/settings.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
 
@@ -61,7 +64,7 @@ extern "C" {
 
 TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                                     MPI_Comm* comm_cart) {
-  const auto process_of_vertex = cart_order(comm_old, ndims, dims, periods, reorder);
+  const auto process_of_vertex = cart_order(settings_from(nullptr), comm_old, ndims, dims, periods, reorder);
   if (process_of_vertex.empty()) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
   return create_renumbered(comm_old, process_of_vertex, comm_cart, [&](MPI_Comm split, MPI_Comm* out) {
     return PMPI_Cart_create(split, ndims, dims, periods, 0, out);
@@ -70,7 +73,7 @@ TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims
 
 TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
                                      MPI_Comm* comm_graph) {
-  const auto process_of_vertex = graph_order(comm_old, nnodes, index, edges, reorder);
+  const auto process_of_vertex = graph_order(settings_from(nullptr), comm_old, nnodes, index, edges, reorder);
   if (process_of_vertex.empty()) return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
   return create_renumbered(comm_old, process_of_vertex, comm_graph, [&](MPI_Comm split, MPI_Comm* out) {
     return PMPI_Graph_create(split, nnodes, index, edges, 0, out);
@@ -81,8 +84,8 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
                                                    const int sourceweights[], int outdegree, const int destinations[],
                                                    const int destweights[], MPI_Info info, int reorder,
                                                    MPI_Comm* comm_dist_graph) {
-  const auto order =
-      adjacent_order(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, reorder);
+  const auto order = adjacent_order(settings_from(nullptr), comm_old, indegree, sources, sourceweights, outdegree,
+                                    destinations, destweights, reorder);
   if (order.process_of_vertex.empty()) {
     return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                                            destweights, info, reorder, comm_dist_graph);
@@ -97,13 +100,14 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
 TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
                                           const int destinations[], const int weights[], MPI_Info info, int reorder,
                                           MPI_Comm* comm_dist_graph) {
-  const auto process_of_vertex = dist_graph_order(comm_old, n, sources, degrees, destinations, weights, reorder);
-  if (process_of_vertex.empty()) {
+  const auto order =
+      dist_graph_order(settings_from(nullptr), comm_old, n, sources, degrees, destinations, weights, reorder);
+  if (order.process_of_vertex.empty()) {
     return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }
-  // The edges name vertices, which are now the ranks of the renumbered communicator.
-  return create_renumbered(comm_old, process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* out) {
-    return PMPI_Dist_graph_create(split, n, sources, degrees, destinations, weights, info, 0, out);
+  const auto& d = order.declared;
+  return create_renumbered(comm_old, order.process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* out) {
+    return PMPI_Dist_graph_create(split, d.n(), d.sources(), d.degrees(), d.destinations(), d.weights(), info, 0, out);
   });
 }
 

@@ -8,7 +8,12 @@
  * (src/mpi/orders.hpp), computed on the communicator with PMPI calls, and
  * the topology is then built by the framework's base functions on the
  * renumbered communicator with reorder = false. Whatever fails, the base
- * behaviour follows: never an abort, nothing printed unless TMAP_VERBOSE.
+ * behaviour follows: never an abort, nothing printed unless asked.
+ *
+ * Its MCA parameters (topo_tmap_machine, _strategy, _verbose, _dist_graph;
+ * `ompi_info --param topo tmap`) are the TMAP_* environment's, which fills
+ * whatever they leave unset. Processes are located with Open MPI's own
+ * hwloc topology and each one's binding, in hwloc's logical numbering.
  *
  * Written against the framework's public headers (ompi/mca/topo/topo.h,
  * ompi/mca/topo/base/base.h) as Debian's libopenmpi-dev ships them; the
@@ -21,6 +26,7 @@
 #include "ompi/mca/topo/base/base.h"
 #include "ompi/mca/topo/topo.h"
 #include "ompi_config.h"
+#include "opal/mca/hwloc/base/base.h"
 
 static int init_query(bool enable_progress_threads, bool enable_mpi_threads);
 static struct mca_topo_base_module_t* comm_query(const ompi_communicator_t* comm, int* priority, uint32_t type);
@@ -29,6 +35,12 @@ static int tmap_register(void);
 /* The MCA priority (basic is 0, treematch 5 by default): above both, so
  * `--mca topo tmap,basic` and an installed component are enough. */
 static int tmap_priority = 30;
+
+/* The settings as MCA parameters; NULL (or verbose -1): the environment's. */
+static char* tmap_machine = NULL;
+static char* tmap_strategy = NULL;
+static int tmap_verbose = -1;
+static char* tmap_dist_graph = NULL;
 
 OMPI_MODULE_DECLSPEC extern mca_topo_base_component_2_2_0_t mca_topo_tmap_component;
 
@@ -47,11 +59,42 @@ mca_topo_base_component_2_2_0_t mca_topo_tmap_component = {
     .topoc_comm_query = comm_query,
 };
 
+static void register_string(const char* name, const char* help, char** storage) {
+  (void)mca_base_component_var_register(&mca_topo_tmap_component.topoc_version, name, help, MCA_BASE_VAR_TYPE_STRING,
+                                        NULL, 0, 0, OPAL_INFO_LVL_1, MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
 static int tmap_register(void) {
   (void)mca_base_component_var_register(
       &mca_topo_tmap_component.topoc_version, "priority", "Priority of the tmap topo component (basic 0, treematch 5)",
       MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY, &tmap_priority);
+  register_string("machine",
+                  "The machine to map on, any tm-map -t value (a .tgt, tianhe3:..., 'tleaf ...', an hwloc .xml); "
+                  "unset: TMAP_TOPOLOGY; neither: ranks are never reordered",
+                  &tmap_machine);
+  register_string("strategy",
+                  "The strategy, NAME or NAME:REFINE (treematch, ohtma+, scotch:tabu, ptscotch); "
+                  "unset: TMAP_STRATEGY, else scotch+:swap",
+                  &tmap_strategy);
+  (void)mca_base_component_var_register(
+      &mca_topo_tmap_component.topoc_version, "verbose",
+      "1: rank 0 prints hop-bytes before and after each reordering; 2: also why a call was not reordered; "
+      "-1: TMAP_VERBOSE",
+      MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_1, MCA_BASE_VAR_SCOPE_READONLY, &tmap_verbose);
+  register_string("dist_graph",
+                  "What reordering a dist graph means: 'processes' (each keeps the edges it declared, renumbered, "
+                  "as treematch does) or 'ranks' (new rank k takes the edges declared for old rank k); "
+                  "unset: TMAP_DIST_GRAPH, else processes",
+                  &tmap_dist_graph);
   return OMPI_SUCCESS;
+}
+
+/* The MCA parameters and Open MPI's hwloc topology, for tmap_orders_*. */
+static struct tmap_orders_settings settings(void) {
+  struct tmap_orders_settings s = {tmap_machine, tmap_strategy, tmap_verbose, tmap_dist_graph, NULL};
+  if (opal_hwloc_topology != NULL || opal_hwloc_base_get_topology() == OPAL_SUCCESS)
+    s.hwloc_topology = opal_hwloc_topology;
+  return s;
 }
 
 static int init_query(bool enable_progress_threads, bool enable_mpi_threads) {
@@ -64,7 +107,8 @@ static int init_query(bool enable_progress_threads, bool enable_mpi_threads) {
 static int tmap_cart_create(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int ndims, const int* dims,
                             const int* periods, bool reorder, ompi_communicator_t** comm_topo) {
   int key = 0;
-  if (tmap_orders_cart(old_comm, ndims, dims, periods, reorder ? 1 : 0, &key) != 1) {
+  const struct tmap_orders_settings given = settings();
+  if (tmap_orders_cart(&given, old_comm, ndims, dims, periods, reorder ? 1 : 0, &key) != 1) {
     return mca_topo_base_cart_create(module, old_comm, ndims, dims, periods, reorder, comm_topo);
   }
   MPI_Comm split = MPI_COMM_NULL;
@@ -90,7 +134,8 @@ static int renumbered(ompi_communicator_t* old_comm, int key, MPI_Comm* split) {
 static int tmap_graph_create(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int nnodes,
                              const int* index, const int* edges, bool reorder, ompi_communicator_t** new_comm) {
   int key = 0;
-  if (tmap_orders_graph(old_comm, nnodes, index, edges, reorder ? 1 : 0, &key) != 1) {
+  const struct tmap_orders_settings given = settings();
+  if (tmap_orders_graph(&given, old_comm, nnodes, index, edges, reorder ? 1 : 0, &key) != 1) {
     return mca_topo_base_graph_create(module, old_comm, nnodes, index, edges, reorder, new_comm);
   }
   MPI_Comm split;
@@ -105,50 +150,62 @@ static int tmap_graph_create(mca_topo_base_module_t* module, ompi_communicator_t
   return rc;
 }
 
-/* MPI_Dist_graph_create: the edges name vertices, so every process gives
- * the same arguments on the renumbered communicator. */
+/* MPI_Dist_graph_create: each process declares what tmap_orders_dist_graph
+ * says (its edges renumbered, or its arguments as they were). */
 static int tmap_dist_graph_create(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int n,
                                   const int nodes[], const int degrees[], const int targets[], const int weights[],
                                   opal_info_t* info, int reorder, ompi_communicator_t** new_comm) {
   int key = 0;
-  if (tmap_orders_dist_graph(old_comm, n, nodes, degrees, targets, weights, reorder, &key) != 1) {
+  int* declared = NULL;
+  const struct tmap_orders_settings given = settings();
+  if (tmap_orders_dist_graph(&given, old_comm, n, nodes, degrees, targets, weights, reorder, &key, &declared) != 1) {
     return mca_topo_base_dist_graph_create(module, old_comm, n, nodes, degrees, targets, weights, info, reorder,
                                            new_comm);
   }
   MPI_Comm split;
   int rc = renumbered(old_comm, key, &split);
-  if (rc != MPI_SUCCESS) return rc;
-  rc = mca_topo_base_dist_graph_create(module, split, n, nodes, degrees, targets, weights, info, 0, new_comm);
-  PMPI_Comm_free(&split);
+  if (rc == MPI_SUCCESS) {
+    const int weighted = declared[0];
+    const int count = declared[1];
+    const int edges = declared[2];
+    const int* sources = declared + 3;
+    const int* destinations = sources + 2 * (ptrdiff_t)count;
+    rc = mca_topo_base_dist_graph_create(module, split, count, sources, sources + count, destinations,
+                                         weighted ? destinations + edges : MPI_UNWEIGHTED, info, 0, new_comm);
+    PMPI_Comm_free(&split);
+  }
+  tmap_orders_free(declared);
   return rc;
 }
 
-/* MPI_Dist_graph_create_adjacent: the process that plays vertex k declares
- * vertex k's neighbourhood (old rank k's), so rank k of the result is k. */
+/* MPI_Dist_graph_create_adjacent: each process declares what
+ * tmap_orders_dist_graph_adjacent says (its neighbourhood renumbered, or
+ * the one of the vertex it now plays). */
 static int tmap_dist_graph_create_adjacent(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int indegree,
                                            const int sources[], const int sourceweights[], int outdegree,
                                            const int destinations[], const int destweights[], opal_info_t* info,
                                            int reorder, ompi_communicator_t** new_comm) {
   int key = 0;
-  int* moved = NULL;
-  if (tmap_orders_dist_graph_adjacent(old_comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
-                                      reorder, &key, &moved) != 1) {
+  int* declared = NULL;
+  const struct tmap_orders_settings given = settings();
+  if (tmap_orders_dist_graph_adjacent(&given, old_comm, indegree, sources, sourceweights, outdegree, destinations,
+                                      destweights, reorder, &key, &declared) != 1) {
     return mca_topo_base_dist_graph_create_adjacent(module, old_comm, indegree, sources, sourceweights, outdegree,
                                                     destinations, destweights, info, reorder, new_comm);
   }
   MPI_Comm split;
   int rc = renumbered(old_comm, key, &split);
   if (rc == MPI_SUCCESS) {
-    const int weighted = moved[0];
-    const int in = moved[1];
-    const int out = moved[2];
-    const int* src = moved + 3;
+    const int weighted = declared[0];
+    const int in = declared[1];
+    const int out = declared[2];
+    const int* src = declared + 3;
     const int* dst = src + 2 * (ptrdiff_t)in;
     rc = mca_topo_base_dist_graph_create_adjacent(module, split, in, src, weighted ? src + in : MPI_UNWEIGHTED, out,
                                                   dst, weighted ? dst + out : MPI_UNWEIGHTED, info, 0, new_comm);
     PMPI_Comm_free(&split);
   }
-  tmap_orders_free(moved);
+  tmap_orders_free(declared);
   return rc;
 }
 

@@ -1,12 +1,14 @@
 /* The program libtmap-mpi is tested with: it uses only MPI. It builds a
  * communicator with reorder = 1 by one of the four constructors, checks
- * that each new rank k answers the neighbourhood queries as vertex k of the
- * graph it declared, and writes (rank 0 of the new communicator) the graph
+ * that each new rank k answers the neighbourhood queries as the standard
+ * says (cart and graph: as vertex k of the graph; dist graphs: as the edges
+ * this process declared, renumbered, or with TMAP_DIST_GRAPH=ranks as
+ * vertex k's), and writes (rank 0 of the new communicator) the graph
  * as "i j bytes" lines and where each vertex runs: the world rank of the
  * process playing it, one per line (processes sit on PEs in launch order,
  * so that is its PE).
  *
- *   topology_reorder cart|graph|adjacent|dist GRAPH_FILE PLACEMENT_FILE
+ *   topology_reorder cart|graph|adjacent|dist GRAPH_FILE PLACEMENT_FILE [processes|ranks]
  *
  * cart: a 2 x (n/2) grid, not periodic. The others: a ring visited in a
  * scrambled order (vertex v's neighbours are the ring's next and previous
@@ -123,7 +125,21 @@ int main(int argc, char** argv) {
     int in = 0, out = 0, weighted = 0, got_in[8], got_out[8], w_in[8], w_out[8], want[2];
     MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
     MPI_Dist_graph_neighbors(comm, in < 8 ? in : 8, got_in, w_in, out < 8 ? out : 8, got_out, w_out);
-    ring_neighbours(k, want);
+    /* What the dist graph's edges mean after reordering: the 4th argument, else TMAP_DIST_GRAPH. */
+    const char* meaning = argc > 4 ? argv[4] : getenv("TMAP_DIST_GRAPH");
+    if (meaning != NULL && strcmp(meaning, "ranks") == 0) {
+      ring_neighbours(k, want); /* new rank k took vertex k's edges */
+    } else {
+      /* This process keeps the edges it declared: the same processes, by their new ranks. */
+      int declared[2];
+      ring_neighbours(world_rank, declared);
+      MPI_Group world_group, group;
+      MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+      MPI_Comm_group(comm, &group);
+      MPI_Group_translate_ranks(world_group, 2, declared, group, want);
+      MPI_Group_free(&world_group);
+      MPI_Group_free(&group);
+    }
     errors += check_list("sources", k, got_in, in, want, 2);
     errors += check_list("destinations", k, got_out, out, want, 2);
   }

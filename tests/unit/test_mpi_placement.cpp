@@ -18,10 +18,36 @@ TEST(MpiPlacement, HostNamesPutProcessesOnTheirNodes) {
   std::string how;
   const auto pes = tmap::mpi::locate_processes(*topology, {{"cn1"}, {"cn1"}, {"cn0"}, {"cn0"}}, &how);
   EXPECT_EQ(pes, (std::vector<tmap::PE>{2, 3, 0, 1}));
-  EXPECT_EQ(how, "processes on the nodes their host names name");
+  EXPECT_EQ(how, "processes on the nodes their host names name, bound ones on their logical cores");
   // A process bound to one CPU sits on that PE of its node; the other takes what is left.
   EXPECT_EQ(tmap::mpi::locate_processes(*topology, {{"cn0", -1}, {"cn0", 0}, {"cn1", 1}, {"cn1", -1}}),
             (std::vector<tmap::PE>{1, 0, 3, 2}));
+  // One host the machine names: its node, by binding (here logical cores 1 and 0).
+  ProcessSite a{"cn1"};
+  a.core = 1;
+  a.cores = 2;
+  ProcessSite b{"cn1"};
+  b.core = 0;
+  b.cores = 2;
+  EXPECT_EQ(tmap::mpi::locate_processes(*topology, {a, b}, &how), (std::vector<tmap::PE>{3, 2}));
+}
+
+// hwloc's logical index decides, not the OS number: with hwloc, a site's
+// OS cpu is ignored; a PE per hardware thread takes the PU's index.
+TEST(MpiPlacement, BindingIndexIsLogical) {
+  ProcessSite s{"cn0"};
+  s.cpu = 1;  // the OS number (sched_getaffinity), used only without hwloc
+  EXPECT_EQ(tmap::mpi::bound_pe_index(s, 4), 1);
+  s.cores = 4;
+  s.pus = 4;
+  EXPECT_EQ(tmap::mpi::bound_pe_index(s, 4), -1);  // hwloc saw no single core: unbound
+  s.core = 2;
+  s.pu = 2;
+  EXPECT_EQ(tmap::mpi::bound_pe_index(s, 4), 2);
+  s.pus = 8;  // two threads per core
+  s.pu = 5;
+  EXPECT_EQ(tmap::mpi::bound_pe_index(s, 4), 2);  // a PE per core: the core
+  EXPECT_EQ(tmap::mpi::bound_pe_index(s, 8), 5);  // a PE per thread: the PU
 }
 
 TEST(MpiPlacement, UnknownHostsOrOneHostMeanLaunchOrder) {
@@ -32,7 +58,7 @@ TEST(MpiPlacement, UnknownHostsOrOneHostMeanLaunchOrder) {
   // Six processes on four PEs wrap around.
   EXPECT_EQ(tmap::mpi::locate_processes(*topology, std::vector<ProcessSite>(6, {"vm"}), &how),
             (std::vector<tmap::PE>{0, 1, 2, 3, 0, 1}));
-  EXPECT_EQ(how, "one host: processes on PEs in launch order");
+  EXPECT_EQ(how, "one host the machine does not name: processes on PEs in launch order");
 }
 
 // A ring of 8 whose heavy edges join i and i+4: the identity puts every

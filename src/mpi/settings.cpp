@@ -1,0 +1,40 @@
+#include "mpi/settings.hpp"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace tmap::mpi {
+
+namespace {
+
+/// The given value when set, else the environment's, else empty.
+std::string chosen(const char* given, const char* variable) {
+  if (given != nullptr && *given != '\0') return given;
+  const char* value = std::getenv(variable);
+  return value != nullptr ? value : "";
+}
+
+}  // namespace
+
+Settings settings_from(const tmap_orders_settings* given) {
+  Settings s;
+  s.topology = chosen(given != nullptr ? given->topology : nullptr, "TMAP_TOPOLOGY");
+  if (auto strategy = chosen(given != nullptr ? given->strategy : nullptr, "TMAP_STRATEGY"); !strategy.empty())
+    s.strategy = strategy;
+  if (given != nullptr && given->verbose >= 0) {
+    s.verbose = given->verbose;
+  } else if (const char* v = std::getenv("TMAP_VERBOSE"); v != nullptr) {
+    s.verbose = std::atoi(v);
+  }
+  const auto edges = chosen(given != nullptr ? given->dist_graph : nullptr, "TMAP_DIST_GRAPH");
+  if (edges == "ranks") {
+    s.dist_graph = DistGraphEdges::ranks;
+  } else if (!edges.empty() && edges != "processes") {
+    s.error = "the dist-graph meaning '" + edges +
+              "' is neither 'processes' nor 'ranks' (TMAP_DIST_GRAPH, or Open MPI's topo_tmap_dist_graph)";
+  }
+  if (given != nullptr) s.hwloc_topology = given->hwloc_topology;
+  return s;
+}
+
+}  // namespace tmap::mpi

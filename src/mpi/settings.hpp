@@ -1,0 +1,37 @@
+// What the MPI front ends are asked to do: the machine, the strategy, how
+// much to print, what a dist graph's edges mean after reordering, and (for
+// Open MPI's component) the process's own hwloc topology. The preload
+// library reads them from the TMAP_* environment; the component from its
+// MCA parameters, the environment filling what they leave unset.
+#pragma once
+
+#include <string>
+
+#include "mpi/orders.h"
+
+namespace tmap::mpi {
+
+/// What reordering a dist graph means (the MPI standard allows both).
+enum class DistGraphEdges {
+  /// Each process keeps the edges it declared, renumbered: MPI_Dist_graph_neighbors
+  /// names the same processes as before (Open MPI's treematch, MPICH's tests).
+  processes,
+  /// The graph's vertices are ranks: new rank k gets the edges declared for
+  /// old rank k, as MPI_Graph_create's vertex k is rank k.
+  ranks,
+};
+
+struct Settings {
+  std::string topology;  ///< the machine (any -t value); empty: never reorder
+  std::string strategy = "scotch+:swap";
+  int verbose = 0;  ///< 1: a line per decision; 2: also why not
+  DistGraphEdges dist_graph = DistGraphEdges::processes;
+  std::string error;               ///< a setting that cannot be used: never reorder, say why
+  void* hwloc_topology = nullptr;  ///< this machine's hwloc_topology_t, or null: load one
+};
+
+/// `given` (null fields and verbose < 0: unset) over the TMAP_TOPOLOGY,
+/// TMAP_STRATEGY, TMAP_VERBOSE and TMAP_DIST_GRAPH environment.
+[[nodiscard]] Settings settings_from(const tmap_orders_settings* given);
+
+}  // namespace tmap::mpi
