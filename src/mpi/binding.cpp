@@ -35,7 +35,7 @@ void describe_binding(void* topology, const void* cpuset, ProcessSite& site) {
 namespace {
 
 void own_binding(void* given, ProcessSite& site) {
-  hwloc_topology_t topology = static_cast<hwloc_topology_t>(given);
+  auto topology = static_cast<hwloc_topology_t>(given);
   hwloc_topology_t loaded = nullptr;
   if (topology == nullptr) {
     if (hwloc_topology_init(&loaded) != 0) return;

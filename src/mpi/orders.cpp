@@ -230,9 +230,11 @@ AdjacentOrder adjacent_order(const Settings& settings, MPI_Comm comm_old, int in
   if (asked.edges == DistGraphEdges::processes) {
     // This process keeps its edges; the ranks they name are renumbered.
     const auto new_rank_of = new_ranks(order.process_of_vertex, size);
-    for (int k = 0; k < indegree; ++k) out[static_cast<std::size_t>(3 + k)] = renumber(new_rank_of, sources[k]);
-    for (int k = 0; k < outdegree; ++k)
-      out[static_cast<std::size_t>(3 + 2 * indegree + k)] = renumber(new_rank_of, destinations[k]);
+    // out: flag, degrees, sources, source weights, destinations, destination weights.
+    const auto in = static_cast<std::size_t>(indegree);
+    for (std::size_t k = 0; k < in; ++k) out[3 + k] = renumber(new_rank_of, sources[k]);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(outdegree); ++k)
+      out[3 + 2 * in + k] = renumber(new_rank_of, destinations[k]);
     order.neighbourhood.data = std::move(out);
     return order;
   }
