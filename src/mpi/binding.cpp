@@ -1,10 +1,11 @@
 #include "mpi/binding.hpp"
 
-#include <sched.h>
 #include <unistd.h>
 
 #if TMAP_HAVE_HWLOC
 #include <hwloc.h>
+#else
+#include <sched.h>
 #endif
 
 namespace tmap::mpi {

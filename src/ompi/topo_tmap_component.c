@@ -103,6 +103,13 @@ static int init_query(bool enable_progress_threads, bool enable_mpi_threads) {
   return OMPI_SUCCESS;
 }
 
+/* The renumbered communicator for `key` (MPI_UNDEFINED: this process plays
+ * no vertex and gets MPI_COMM_NULL, as MPI gives it). */
+static int renumbered(ompi_communicator_t* old_comm, int key, MPI_Comm* split) {
+  *split = MPI_COMM_NULL;
+  return PMPI_Comm_split(old_comm, key == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, split);
+}
+
 /* MPI_Cart_create: tmap's order, then the base function on it. */
 static int tmap_cart_create(mca_topo_base_module_t* module, ompi_communicator_t* old_comm, int ndims, const int* dims,
                             const int* periods, bool reorder, ompi_communicator_t** comm_topo) {
@@ -111,8 +118,8 @@ static int tmap_cart_create(mca_topo_base_module_t* module, ompi_communicator_t*
   if (tmap_orders_cart(&given, old_comm, ndims, dims, periods, reorder ? 1 : 0, &key) != 1) {
     return mca_topo_base_cart_create(module, old_comm, ndims, dims, periods, reorder, comm_topo);
   }
-  MPI_Comm split = MPI_COMM_NULL;
-  int rc = PMPI_Comm_split(old_comm, key == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, &split);
+  MPI_Comm split;
+  int rc = renumbered(old_comm, key, &split);
   if (rc != MPI_SUCCESS) return rc;
   if (split == MPI_COMM_NULL) { /* a process outside the grid, as MPI gives it */
     *comm_topo = MPI_COMM_NULL;
@@ -121,13 +128,6 @@ static int tmap_cart_create(mca_topo_base_module_t* module, ompi_communicator_t*
   rc = mca_topo_base_cart_create(module, split, ndims, dims, periods, false, comm_topo);
   PMPI_Comm_free(&split);
   return rc;
-}
-
-/* The renumbered communicator for `key` (MPI_UNDEFINED: this process plays
- * no vertex and gets MPI_COMM_NULL, as MPI gives it). */
-static int renumbered(ompi_communicator_t* old_comm, int key, MPI_Comm* split) {
-  *split = MPI_COMM_NULL;
-  return PMPI_Comm_split(old_comm, key == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, split);
 }
 
 /* MPI_Graph_create: tmap's order, then the base function on it. */
