@@ -11,7 +11,10 @@
 # ptscotch: the graph mapped where it lives) the same checks hold. With
 # MPI=mpich, the library and program are MPICH builds run by MPICH's own
 # launcher (mpiexec.mpich, Hydra), which has no treematch to compare with.
-# Usage: tests/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY" [STRATEGY] [openmpi|mpich]
+# FORTRAN_PROGRAMS (topology_reorder.F90 builds, e.g. `use mpi` and
+# `use mpi_f08`, for the same MPI) must get the C program's hop-bytes for
+# every constructor through the library, MPI_UNWEIGHTED arriving as such.
+# Usage: tests/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY" [STRATEGY] [openmpi|mpich] [FORTRAN_PROGRAM]...
 set -euo pipefail
 bin=$1
 library=$2
@@ -20,6 +23,8 @@ ranks=$4
 machine=$5
 strategy=${6:-}
 mpi=${7:-openmpi}
+fortran_programs=("${@:8}")
+declare -A identity_of tmap_of
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -46,6 +51,9 @@ for mode in cart graph adjacent dist; do
   # The strategy asked for is the one that ran (its name is in rank 0's line).
   grep -q "(${strategy:-scotch+:swap}, " "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
   tmap=$(hop_bytes "$work/graph.coo" "$work/tmap.perm")
+  cp "$work/graph.coo" "$work/$mode-graph.coo"
+  identity_of[$mode]=$identity
+  tmap_of[$mode]=$tmap
   # Open MPI's treematch implements the dist-graph constructors; basic does
   # the others. MPICH ignores reorder: its identity is the comparison.
   treematch=$identity
@@ -70,4 +78,17 @@ done
 # A machine tmap cannot read: MPI's own behaviour, no abort, no output.
 run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="no such machine" "$program" cart "$work/graph.coo" "$work/bad.perm"
 cmp -s "$work/bad.perm" <(seq 0 $((ranks - 1))) || { run "$program" cart "$work/graph.coo" "$work/plain.perm"; cmp "$work/bad.perm" "$work/plain.perm"; }
+# Fortran programs (the same graphs): the C program's decision, every constructor.
+for fortran in "${fortran_programs[@]}"; do
+  for mode in cart graph adjacent dist; do
+    run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" "$fortran" "$mode" "$work/fortran.perm"
+    got=$(hop_bytes "$work/$mode-graph.coo" "$work/fortran.perm")
+    echo "$(basename "$fortran") $mode: hop_bytes $got (C ${tmap_of[$mode]}, identity ${identity_of[$mode]})"
+    test "$got" -eq "${tmap_of[$mode]}"
+    if [ "$mode" = adjacent ] || [ "$mode" = dist ]; then
+      run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" "$fortran" "$mode" "$work/fortran.perm" processes unweighted
+      test "$(hop_bytes "$work/$mode-graph.coo" "$work/fortran.perm")" -lt "${identity_of[$mode]}"
+    fi
+  done
+done
 echo "mpi plugin: OK"

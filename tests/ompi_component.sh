@@ -9,9 +9,11 @@
 # the graph) below the identity's and at or below Open MPI's treematch on
 # the same program; the machine given as an MCA parameter works as the
 # environment does; a dist graph's other reading (dist_graph=ranks) keeps
-# its neighbours right; the preload library does NOT see the Fortran
-# programs (Open MPI's Fortran bindings bypass MPI_Cart_create: why the
-# component exists); without a machine the component changes nothing.
+# its neighbours right; without a machine the component changes nothing.
+# The preload library, which catches Open MPI's Fortran entry points
+# (mpi_*_ for mpif.h and `use mpi`, pmpi_*_ for `use mpi_f08`), gives both
+# Fortran programs the component's decision for every constructor, and
+# Fortran's MPI_UNWEIGHTED reaches MPI as unweighted through both.
 # Usage: tests/ompi_component.sh BIN_DIR COMPONENT_DIR C_PROGRAM RANKS "MACHINE" PRELOAD_LIBRARY
 #                                FORTRAN_MPI FORTRAN_F08 PYTHON_PROGRAM
 set -euo pipefail
@@ -49,22 +51,25 @@ done
 unset OMPI_MCA_mca_base_component_path
 component=(--mca mca_base_component_path "$path" --mca topo tmap,basic)
 run() { mpirun --oversubscribe -np "$ranks" "$@"; }
-hop_bytes() { "$bin/tm-eval" -t "$machine" -c "$work/graph.coo" -m "$1" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'; }
+hop_bytes() { "$bin/tm-eval" -t "$machine" -c "${2:-$work/graph.coo}" -m "$1" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'; }
 
 # program LANGUAGE MODE PLACEMENT [READING]: the command line of one language's program.
 program() {
   case $1 in
     C) echo "$c_program $2 $work/graph.coo $3 ${4:-processes}" ;;
-    Fortran-mpi) echo "$fortran $2 $3 ${4:-processes}" ;;
-    Fortran-f08) echo "$f08 $2 $3 ${4:-processes}" ;;
+    Fortran-mpi) echo "$fortran $2 $3 ${4:-processes} ${5:-}" ;;
+    Fortran-f08) echo "$f08 $2 $3 ${4:-processes} ${5:-}" ;;
     mpi4py) echo "$python $python_program $2 $3 ${4:-processes}" ;;
   esac
 }
 
+declare -A identity_of component_of
 for mode in cart graph adjacent dist; do
   # The graph file and the identity's placement, from the C program without reordering.
   run $(program C "$mode" "$work/identity.perm") > /dev/null
   identity=$(hop_bytes "$work/identity.perm")
+  identity_of[$mode]=$identity
+  cp "$work/graph.coo" "$work/$mode-graph.coo"
   for language in C Fortran-mpi Fortran-f08 mpi4py; do
     run --mca topo treematch,basic $(program "$language" "$mode" "$work/treematch.perm") > /dev/null ||
       fail "$language $mode under treematch"
@@ -76,6 +81,7 @@ for mode in cart graph adjacent dist; do
     echo "$language $mode, $ranks ranks on '$machine': hop_bytes identity $identity, Open MPI treematch $treematch, tmap $got"
     [ "$got" -lt "$identity" ] || fail "$language $mode: $got hop-bytes, not below the identity's $identity"
     [ "$got" -le "$treematch" ] || fail "$language $mode: $got hop-bytes, above treematch's $treematch"
+    [ "$language" != C ] || component_of[$mode]=$got
   done
   # The machine as an MCA parameter, nothing in the environment: the same decision.
   run "${component[@]}" --mca topo_tmap_machine "$machine" $(program C "$mode" "$work/mca.perm") > /dev/null
@@ -92,12 +98,28 @@ for mode in adjacent dist; do
   echo "Fortran-f08 $mode with topo_tmap_dist_graph=ranks: hop_bytes $(hop_bytes "$work/ranks.perm")"
 done
 
-# The preload library does not see Fortran's MPI_CART_CREATE under Open MPI
-# (what docs/mpi.md states as the component's reason: were it to change, say so).
-run $(program C cart "$work/identity.perm") > /dev/null
-identity=$(hop_bytes "$work/identity.perm")
-run -x LD_PRELOAD="$preload" -x TMAP_TOPOLOGY="$machine" $(program Fortran-mpi cart "$work/preload.perm") > /dev/null
-preloaded=$(hop_bytes "$work/preload.perm")
-echo "Fortran through the preload library: hop_bytes $preloaded (identity $identity: Open MPI's Fortran bindings bypass it)"
-[ "$preloaded" -eq "$identity" ] || fail "the preload library now reorders Fortran ($preloaded): update docs/mpi.md"
+# The preload library under Open MPI's Fortran bindings: every constructor
+# from both Fortran programs gets the component's decision (same hop-bytes).
+for language in Fortran-mpi Fortran-f08; do
+  for mode in cart graph adjacent dist; do
+    run -x LD_PRELOAD="$preload" -x TMAP_TOPOLOGY="$machine" -x TMAP_VERBOSE=1 \
+      $(program "$language" "$mode" "$work/preload.perm") > "$work/out" 2> "$work/err" ||
+      fail "$language $mode through the preload library: $(cat "$work/out" "$work/err")"
+    grep -q "tmap-mpi: MPI_.*, $ranks ranks" "$work/err" || fail "preload, $language $mode: no decision line: $(cat "$work/err")"
+    got=$(hop_bytes "$work/preload.perm" "$work/$mode-graph.coo")
+    echo "$language $mode through the preload library: hop_bytes $got (component ${component_of[$mode]}, identity ${identity_of[$mode]})"
+    [ "$got" -eq "${component_of[$mode]}" ] || fail "preload, $language $mode: $got hop-bytes, the component's ${component_of[$mode]}"
+  done
+  # Fortran's MPI_UNWEIGHTED (a common block's address) must reach MPI as
+  # MPI_UNWEIGHTED through the preload and through the component.
+  for mode in adjacent dist; do
+    run -x LD_PRELOAD="$preload" -x TMAP_TOPOLOGY="$machine" \
+      $(program "$language" "$mode" "$work/unweighted.perm" processes unweighted) > /dev/null ||
+      fail "$language $mode with MPI_UNWEIGHTED through the preload library"
+    [ "$(hop_bytes "$work/unweighted.perm" "$work/$mode-graph.coo")" -lt "${identity_of[$mode]}" ] || fail "preload, $language $mode unweighted: not reordered"
+    run "${component[@]}" -x TMAP_TOPOLOGY="$machine" \
+      $(program "$language" "$mode" "$work/unweighted.perm" processes unweighted) > /dev/null ||
+      fail "$language $mode with MPI_UNWEIGHTED through the component"
+  done
+done
 echo "ompi component: OK"

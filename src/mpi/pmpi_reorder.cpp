@@ -24,6 +24,7 @@
 
 #include "mpi/decide.hpp"
 #include "mpi/orders.hpp"
+#include "mpi/reordering_constructors.hpp"
 #include "mpi/settings.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
@@ -57,13 +58,10 @@ int create_renumbered(MPI_Comm comm_old, const std::vector<int>& process_of_vert
 
 }  // namespace
 
-// The wrappers are the library's only exported symbols.
-#define TMAP_MPI_EXPORT __attribute__((visibility("default")))
+namespace tmap::mpi {
 
-extern "C" {
-
-TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
-                                    MPI_Comm* comm_cart) {
+int reordering_cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                           MPI_Comm* comm_cart) {
   const auto process_of_vertex = cart_order(settings_from(nullptr), comm_old, ndims, dims, periods, reorder);
   if (process_of_vertex.empty()) return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
   return create_renumbered(comm_old, process_of_vertex, comm_cart, [&](MPI_Comm split, MPI_Comm* out) {
@@ -71,8 +69,8 @@ TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims
   });
 }
 
-TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
-                                     MPI_Comm* comm_graph) {
+int reordering_graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                            MPI_Comm* comm_graph) {
   const auto process_of_vertex = graph_order(settings_from(nullptr), comm_old, nnodes, index, edges, reorder);
   if (process_of_vertex.empty()) return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
   return create_renumbered(comm_old, process_of_vertex, comm_graph, [&](MPI_Comm split, MPI_Comm* out) {
@@ -80,10 +78,10 @@ TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int in
   });
 }
 
-TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                                   const int sourceweights[], int outdegree, const int destinations[],
-                                                   const int destweights[], MPI_Info info, int reorder,
-                                                   MPI_Comm* comm_dist_graph) {
+int reordering_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                          const int sourceweights[], int outdegree, const int destinations[],
+                                          const int destweights[], MPI_Info info, int reorder,
+                                          MPI_Comm* comm_dist_graph) {
   const auto order = adjacent_order(settings_from(nullptr), comm_old, indegree, sources, sourceweights, outdegree,
                                     destinations, destweights, reorder);
   if (order.process_of_vertex.empty()) {
@@ -97,9 +95,9 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegr
   });
 }
 
-TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                                          const int destinations[], const int weights[], MPI_Info info, int reorder,
-                                          MPI_Comm* comm_dist_graph) {
+int reordering_dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                 const int destinations[], const int weights[], MPI_Info info, int reorder,
+                                 MPI_Comm* comm_dist_graph) {
   const auto order =
       dist_graph_order(settings_from(nullptr), comm_old, n, sources, degrees, destinations, weights, reorder);
   if (order.process_of_vertex.empty()) {
@@ -109,6 +107,39 @@ TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int so
   return create_renumbered(comm_old, order.process_of_vertex, comm_dist_graph, [&](MPI_Comm split, MPI_Comm* out) {
     return PMPI_Dist_graph_create(split, d.n(), d.sources(), d.degrees(), d.destinations(), d.weights(), info, 0, out);
   });
+}
+
+}  // namespace tmap::mpi
+
+// The wrappers (and the Fortran entry points, fortran_open_mpi.cpp) are the
+// library's only exported symbols.
+#define TMAP_MPI_EXPORT __attribute__((visibility("default")))
+
+extern "C" {
+
+TMAP_MPI_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                                    MPI_Comm* comm_cart) {
+  return tmap::mpi::reordering_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
+}
+
+TMAP_MPI_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                                     MPI_Comm* comm_graph) {
+  return tmap::mpi::reordering_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
+}
+
+TMAP_MPI_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                                   const int sourceweights[], int outdegree, const int destinations[],
+                                                   const int destweights[], MPI_Info info, int reorder,
+                                                   MPI_Comm* comm_dist_graph) {
+  return tmap::mpi::reordering_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree,
+                                                          destinations, destweights, info, reorder, comm_dist_graph);
+}
+
+TMAP_MPI_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                          const int destinations[], const int weights[], MPI_Info info, int reorder,
+                                          MPI_Comm* comm_dist_graph) {
+  return tmap::mpi::reordering_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder,
+                                                 comm_dist_graph);
 }
 
 }  // extern "C"

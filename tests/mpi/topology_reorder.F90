@@ -8,9 +8,11 @@
 ! the standard says (cart and graph: those of vertex k; dist graphs: the
 ! edges this process declared, renumbered, or vertex k's when the third
 ! argument is "ranks"). Rank 0 of the new communicator writes where each
-! new rank runs (the world rank playing it, one per line).
+! new rank runs (the world rank playing it, one per line). With a fourth
+! argument "unweighted" the dist graphs are declared with MPI_UNWEIGHTED
+! (Fortran's sentinel, passed by address) and MPI must say unweighted.
 !
-!   topology_reorder_f MODE PLACEMENT_FILE [processes|ranks]
+!   topology_reorder_f MODE PLACEMENT_FILE [processes|ranks] [unweighted]
 #ifdef TMAP_F08
 #define COMM_T type(MPI_Comm)
 #define GROUP_T type(MPI_Group)
@@ -28,14 +30,14 @@ program topology_reorder_f
   integer :: ierr, world_rank, n, rank, v, errors, all_errors, k, d, disp, source, dest
   integer :: dims(2), coords(2), other(2), nb(2), want(2), got_in(8), got_out(8), w_in(8), w_out(8)
   integer :: indegree, outdegree, count
-  logical :: periods(2), weighted
+  logical :: periods(2), weighted, unweighted
   integer, allocatable :: order(:), position(:), index(:), edges(:), sources(:), degrees(:), targets(:), weights(:)
   integer, allocatable :: where(:)
   integer, parameter :: ring_weights(2) = (/ 100, 100 /)
   COMM_T :: comm
   GROUP_T :: world_group, group
   character(len=4096) :: path
-  character(len=16) :: mode, meaning
+  character(len=16) :: mode, meaning, weighting
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, world_rank, ierr)
@@ -43,6 +45,8 @@ program topology_reorder_f
   call get_command_argument(1, mode)
   call get_command_argument(2, path)
   call get_command_argument(3, meaning)
+  call get_command_argument(4, weighting)
+  unweighted = trim(weighting) == 'unweighted'
   allocate(order(0:n-1), position(0:n-1), where(n))
   do v = 0, n - 1
     order(v) = mod(7 * v + 3, n)
@@ -66,8 +70,13 @@ program topology_reorder_f
     call MPI_Graph_create(MPI_COMM_WORLD, n, index, edges, .true., comm, ierr)
   case ('adjacent')
     call ring(world_rank, nb)
-    call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nb, ring_weights, 2, nb, ring_weights, &
-                                        MPI_INFO_NULL, .true., comm, ierr)
+    if (unweighted) then
+      call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nb, MPI_UNWEIGHTED, 2, nb, MPI_UNWEIGHTED, &
+                                          MPI_INFO_NULL, .true., comm, ierr)
+    else
+      call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nb, ring_weights, 2, nb, ring_weights, &
+                                          MPI_INFO_NULL, .true., comm, ierr)
+    end if
   case default  ! dist: rank 0 declares every edge
     allocate(sources(n), degrees(n), targets(2 * n), weights(2 * n))
     do v = 0, n - 1
@@ -78,8 +87,13 @@ program topology_reorder_f
     weights = 100
     count = 0
     if (world_rank == 0) count = n
-    call MPI_Dist_graph_create(MPI_COMM_WORLD, count, sources, degrees, targets, weights, &
-                               MPI_INFO_NULL, .true., comm, ierr)
+    if (unweighted) then
+      call MPI_Dist_graph_create(MPI_COMM_WORLD, count, sources, degrees, targets, MPI_UNWEIGHTED, &
+                                 MPI_INFO_NULL, .true., comm, ierr)
+    else
+      call MPI_Dist_graph_create(MPI_COMM_WORLD, count, sources, degrees, targets, weights, &
+                                 MPI_INFO_NULL, .true., comm, ierr)
+    end if
   end select
   call MPI_Comm_rank(comm, rank, ierr)
 
@@ -106,6 +120,7 @@ program topology_reorder_f
   case default
     call MPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted, ierr)
     call MPI_Dist_graph_neighbors(comm, min(indegree, 8), got_in, w_in, min(outdegree, 8), got_out, w_out, ierr)
+    if (weighted .eqv. unweighted) errors = errors + 1  ! MPI_UNWEIGHTED arrived as weights, or the reverse
     if (trim(meaning) == 'ranks') then
       call ring(rank, want)
     else  ! this process keeps the edges it declared, named by their new ranks
