@@ -2,6 +2,7 @@
 // scheduler spelled them (contract sections 2 and 4).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,6 +31,18 @@ struct Allocation {
   /// scheduler gave parts of nodes (SLURM_JOB_CPUS_PER_NODE); empty = whole
   /// nodes.
   std::vector<std::int64_t> cpus;
+  /// The CPU ids the job holds on each node (same order as nodes) when the
+  /// scheduler said which (Slurm's controller, through libslurm); empty =
+  /// not known, and the node's first `cpus` CPUs stand for them.
+  std::vector<std::vector<std::int64_t>> cpu_ids;
+  /// CPUs each rank takes on its node (Slurm's cpus-per-task, `-c`): the
+  /// ranks of an MPI+OpenMP job, each with its threads on one node.
+  std::int64_t cpus_per_rank = 1;
+  /// Where cpus_per_rank came from, for messages (empty: the default).
+  std::string cpus_per_rank_origin;
+  /// The scheduler's job ids behind the allocation (Slurm: one per
+  /// heterogeneous group mapped), to ask it which CPUs the job holds.
+  std::vector<std::string> jobs;
 
   /// Turns the node ids as users wrote them (host numbers, Topology::
   /// node_label) into the topology's node indices, in place. InputError
@@ -61,10 +74,14 @@ struct Allocation {
                                           const std::string& origin = "--alloc", const HostIds* known = nullptr);
 
 /// `--alloc-from-env`: SLURM_JOB_NODELIST (with SLURM_JOB_CPUS_PER_NODE,
-/// "72(x2),36", giving the CPUs held on each node), else PBS_NODEFILE (one
-/// host per line, repeated per slot: the repetitions count the CPUs).
-/// InputError when neither is set.
-[[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr);
+/// "72(x2),36", giving the CPUs held on each node, SLURM_CPUS_PER_TASK and
+/// SLURM_JOB_ID), a heterogeneous job's SLURM_JOB_NODELIST_HET_GROUP_<g>
+/// & co. (every group, a host in several counted once with their CPUs
+/// added, or only group `het_group`), else PBS_NODEFILE (one host per line,
+/// repeated per slot: the repetitions count the CPUs). InputError when
+/// none is set, or naming the variable that is malformed.
+[[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr,
+                                             std::optional<int> het_group = {});
 
 }  // namespace tmap
 

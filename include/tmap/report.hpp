@@ -64,9 +64,10 @@ struct MappingReport {
   /// tm-map --simulate: the simulated time of the mapping's communication
   /// rounds (SimGrid), in seconds; JSON "sim_time_s".
   std::optional<double> sim_time_s;
-  /// For the launcher formats: a PE's host name and its slot on that host.
+  /// For the launcher formats: a PE's host name and its slot on that host
+  /// (a core index, or the CPU list a rank of several CPUs takes: "2-3").
   std::function<std::string(PE)> host_of;
-  std::function<std::int64_t(PE)> slot_of;
+  std::function<std::string(PE)> slot_of;
   /// For the Hydra format: the program and its arguments, as one line.
   std::string program;
   /// For the Scotch format: the terminal a PE belongs to (unset: the PE).

@@ -193,19 +193,91 @@ std::vector<std::int64_t> expand_slurm_counts(std::string_view text, const std::
   return counts;
 }
 
-Allocation allocation_from_env(const std::string& host_pattern, const HostIds* known) {
-  if (const char* slurm = std::getenv("SLURM_JOB_NODELIST"); slurm != nullptr && *slurm != '\0') {
-    auto a = parse_allocation(slurm, host_pattern, "SLURM_JOB_NODELIST", known);
-    // Parts of nodes: Slurm says how many CPUs the job holds on each.
-    if (const char* cpus = std::getenv("SLURM_JOB_CPUS_PER_NODE"); cpus != nullptr && *cpus != '\0') {
-      a.cpus = expand_slurm_counts(cpus, "SLURM_JOB_CPUS_PER_NODE");
-      if (a.cpus.size() != a.nodes.size()) {
-        throw InputError("SLURM_JOB_CPUS_PER_NODE '" + std::string(cpus) + "' gives " + std::to_string(a.cpus.size()) +
-                         " counts for the " + std::to_string(a.nodes.size()) + " nodes of SLURM_JOB_NODELIST");
+namespace {
+
+/// The variable's value, or nullptr when unset or empty.
+const char* env(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+/// One Slurm job's part of the allocation: SLURM_JOB_NODELIST<suffix>,
+/// SLURM_JOB_CPUS_PER_NODE<suffix>, SLURM_CPUS_PER_TASK<suffix>,
+/// SLURM_JOB_ID<suffix> (suffix "" or "_HET_GROUP_<g>").
+Allocation slurm_group(const std::string& suffix, const std::string& host_pattern, const HostIds* known) {
+  const std::string nodelist = "SLURM_JOB_NODELIST" + suffix;
+  auto a = parse_allocation(env(nodelist), host_pattern, nodelist, known);
+  a.origin = nodelist;
+  // Parts of nodes: Slurm says how many CPUs the job holds on each.
+  const std::string per_node = "SLURM_JOB_CPUS_PER_NODE" + suffix;
+  if (const char* cpus = env(per_node)) {
+    a.cpus = expand_slurm_counts(cpus, per_node);
+    if (a.cpus.size() != a.nodes.size()) {
+      throw InputError(per_node + " '" + std::string(cpus) + "' gives " + std::to_string(a.cpus.size()) +
+                       " counts for the " + std::to_string(a.nodes.size()) + " nodes of " + nodelist);
+    }
+  }
+  const std::string per_task = "SLURM_CPUS_PER_TASK" + suffix;
+  if (const char* c = env(per_task)) {
+    if (!detail::parse_int(c, a.cpus_per_rank) || a.cpus_per_rank < 1 || a.cpus_per_rank > (std::int64_t{1} << 20)) {
+      throw InputError(per_task + " '" + std::string(c) + "': expected a positive number of CPUs per task");
+    }
+    a.cpus_per_rank_origin = per_task;
+  }
+  if (const char* id = env("SLURM_JOB_ID" + suffix)) a.jobs.emplace_back(id);
+  return a;
+}
+
+/// A heterogeneous job: every group (hosts shared by groups merged, their
+/// CPUs added), or the one asked for.
+Allocation slurm_het_job(const std::string& host_pattern, const HostIds* known, std::optional<int> het_group) {
+  int groups = 0;
+  while (env("SLURM_JOB_NODELIST_HET_GROUP_" + std::to_string(groups)) != nullptr) ++groups;
+  if (het_group) {
+    if (*het_group < 0 || *het_group >= groups) {
+      throw ParameterError("het-group: " + std::to_string(*het_group) + " is not a group of this job (Slurm set " +
+                           "SLURM_JOB_NODELIST_HET_GROUP_0.." + std::to_string(groups - 1) + ")");
+    }
+    return slurm_group("_HET_GROUP_" + std::to_string(*het_group), host_pattern, known);
+  }
+  Allocation all;
+  all.origin = "SLURM_JOB_NODELIST_HET_GROUP_*";
+  std::map<NodeId, std::size_t> index;
+  bool counted = true;  // every group said its CPUs per node
+  for (int g = 0; g < groups; ++g) {
+    const auto part = slurm_group("_HET_GROUP_" + std::to_string(g), host_pattern, known);
+    if (g > 0 && part.cpus_per_rank != all.cpus_per_rank) {
+      throw InputError("the heterogeneous job's groups take " + std::to_string(all.cpus_per_rank) + " and " +
+                       std::to_string(part.cpus_per_rank) +
+                       " CPUs per task (SLURM_CPUS_PER_TASK_HET_GROUP_*): map each group with --het-group N");
+    }
+    all.cpus_per_rank = part.cpus_per_rank;
+    all.cpus_per_rank_origin = part.cpus_per_rank_origin;
+    all.jobs.insert(all.jobs.end(), part.jobs.begin(), part.jobs.end());
+    counted = counted && !part.cpus.empty();
+    for (std::size_t k = 0; k < part.nodes.size(); ++k) {
+      const auto [it, fresh] = index.emplace(part.nodes[k], all.nodes.size());
+      if (fresh) {
+        all.nodes.push_back(part.nodes[k]);
+        all.hosts.push_back(k < part.hosts.size() ? part.hosts[k] : std::string());
+        all.cpus.push_back(part.cpus.empty() ? 0 : part.cpus[k]);
+      } else if (!part.cpus.empty()) {
+        all.cpus[it->second] += part.cpus[k];
       }
     }
-    return a;
   }
+  if (!counted) all.cpus.clear();  // a group of whole nodes: whole nodes for all
+  return all;
+}
+
+}  // namespace
+
+Allocation allocation_from_env(const std::string& host_pattern, const HostIds* known, std::optional<int> het_group) {
+  if (env("SLURM_JOB_NODELIST_HET_GROUP_0") != nullptr) return slurm_het_job(host_pattern, known, het_group);
+  if (het_group) {
+    throw ParameterError("het-group: this is not a heterogeneous Slurm job (no SLURM_JOB_NODELIST_HET_GROUP_0)");
+  }
+  if (env("SLURM_JOB_NODELIST") != nullptr) return slurm_group("", host_pattern, known);
   if (const char* pbs = std::getenv("PBS_NODEFILE"); pbs != nullptr && *pbs != '\0') {
     const auto text = read_file(pbs);
     Allocation a;

@@ -57,7 +57,9 @@ bool Sandbox::exists(const std::string& name) const {
 
 Outcome Sandbox::run(const std::string& tool, const std::vector<std::string>& args,
                      const std::vector<std::pair<std::string, std::string>>& env) const {
-  std::string command = "cd " + shell_quote(dir_.string()) + " && env -u SLURM_JOB_NODELIST -u PBS_NODEFILE";
+  std::string command = "cd " + shell_quote(dir_.string()) +
+                        " && env -u SLURM_JOB_NODELIST -u PBS_NODEFILE -u SLURM_JOB_ID"
+                        " -u SLURM_JOB_CPUS_PER_NODE -u SLURM_CPUS_PER_TASK";
   for (const auto& [name, value] : env) command += " " + name + "=" + shell_quote(value);
   command += " " + shell_quote(std::string(TMAP_BIN_DIR) + "/" + tool);
   for (const auto& a : args) command += " " + shell_quote(a);

@@ -402,10 +402,56 @@ TEST(Cli, AllocationFromTheSlurmEnvironment) {
                             {{"SLURM_JOB_NODELIST", "cn[2-3]"}, {"SLURM_JOB_CPUS_PER_NODE", "8(x2)"}});
   ASSERT_EQ(more.exit_code, 0) << more.err;
   EXPECT_EQ(more.out, "cn2\ncn2\ncn2\ncn3\ncn3\ncn3\n");
-  EXPECT_NE(more.err.find("tm-map: note: SLURM_JOB_CPUS_PER_NODE gave 8 CPUs on cn2, but the machine model has 3 "
-                          "PE(s) per node there: using 3"),
+  EXPECT_NE(more.err.find(
+                "tm-map: note: SLURM_JOB_CPUS_PER_NODE gave 8 CPUs on cn2, the machine model says 3 per node: using 3"),
             std::string::npos)
       << more.err;
+  // Too few of the model's PEs: the refusal says what Slurm gave against what the model says.
+  const auto short_of = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env"},
+                                {{"SLURM_JOB_NODELIST", "cn2"}, {"SLURM_JOB_CPUS_PER_NODE", "8"}});
+  EXPECT_EQ(short_of.exit_code, 2);
+  EXPECT_NE(short_of.err.find("= 3 slots: SLURM_JOB_CPUS_PER_NODE gave 8 CPUs on cn2, the machine model says 3 per "
+                              "node"),
+            std::string::npos)
+      << short_of.err;
+  // A hybrid job (salloc -N3 -n6 -c2 on 4-CPU nodes): two ranks per node,
+  // each on two CPUs; the hostfile srun -c2 accepts, the rankfile's ranges.
+  const auto hybrid =
+      box.run("tm-map",
+              {"-t", "tianhe3:1x1,nodes=4,cores=4", "-c", "s.mat", "--alloc-from-env", "-s", "inorder", "-q",
+               "--format", "rankfile"},
+              {{"SLURM_JOB_NODELIST", "cn[1-3]"}, {"SLURM_JOB_CPUS_PER_NODE", "4(x3)"}, {"SLURM_CPUS_PER_TASK", "2"}});
+  ASSERT_EQ(hybrid.exit_code, 0) << hybrid.err;
+  EXPECT_EQ(hybrid.out,
+            "rank 0=cn1 slot=0-1\nrank 1=cn1 slot=2-3\nrank 2=cn2 slot=0-1\nrank 3=cn2 slot=2-3\nrank 4=cn3 "
+            "slot=0-1\nrank 5=cn3 slot=2-3\n");
+  // --cpus-per-rank over SLURM_CPUS_PER_TASK: 3 CPUs a rank leaves one per node unused, and 6 ranks no room.
+  const auto wide = box.run(
+      "tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=4", "-c", "s.mat", "--alloc-from-env", "--cpus-per-rank", "3"},
+      {{"SLURM_JOB_NODELIST", "cn[1-3]"}, {"SLURM_CPUS_PER_TASK", "2"}});
+  EXPECT_EQ(wide.exit_code, 2) << wide.err;
+  EXPECT_NE(wide.err.find("do not fit"), std::string::npos) << wide.err;
+  // A heterogeneous job: every group (a host in two groups once, CPUs added), or the one named.
+  const std::vector<std::pair<std::string, std::string>> het = {{"SLURM_JOB_NODELIST_HET_GROUP_0", "cn1"},
+                                                                {"SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0", "2"},
+                                                                {"SLURM_JOB_NODELIST_HET_GROUP_1", "cn[1-2]"},
+                                                                {"SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1", "1,3"}};
+  const auto both = box.run("tm-map",
+                            {"-t", "tianhe3:1x1,nodes=4,cores=4", "-c", "s.mat", "--alloc-from-env", "-s", "inorder",
+                             "-q", "--format", "hostfile"},
+                            het);
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(both.out, "cn1\ncn1\ncn1\ncn2\ncn2\ncn2\n");
+  const auto group = box.run("tm-map",
+                             {"-t", "tianhe3:1x1,nodes=4,cores=4", "-c", "s.mat", "--alloc-from-env", "--het-group",
+                              "1", "-s", "inorder", "-q", "--format", "hostfile"},
+                             het);
+  EXPECT_EQ(group.exit_code, 2) << group.err;  // 1 + 3 CPUs for 6 ranks
+  EXPECT_NE(group.err.find("do not fit"), std::string::npos) << group.err;
+  const auto no_group = box.run(
+      "tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=4", "-c", "s.mat", "--alloc-from-env", "--het-group", "2"}, het);
+  EXPECT_EQ(no_group.exit_code, 2);
+  EXPECT_NE(no_group.err.find("--het-group: 2 is not a group of this job"), std::string::npos) << no_group.err;
   const auto missing = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=4,cores=3", "-c", "s.mat", "--alloc-from-env"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set"), std::string::npos);

@@ -126,7 +126,7 @@ TEST(Allocation, PartialNodesAndLabels) {
 TEST(Allocation, LauncherFormats) {
   tmap::MappingReport report;
   report.host_of = [](tmap::PE pe) { return "cn" + std::to_string(pe / 2); };
-  report.slot_of = [](tmap::PE pe) { return pe % 2; };
+  report.slot_of = [](tmap::PE pe) { return std::to_string(pe % 2); };
   const tmap::Mapping m{0, 1, 3, 2, 0};
   EXPECT_EQ(tmap::format_mapping(tmap::MappingFormat::Rankfile, m, report),
             "rank 0=cn0 slot=0\nrank 1=cn0 slot=1\nrank 2=cn1 slot=1\nrank 3=cn1 slot=0\nrank 4=cn0 slot=0\n");

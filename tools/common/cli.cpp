@@ -268,6 +268,14 @@ void InputOptions::add_to(CLI::App& app) {
                  "files and to read --alloc host lists whose names carry no node number");
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
       ->transform(whole_number(1, kMaxOversubscription));
+  app.add_option("--cpus-per-rank", cpus_per_rank,
+                 "CPUs each rank takes on its node, for MPI+OpenMP jobs (default: SLURM_CPUS_PER_TASK with "
+                 "--alloc-from-env, else 1); launcher files name each rank's CPUs")
+      ->transform(whole_number(1, 1 << 20));
+  app.add_option("--het-group", het_group,
+                 "With --alloc-from-env in a heterogeneous Slurm job: map onto this group only (default: all groups)")
+      ->needs("--alloc-from-env")
+      ->transform(whole_number(0, 1 << 20));
 }
 
 std::unique_ptr<Topology> InputOptions::load_topology() const {
@@ -328,7 +336,7 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
   const HostIds* listed = names.empty() ? nullptr : &known;
   try {
     if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
-    if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed);
+    if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed, het_group);
   } catch (const ParameterError& e) {  // "host-pattern: ..." is our --host-pattern
     throw ParameterError("--" + std::string(e.what()));
   } catch (const InputError& e) {
@@ -337,52 +345,37 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
     }
     throw;
   }
-  if (allocation) allocation->resolve(t);
+  if (allocation) {
+    allocation->resolve(t);
+    if (cpus_per_rank) {
+      allocation->cpus_per_rank = *cpus_per_rank;
+      allocation->cpus_per_rank_origin = "--cpus-per-rank";
+    }
+    add_slurm_cpu_ids(*allocation);
+  }
   return allocation;
 }
 
-namespace {
-
-/// The scheduler gave parts of nodes: on each, as many PEs as it holds CPUs
-/// (the node's first ones: the scheduler does not say which CPUs, and a
-/// hostfile launch places ranks on those it holds).
-Constraints partial_nodes(const Topology& t, const Allocation& allocation, std::int64_t oversub) {
-  std::map<NodeId, std::int64_t> want;
-  std::map<NodeId, std::int64_t> pes_of;
-  for (PE p = 0; p < t.size(); ++p) ++pes_of[t.node_of(p)];
-  for (std::size_t k = 0; k < allocation.nodes.size(); ++k) {
-    const auto node = allocation.nodes[k];
-    want[node] = allocation.cpus[k];
-    // More CPUs than the model's node has: say so (the model, not the
-    // scheduler, is what tmap maps onto).
-    if (allocation.cpus[k] > pes_of[node]) {
-      const auto host =
-          k < allocation.hosts.size() && !allocation.hosts[k].empty() ? allocation.hosts[k] : t.host_name(node);
-      note(
-          fmt::format("{} gave {} CPUs on {}, but the machine model has {} PE(s) per node there: using {} (describe "
-                      "the node's real cores in the machine, e.g. tianhe3:...,cores=K)",
-                      allocation.origin == "SLURM_JOB_NODELIST" ? "SLURM_JOB_CPUS_PER_NODE" : allocation.origin,
-                      allocation.cpus[k], host, pes_of[node], pes_of[node]));
-    }
-  }
-  std::vector<PE> pes;
-  for (PE p = 0; p < t.size(); ++p) {
-    const auto it = want.find(t.node_of(p));
-    if (it != want.end() && it->second > 0) {
-      pes.push_back(p);
-      --it->second;
-    }
-  }
-  return Constraints::allowed(t, std::move(pes), oversub);
+RankSlots InputOptions::rank_slots(const Topology& t, const std::optional<Allocation>& allocation) const {
+  if (slots_) return *slots_;
+  const auto per_rank = allocation ? allocation->cpus_per_rank : cpus_per_rank.value_or(1);
+  const bool parts = allocation && (!allocation->cpus.empty() || !allocation->cpu_ids.empty());
+  slots_ = constraints_file.empty() && (parts || per_rank > 1)
+               ? cli::rank_slots(t, allocation ? &*allocation : nullptr, per_rank)
+               : RankSlots{};
+  return *slots_;
 }
-
-}  // namespace
 
 Constraints InputOptions::load_constraints(const Topology& t, const std::optional<Allocation>& allocation) const {
   if (!constraints_file.empty()) {
     return Constraints::allowed(t, read_pe_list(constraints_file, t.size()), oversub);
   }
-  if (allocation && !allocation->cpus.empty()) return partial_nodes(t, *allocation, oversub);
+  if (const auto slots = rank_slots(t, allocation); !slots.cpus_of.empty()) {
+    std::vector<PE> pes;
+    pes.reserve(slots.cpus_of.size());
+    for (const auto& [pe, cpus] : slots.cpus_of) pes.push_back(pe);
+    return Constraints::allowed(t, std::move(pes), oversub);
+  }
   if (allocation) return Constraints::on_nodes(t, allocation->nodes, oversub);
   return Constraints::all(t, oversub);
 }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "rank_slots.hpp"
 #include "tmap/tmap.hpp"
 
 namespace tmap::cli {
@@ -93,6 +94,9 @@ struct InputOptions {
   std::string hosts_file;
   bool alloc_from_env = false;
   std::int64_t oversub = 1;
+  /// --cpus-per-rank (over SLURM_CPUS_PER_TASK), --het-group.
+  std::optional<std::int64_t> cpus_per_rank;
+  std::optional<int> het_group;
 
   void add_to(CLI::App& app);
   [[nodiscard]] std::unique_ptr<Topology> load_topology() const;
@@ -103,6 +107,9 @@ struct InputOptions {
   /// All PEs, a -b file or the allocation's nodes, with -o K slots per PE.
   [[nodiscard]] Constraints load_constraints(const Topology& topology,
                                              const std::optional<Allocation>& allocation) const;
+  /// The CPUs each rank takes (rank_slots.hpp) when the scheduler gave
+  /// parts of nodes or a rank takes several CPUs; empty otherwise.
+  [[nodiscard]] RankSlots rank_slots(const Topology& topology, const std::optional<Allocation>& allocation) const;
   /// --hosts: one host name per line in the machine's node order, or
   /// nothing. InputError naming the file and line for a count that differs
   /// from the machine's nodes or a name listed twice.
@@ -122,6 +129,8 @@ struct InputOptions {
  private:
   /// --hosts' text, read once: a pipe gives its content only once.
   mutable std::optional<std::string> hosts_text_;
+  /// rank_slots' answer, computed once (it may print a note).
+  mutable std::optional<RankSlots> slots_;
 };
 
 /// Checks a mapping read from `file` against the problem it claims to solve:

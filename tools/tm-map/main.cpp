@@ -248,7 +248,9 @@ int main(int argc, char** argv) {
       check_problem(problem);
     } catch (const InputError& e) {
       if (std::string_view(e.what()).find(" ranks do not fit: ") == std::string_view::npos) throw;
-      throw InputError(std::string(e.what()) + " (use -o K to oversubscribe)");
+      const auto slots = in.rank_slots(*topology, allocation);
+      throw InputError(std::string(e.what()) +
+                       (slots.shortfall.empty() ? " (use -o K to oversubscribe)" : ": " + slots.shortfall));
     }
 
     if (compare.empty() && !compare_files.empty()) throw InputError("--compare-file needs --compare");
@@ -313,10 +315,19 @@ int main(int argc, char** argv) {
     result.report.host_of = in.host_names(*topology, allocation);
     if (program.find_first_of("\r\n") != std::string::npos) throw InputError("--program: one line, please");
     result.report.program = program;
-    if (rankfile_slots == "pu") {
-      result.report.slot_of = [&topology](PE pe) { return topology->pu_in_node(pe); };
+    if (const auto slots = in.rank_slots(*topology, allocation); !slots.cpus_of.empty()) {
+      // The CPUs the scheduler gave, a group per rank; in srun's order on
+      // each node where that costs nothing (so a hostfile launch binds
+      // every rank where the rankfile says).
+      keep_slurm_order(result.mapping, *topology, slots);
+      result.report.slot_of = [slots](PE pe) {
+        const auto it = slots.cpus_of.find(pe);
+        return it != slots.cpus_of.end() ? cpu_list_text(it->second) : std::string("?");
+      };
+    } else if (rankfile_slots == "pu") {
+      result.report.slot_of = [&topology](PE pe) { return std::to_string(topology->pu_in_node(pe)); };
     } else {
-      result.report.slot_of = [&topology](PE pe) { return topology->slot_in_node(pe); };
+      result.report.slot_of = [&topology](PE pe) { return std::to_string(topology->slot_in_node(pe)); };
       if (out_format == MappingFormat::Rankfile && !silent) note_shared_cores(result, *topology);
     }
     if (topology->scotch_terminals_are_nodes()) {

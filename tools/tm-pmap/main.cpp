@@ -147,7 +147,7 @@ int run(const Options& o, int rank, int size) {
   report.time_s = seconds;
   report.seed = o.seed;
   report.host_of = in.host_names(*topology, allocation);
-  report.slot_of = [&topology](tmap::PE pe) { return topology->slot_in_node(pe); };
+  report.slot_of = [&topology](tmap::PE pe) { return std::to_string(topology->slot_in_node(pe)); };
   const auto text = tmap::format_mapping(tmap::mapping_format_from_name(o.format), mapping, report);
   if (o.output.empty() || o.output == "-") {
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# A real Slurm cluster on this machine, in a private folder: munged,
+# slurmctld and four `slurmd -N cnK` (Debian's slurmctld, slurmd,
+# slurm-client, munge), each node declaring this machine's real CPU count so
+# Slurm's task binding (task/affinity) binds to CPUs that exist. Inside real
+# salloc/sbatch jobs it runs examples/slurm/map_and_launch.sh (tm-map
+# --alloc-from-env, then srun with tmap's hostfile) on a program that
+# prints where each task runs (its node and the CPUs it may use), and checks
+# every task against tmap's rankfile: the node and the exact CPUs; and every
+# rankfile CPU against the CPUs Slurm's controller says the job holds
+# (`scontrol show job -d`, read here independently of tmap's libslurm).
+# Scenarios (N = this machine's CPUs, the CPUs of each node): two whole
+# nodes; a hybrid job (-c N, one rank per node); a shared node whose CPU 0
+# another job holds; a three-node job with split CPUs; one group of a
+# heterogeneous job; the README's sbatch example. Every daemon it started is
+# stopped by its PID.
+# Usage: tests/slurm_cluster.sh BIN_DIR SOURCE_DIR
+set -euo pipefail
+bin=$(cd "$1" && pwd)
+source_dir=$(cd "$2" && pwd)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+for tool in munged slurmctld slurmd salloc sbatch srun scontrol sinfo; do
+  command -v "$tool" > /dev/null || fail "$tool not found (Debian: munge slurmctld slurmd slurm-client)"
+done
+[ "$(id -u)" = 0 ] || fail "slurmd launches tasks as their owner: run as root (as CI does)"
+cpus=$(nproc)
+[ "$cpus" -ge 2 ] || fail "the scenarios need at least 2 CPUs per node (this machine has $cpus)"
+
+work=$(mktemp -d /tmp/tmap-slurm.XXXXXX)
+chmod 700 "$work"
+pid_files=()
+stop() {
+  local pid
+  for file in "${pid_files[@]}"; do
+    [ -s "$file" ] || continue
+    pid=$(cat "$file")
+    kill "$pid" 2> /dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.2; done
+    kill -9 "$pid" 2> /dev/null || true
+  done
+  rm -rf "$work"
+}
+trap stop EXIT
+
+# munge, with its own key and socket.
+mkdir -m 700 "$work/munge"
+head -c 1024 /dev/urandom > "$work/munge/key"
+chmod 400 "$work/munge/key"
+pid_files+=("$work/munge/pid")
+munged --force --socket="$work/munge/sock" --key-file="$work/munge/key" --log-file="$work/munge/log" \
+  --pid-file="$work/munge/pid" --seed-file="$work/munge/seed"
+
+# Slurm: ports picked at random in 20000-39999, every file in $work.
+port=$((20000 + RANDOM % 19990))
+mkdir -p "$work/state" "$work/log"
+cat > "$work/slurm.conf" << EOF
+ClusterName=tmaptest
+SlurmctldHost=localhost
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$work/munge/sock
+CredType=cred/munge
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool-%n
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd-%n.pid
+SlurmctldLogFile=$work/log/slurmctld.log
+SlurmdLogFile=$work/log/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/affinity
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+SlurmdParameters=config_overrides
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+NodeName=cn[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=$cpus Port=[$((port + 2))-$((port + 5))] State=UNKNOWN
+PartitionName=debug Nodes=cn[1-4] Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
+EOF
+export SLURM_CONF=$work/slurm.conf
+pid_files+=("$work/slurmctld.pid")
+slurmctld -f "$SLURM_CONF"
+for n in 1 2 3 4; do
+  mkdir -p "$work/spool-cn$n"
+  pid_files+=("$work/slurmd-cn$n.pid")
+  slurmd -f "$SLURM_CONF" -N "cn$n"
+done
+for _ in $(seq 120); do
+  [ "$(sinfo -h -o '%T %D' 2> /dev/null)" = "idle 4" ] && break
+  sleep 0.5
+done
+[ "$(sinfo -h -o '%T %D')" = "idle 4" ] || fail "the four nodes did not come up: $(sinfo 2>&1; tail -5 "$work"/log/*.log)"
+echo "Slurm $(sinfo -V | cut -d' ' -f2): 4 nodes cn[1-4] of $cpus CPUs on this machine (port $port)"
+
+# Each task prints: rank, node, the CPUs it may run on.
+cat > "$work/task.sh" << 'EOF'
+#!/bin/sh
+echo "$SLURM_PROCID $SLURMD_NODENAME $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)"
+EOF
+chmod +x "$work/task.sh"
+machine="tianhe3:1x1,nodes=8,cores=$cpus"
+
+# check NAME: the tasks (NAME/tasks.out) ran where NAME/tmap.rankfile says,
+# on CPUs the job holds (NAME/job.txt: scontrol show job -d).
+check() {
+  local dir=$work/$1
+  /usr/bin/python3 - "$dir" << 'EOF'
+import re, sys
+d = sys.argv[1]
+def cpus(text):
+    out = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+wrote = {}
+for line in open(f"{d}/tmap.rankfile"):
+    m = re.fullmatch(r"rank (\d+)=(\S+) slot=(\S+)\n?", line)
+    assert m, f"rankfile line {line!r}"
+    wrote[int(m[1])] = (m[2], cpus(m[3]))
+ran = {}
+for line in open(f"{d}/tasks.out"):
+    rank, node, cpu_list = line.split()
+    ran[int(rank)] = (node, cpus(cpu_list))
+held = {}
+for nodes, ids in re.findall(r"Nodes=(\S+) CPU_IDs=(\S+)", open(f"{d}/job.txt").read()):
+    m = re.fullmatch(r"(\w+?)\[?([\d,\-]+)\]?", nodes)
+    for n in (cpus(m[2]) if "[" in nodes else [None]):
+        held[nodes if n is None else f"{m[1]}{n}"] = cpus(ids)
+gave = ", ".join(f"{n}:{','.join(map(str, sorted(c)))}" for n, c in sorted(held.items()))
+print(f"  Slurm gave {gave}")
+print("  tmap wrote " + ", ".join(f"{r}->{h}:{','.join(map(str, sorted(c)))}" for r, (h, c) in sorted(wrote.items())))
+assert sorted(ran) == sorted(wrote), f"tasks {sorted(ran)} but the rankfile has ranks {sorted(wrote)}"
+for r, (host, c) in wrote.items():
+    assert host in held and c <= held[host], f"rank {r}: tmap wrote {host} CPUs {sorted(c)}, not the job's ({held})"
+    assert ran[r] == (host, c), f"rank {r} ran on {ran[r][0]} CPUs {sorted(ran[r][1])}, tmap wrote {host} {sorted(c)}"
+print(f"  every task ran on the node and CPUs tmap wrote ({len(wrote)} ranks)")
+EOF
+}
+
+# scenario NAME RANKS_AS_DIMS SALLOC_ARGS...: map_and_launch.sh in an salloc job.
+scenario() {
+  local name=$1 dims=$2
+  shift 2
+  mkdir -p "$work/$name"
+  "$bin/tm-gen" stencil2d --dims "$dims" --output "$work/$name/traffic.mat"
+  echo "$name: salloc $*"
+  timeout 120 salloc "$@" env TMAP_BIN="$bin" TMAP_TOPOLOGY="$machine" TMAP_WORKDIR="$work/$name" \
+    bash -c '"$0" "$1/traffic.mat" "$2" > "$1/tasks.out" && scontrol show job -d "$SLURM_JOB_ID" > "$1/job.txt"' \
+    "$source_dir/examples/slurm/map_and_launch.sh" "$work/$name" "$work/task.sh" 2> "$work/$name/err" ||
+    fail "$name: $(cat "$work/$name/err")"
+  check "$name" || fail "$name: $(cat "$work/$name/err")"
+}
+
+# A job holding one CPU of a node, for the shared-node scenarios.
+hold() {
+  local id
+  id=$(sbatch --parsable -w "$1" -n1 --output=/dev/null --wrap "sleep 600")
+  for _ in $(seq 60); do [ "$(squeue -h -j "$id" -o %t)" = R ] && break; sleep 0.5; done
+  echo "  (job $id holds $(scontrol show job -d "$id" | sed -n 's/.*Nodes=\(\S*\) CPU_IDs=\(\S*\).*/\1 CPU \2/p'))"
+  echo "$id" >> "$work/holders"
+}
+
+scenario whole "2x$cpus" -N2 -n$((2 * cpus))
+scenario hybrid 2x1 -N2 -n2 -c "$cpus"
+hold cn1
+scenario shared 1x1 -w cn1 -n1
+hold cn4
+scenario split "1x$((2 * cpus))" -w "cn[1-2,4]" -n$((2 * cpus))
+mkdir -p "$work/het"
+"$bin/tm-gen" stencil2d --dims 2x1 --output "$work/het/traffic.mat"
+echo "het: salloc -n2 : -n2, group 1 mapped and launched"
+timeout 120 salloc -n2 : -n2 env TMAP_BIN="$bin" TMAP_TOPOLOGY="$machine" TMAP_WORKDIR="$work/het" TMAP_HET_GROUP=1 \
+  bash -c '"$0" "$1/traffic.mat" "$2" > "$1/tasks.out" && scontrol show job -d "$SLURM_JOB_ID_HET_GROUP_1" > "$1/job.txt"' \
+  "$source_dir/examples/slurm/map_and_launch.sh" "$work/het" "$work/task.sh" 2> "$work/het/err" ||
+  fail "het: $(cat "$work/het/err")"
+check het || fail "het: $(cat "$work/het/err")"
+while read -r id; do scancel "$id"; done < "$work/holders"
+
+# The README's batch example: sbatch runs a copy of the script from its
+# spool folder; tm-map is found through TMAP_BIN.
+mkdir -p "$work/sbatch"
+"$bin/tm-gen" stencil2d --dims "2x$cpus" --output "$work/sbatch/traffic.mat"
+echo "sbatch: sbatch -N2 -n$((2 * cpus)) examples/slurm/map_and_launch.sh traffic.mat task.sh"
+# (--export=ALL: sbatch's --export=VAR=VALUE list would split the machine at its commas.)
+(cd "$work/sbatch" && TMAP_BIN="$bin" TMAP_TOPOLOGY="$machine" timeout 120 sbatch --wait -N2 -n$((2 * cpus)) \
+  --output=tasks.out --error=err --export=ALL "$source_dir/examples/slurm/map_and_launch.sh" traffic.mat \
+  "$work/task.sh" > submitted) || fail "sbatch: $(cat "$work/sbatch/err" 2> /dev/null)"
+scontrol show job -d "$(cut -d' ' -f4 "$work/sbatch/submitted")" > "$work/sbatch/job.txt" 2>&1 || true
+grep -q CPU_IDs "$work/sbatch/job.txt" || {
+  # A finished job's CPU ids are gone with it: it ran on two whole nodes.
+  echo "  (the finished job's CPU ids: its two whole nodes)"
+  nodes=$(sort -u -k1,1 < <(sed -n 's/^rank [0-9]*=\(\S*\) .*/\1/p' "$work/sbatch/tmap.rankfile") | tr '\n' ' ')
+  for n in $nodes; do echo "Nodes=$n CPU_IDs=0-$((cpus - 1))"; done > "$work/sbatch/job.txt"
+}
+check sbatch || fail "sbatch: $(cat "$work/sbatch/err")"
+echo "slurm cluster: OK"

@@ -1,0 +1,123 @@
+#include "rank_slots.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cli.hpp"
+#include "sched/slurm_cpus.hpp"
+#include "tmap/error.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::cli {
+
+std::string cpu_list_text(const std::vector<std::int64_t>& cpus) {
+  std::string text;
+  for (std::size_t k = 0; k < cpus.size();) {
+    std::size_t end = k + 1;
+    while (end < cpus.size() && cpus[end] == cpus[end - 1] + 1) ++end;
+    if (!text.empty()) text += ',';
+    text += end - k > 1 ? fmt::format("{}-{}", cpus[k], cpus[end - 1]) : std::to_string(cpus[k]);
+    k = end;
+  }
+  return text;
+}
+
+RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64_t cpus_per_rank) {
+  // Each node's PEs by their index in the node (Slurm's CPU id).
+  std::vector<std::vector<PE>> pes_of(static_cast<std::size_t>(t.num_nodes()));
+  for (PE p = 0; p < t.size(); ++p) {
+    auto& pes = pes_of[static_cast<std::size_t>(t.node_of(p))];
+    const auto slot = static_cast<std::size_t>(std::max<std::int64_t>(t.slot_in_node(p), 0));
+    if (pes.size() <= slot) pes.resize(slot + 1, -1);
+    pes[slot] = p;
+  }
+  RankSlots slots;
+  const auto nodes = allocation != nullptr ? allocation->nodes.size() : static_cast<std::size_t>(t.num_nodes());
+  for (std::size_t k = 0; k < nodes; ++k) {
+    const auto node = allocation != nullptr ? allocation->nodes[k] : static_cast<NodeId>(k);
+    const auto& pes = pes_of[static_cast<std::size_t>(node)];
+    const auto host = allocation != nullptr && k < allocation->hosts.size() && !allocation->hosts[k].empty()
+                          ? allocation->hosts[k]
+                          : t.host_name(node);
+    std::vector<std::int64_t> ids;
+    if (allocation != nullptr && k < allocation->cpu_ids.size() && !allocation->cpu_ids[k].empty()) {
+      ids = allocation->cpu_ids[k];
+      for (const auto id : ids) {
+        if (id >= static_cast<std::int64_t>(pes.size()) || pes[static_cast<std::size_t>(id)] < 0) {
+          throw InputError(fmt::format(
+              "Slurm gave CPU {} on {} to this job, but the machine model's node there has {} PEs (0..{}): describe "
+              "the node's real CPUs in the machine (e.g. tianhe3:...,cores=K)",
+              id, host, pes.size(), pes.size() - 1));
+        }
+      }
+    } else {
+      auto count = static_cast<std::int64_t>(pes.size());
+      if (allocation != nullptr && k < allocation->cpus.size()) {
+        if (allocation->cpus[k] > count && slots.shortfall.empty()) {
+          slots.shortfall = fmt::format(
+              "{} gave {} CPUs on {}, the machine model says {} per node: using {} (describe the node's real "
+              "cores, e.g. tianhe3:...,cores=K)",
+              allocation->origin.starts_with("SLURM_JOB_NODELIST")
+                  ? "SLURM_JOB_CPUS_PER_NODE" + allocation->origin.substr(18)
+                  : allocation->origin,
+              allocation->cpus[k], host, count, count);
+        }
+        count = std::min(count, allocation->cpus[k]);
+      }
+      for (std::int64_t id = 0; id < count; ++id) ids.push_back(id);
+    }
+    for (std::size_t g = 0; (g + 1) * static_cast<std::size_t>(cpus_per_rank) <= ids.size(); ++g) {
+      const auto first = ids.begin() + static_cast<std::ptrdiff_t>(g * static_cast<std::size_t>(cpus_per_rank));
+      slots.cpus_of[pes[static_cast<std::size_t>(*first)]] = {first, first + cpus_per_rank};
+    }
+  }
+  if (!slots.shortfall.empty()) note(slots.shortfall);
+  return slots;
+}
+
+void add_slurm_cpu_ids(Allocation& allocation) {
+  if (allocation.jobs.empty() || !allocation.origin.starts_with("SLURM_JOB_NODELIST")) return;
+  const auto answer = sched::slurm_job_cpus(allocation.jobs);
+  if (!answer.unavailable.empty()) {
+    note("which CPUs Slurm gave is not known (" + answer.unavailable + "): using each node's first CPUs, as many as " +
+         "SLURM_JOB_CPUS_PER_NODE counts");
+    return;
+  }
+  allocation.cpu_ids.assign(allocation.nodes.size(), {});
+  for (std::size_t k = 0; k < allocation.nodes.size() && k < allocation.hosts.size(); ++k) {
+    if (const auto it = answer.by_host.find(allocation.hosts[k]); it != answer.by_host.end()) {
+      allocation.cpu_ids[k] = it->second;
+    }
+  }
+}
+
+void keep_slurm_order(Mapping& mapping, const Topology& t, const RankSlots& slots) {
+  if (slots.cpus_of.empty() || !t.node_uniform_distance()) return;
+  // Per node: its ranks in rank order, and its groups' PEs in CPU order.
+  std::map<NodeId, std::vector<std::size_t>> ranks_on;
+  for (std::size_t r = 0; r < mapping.size(); ++r) ranks_on[t.node_of(mapping[r])].push_back(r);
+  std::map<NodeId, std::vector<std::pair<std::int64_t, PE>>> groups_on;
+  for (const auto& [pe, cpus] : slots.cpus_of) groups_on[t.node_of(pe)].emplace_back(cpus.front(), pe);
+  for (auto& [node, ranks] : ranks_on) {
+    auto& groups = groups_on[node];
+    std::sort(groups.begin(), groups.end());
+    // The PEs the node's ranks hold, as a multiset (oversubscribed PEs
+    // hold several): handed out again in CPU order to ranks in rank order.
+    std::vector<PE> held;
+    held.reserve(ranks.size());
+    for (const auto r : ranks) held.push_back(mapping[r]);
+    std::map<PE, std::int64_t> first_cpu;
+    for (const auto& [cpu, pe] : groups) first_cpu[pe] = cpu;
+    std::sort(held.begin(), held.end(), [&first_cpu](PE a, PE b) {
+      const auto ia = first_cpu.find(a);
+      const auto ib = first_cpu.find(b);
+      const auto ca = ia != first_cpu.end() ? ia->second : a;
+      const auto cb = ib != first_cpu.end() ? ib->second : b;
+      return ca != cb ? ca < cb : a < b;
+    });
+    for (std::size_t i = 0; i < ranks.size(); ++i) mapping[ranks[i]] = held[i];
+  }
+}
+
+}  // namespace tmap::cli
