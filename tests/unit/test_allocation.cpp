@@ -86,6 +86,56 @@ TEST(Allocation, FromSlurmAndPbsEnvironments) {
   std::filesystem::remove(file);
 }
 
+// Issue 30: cpus-per-task, job ids and heterogeneous jobs from Slurm's environment.
+TEST(Allocation, SlurmCpusPerTaskAndHeterogeneousJobs) {
+  ::setenv("SLURM_JOB_NODELIST", "cn[1-2]", 1);
+  ::setenv("SLURM_CPUS_PER_TASK", "4", 1);
+  ::setenv("SLURM_JOB_ID", "812", 1);
+  auto a = tmap::allocation_from_env();
+  EXPECT_EQ(a.cpus_per_rank, 4);
+  EXPECT_EQ(a.cpus_per_rank_origin, "SLURM_CPUS_PER_TASK");
+  EXPECT_EQ(a.jobs, (std::vector<std::string>{"812"}));
+  for (const char* bad : {"abc", "0", "-2", "4x"}) {
+    ::setenv("SLURM_CPUS_PER_TASK", bad, 1);
+    EXPECT_NE(error_of([] {
+                (void)tmap::allocation_from_env();
+              }).find("SLURM_CPUS_PER_TASK '" + std::string(bad) + "': expected a positive number"),
+              std::string::npos)
+        << bad;
+  }
+  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env({}, nullptr, 1); }).find("not a heterogeneous Slurm job"),
+            std::string::npos);
+  ::unsetenv("SLURM_CPUS_PER_TASK");
+  ::unsetenv("SLURM_JOB_ID");
+  ::unsetenv("SLURM_JOB_NODELIST");
+  // Two groups sharing cn2: once, with both groups' CPUs; or group 1 alone.
+  ::setenv("SLURM_JOB_NODELIST_HET_GROUP_0", "cn[1-2]", 1);
+  ::setenv("SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0", "2(x2)", 1);
+  ::setenv("SLURM_JOB_ID_HET_GROUP_0", "40", 1);
+  ::setenv("SLURM_JOB_NODELIST_HET_GROUP_1", "cn[2-3]", 1);
+  ::setenv("SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1", "1,3", 1);
+  ::setenv("SLURM_JOB_ID_HET_GROUP_1", "41", 1);
+  a = tmap::allocation_from_env();
+  EXPECT_EQ(a.hosts, (std::vector<std::string>{"cn1", "cn2", "cn3"}));
+  EXPECT_EQ(a.cpus, (std::vector<std::int64_t>{2, 3, 3}));
+  EXPECT_EQ(a.jobs, (std::vector<std::string>{"40", "41"}));
+  a = tmap::allocation_from_env({}, nullptr, 1);
+  EXPECT_EQ(a.hosts, (std::vector<std::string>{"cn2", "cn3"}));
+  EXPECT_EQ(a.cpus, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(a.origin, "SLURM_JOB_NODELIST_HET_GROUP_1");
+  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env({}, nullptr, 2); }).find("2 is not a group of this job"),
+            std::string::npos);
+  ::setenv("SLURM_CPUS_PER_TASK_HET_GROUP_1", "2", 1);
+  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env(); }).find("map each group with --het-group N"),
+            std::string::npos);
+  for (const char* name :
+       {"SLURM_JOB_NODELIST_HET_GROUP_0", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0", "SLURM_JOB_ID_HET_GROUP_0",
+        "SLURM_JOB_NODELIST_HET_GROUP_1", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1", "SLURM_JOB_ID_HET_GROUP_1",
+        "SLURM_CPUS_PER_TASK_HET_GROUP_1"}) {
+    ::unsetenv(name);
+  }
+}
+
 // Issue 16: parts of nodes, white-space lists, deco labels as node ids.
 TEST(Allocation, PartialNodesAndLabels) {
   EXPECT_EQ(tmap::expand_slurm_counts("72(x2),36", "S"), (std::vector<std::int64_t>{72, 72, 36}));
