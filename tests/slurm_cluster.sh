@@ -190,12 +190,8 @@ echo "sbatch: sbatch -N2 -n$((2 * cpus)) examples/slurm/map_and_launch.sh traffi
 (cd "$work/sbatch" && TMAP_BIN="$bin" TMAP_TOPOLOGY="$machine" timeout 120 sbatch --wait -N2 -n$((2 * cpus)) \
   --output=tasks.out --error=err --export=ALL "$source_dir/examples/slurm/map_and_launch.sh" traffic.mat \
   "$work/task.sh" > submitted) || fail "sbatch: $(cat "$work/sbatch/err" 2> /dev/null)"
-scontrol show job -d "$(cut -d' ' -f4 "$work/sbatch/submitted")" > "$work/sbatch/job.txt" 2>&1 || true
-grep -q CPU_IDs "$work/sbatch/job.txt" || {
-  # A finished job's CPU ids are gone with it: it ran on two whole nodes.
-  echo "  (the finished job's CPU ids: its two whole nodes)"
-  nodes=$(sort -u -k1,1 < <(sed -n 's/^rank [0-9]*=\(\S*\) .*/\1/p' "$work/sbatch/tmap.rankfile") | tr '\n' ' ')
-  for n in $nodes; do echo "Nodes=$n CPU_IDs=0-$((cpus - 1))"; done > "$work/sbatch/job.txt"
-}
+# slurmctld keeps a finished job's record (MinJobAge, 300 s) with its CPU ids.
+scontrol show job -d "$(cut -d' ' -f4 "$work/sbatch/submitted")" > "$work/sbatch/job.txt"
+grep -q CPU_IDs "$work/sbatch/job.txt" || fail "sbatch: scontrol gave no CPU ids: $(cat "$work/sbatch/job.txt")"
 check sbatch || fail "sbatch: $(cat "$work/sbatch/err")"
 echo "slurm cluster: OK"
