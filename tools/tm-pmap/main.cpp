@@ -147,7 +147,15 @@ int run(const Options& o, int rank, int size) {
   report.time_s = seconds;
   report.seed = o.seed;
   report.host_of = in.host_names(*topology, allocation);
-  report.slot_of = [&topology](tmap::PE pe) { return std::to_string(topology->slot_in_node(pe)); };
+  // The CPUs a scheduler gave (or a rank's several CPUs), as tm-map writes them.
+  if (auto slots = in.rank_slots(*topology, allocation); !slots.cpus_of.empty()) {
+    report.slot_of = [slots = std::move(slots)](tmap::PE pe) {
+      const auto it = slots.cpus_of.find(pe);
+      return it != slots.cpus_of.end() ? tmap::cli::cpu_list_text(it->second) : std::string("?");
+    };
+  } else {
+    report.slot_of = [&topology](tmap::PE pe) { return std::to_string(topology->slot_in_node(pe)); };
+  }
   const auto text = tmap::format_mapping(tmap::mapping_format_from_name(o.format), mapping, report);
   if (o.output.empty() || o.output == "-") {
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
