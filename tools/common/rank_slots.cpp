@@ -23,6 +23,11 @@ std::string cpu_list_text(const std::vector<std::int64_t>& cpus) {
   return text;
 }
 
+std::string RankSlots::slot_text(PE pe) const {
+  const auto it = cpus_of.find(pe);
+  return it != cpus_of.end() ? cpu_list_text(it->second) : std::string("?");
+}
+
 RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64_t cpus_per_rank) {
   // Each node's PEs by their index in the node (Slurm's CPU id).
   std::vector<std::vector<PE>> pes_of(static_cast<std::size_t>(t.num_nodes()));

@@ -27,6 +27,9 @@ struct RankSlots {
   /// Where the scheduler gave more CPUs than the machine model's node has
   /// (said again if the ranks then do not fit); empty otherwise.
   std::string shortfall;
+
+  /// What a rankfile's slot= says for `pe`: its group's CPU list ("2-3").
+  [[nodiscard]] std::string slot_text(PE pe) const;
 };
 
 /// The groups of `allocation` (every node of the machine when it is

@@ -320,10 +320,7 @@ int main(int argc, char** argv) {
       // each node where that costs nothing (so a hostfile launch binds
       // every rank where the rankfile says).
       keep_slurm_order(result.mapping, *topology, slots);
-      result.report.slot_of = [slots](PE pe) {
-        const auto it = slots.cpus_of.find(pe);
-        return it != slots.cpus_of.end() ? cpu_list_text(it->second) : std::string("?");
-      };
+      result.report.slot_of = [slots](PE pe) { return slots.slot_text(pe); };
     } else if (rankfile_slots == "pu") {
       result.report.slot_of = [&topology](PE pe) { return std::to_string(topology->pu_in_node(pe)); };
     } else {

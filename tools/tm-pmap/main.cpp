@@ -149,10 +149,7 @@ int run(const Options& o, int rank, int size) {
   report.host_of = in.host_names(*topology, allocation);
   // The CPUs a scheduler gave (or a rank's several CPUs), as tm-map writes them.
   if (auto slots = in.rank_slots(*topology, allocation); !slots.cpus_of.empty()) {
-    report.slot_of = [slots = std::move(slots)](tmap::PE pe) {
-      const auto it = slots.cpus_of.find(pe);
-      return it != slots.cpus_of.end() ? tmap::cli::cpu_list_text(it->second) : std::string("?");
-    };
+    report.slot_of = [slots = std::move(slots)](tmap::PE pe) { return slots.slot_text(pe); };
   } else {
     report.slot_of = [&topology](tmap::PE pe) { return std::to_string(topology->slot_in_node(pe)); };
   }
