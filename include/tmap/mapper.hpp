@@ -64,8 +64,9 @@ struct TreeMatchOptions {
 };
 
 /// Refinement after a strategy (any strategy): none, a swap descent to a
-/// local optimum, or robust tabu search.
-enum class RefineKind { None, Swap, Tabu };
+/// local optimum, robust tabu search, or multilevel V-cycles (blocks of
+/// ranks moved at every level of the machine, then the swap descent).
+enum class RefineKind { None, Swap, Tabu, Multilevel };
 
 struct RefineOptions {
   RefineKind kind = RefineKind::None;
@@ -299,7 +300,7 @@ void check_problem(const Problem& problem);
 /// constraints). Deterministic for a given seed and iteration budget.
 RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& run);
 
-/// Parses "none", "swap" or "tabu"; ParameterError otherwise.
+/// Parses "none", "swap", "tabu" or "multilevel"; ParameterError otherwise.
 [[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
 
 /// check_problem, run context.strategy, refine by context.refine, validate.

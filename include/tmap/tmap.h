@@ -105,7 +105,7 @@ tmap_status tmap_options_set(tmap_options* options, const char* key, const char*
 void tmap_options_set_threads(tmap_options* options, int threads);
 /* OHTMA's pair-exchange iterations; negative = n/2 (the paper's choice). */
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);
-/* Refinement after the strategy: "none", "swap" or "tabu" (tm-map --refine);
+/* Refinement after the strategy: "none", "swap", "tabu" or "multilevel" (tm-map --refine);
  * iterations < 0 = the default budget. TMAP_ERROR_PARAMETER for another kind. */
 tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int64_t iterations, char** error);
 /* Progress of a run, as the C++ RunHooks::progress reports it. The strings

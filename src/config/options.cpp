@@ -38,6 +38,8 @@ std::string_view refine_name(RefineKind kind) {
       return "swap";
     case RefineKind::Tabu:
       return "tabu";
+    case RefineKind::Multilevel:
+      return "multilevel";
   }
   return "none";
 }
@@ -64,7 +66,7 @@ constexpr StrategyOption kRunOptions[] = {
     {"threads", "the thread budget (results do not depend on it)",
      [](Context& c, std::string_view v) { c.threads = static_cast<int>(whole_value("threads", v, 1, kMostThreads)); },
      [](const Context& c) { return std::to_string(c.threads); }},
-    {"refine", "refinement after the strategy: none, swap or tabu",
+    {"refine", "refinement after the strategy: none, swap, tabu or multilevel",
      [](Context& c, std::string_view v) {
        c.refine.kind = naming_key("refine", [&] { return refine_kind_from_name(v); });
      },

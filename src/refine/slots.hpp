@@ -3,9 +3,11 @@
 // slots (K = -o), numbered PE-major, so slot s lies on local PE s / K.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "tmap/mapping.hpp"
 
@@ -29,5 +31,18 @@ struct SlotSpace {
     return mapping;
   }
 };
+
+/// sigma (rank -> slot) of a mapping: the ranks of one PE take its slots in
+/// rank order.
+[[nodiscard]] inline std::vector<std::int64_t> slots_of(const Mapping& mapping, const Constraints& constraints) {
+  const auto pes = constraints.allowed_pes();
+  std::vector<std::int64_t> used(pes.size(), 0);
+  std::vector<std::int64_t> sigma(mapping.size());
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    const auto index = static_cast<std::size_t>(std::lower_bound(pes.begin(), pes.end(), mapping[r]) - pes.begin());
+    sigma[r] = static_cast<std::int64_t>(index) * constraints.capacity() + used[index]++;
+  }
+  return sigma;
+}
 
 }  // namespace tmap::refine

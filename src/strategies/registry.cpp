@@ -7,9 +7,11 @@
 
 #include "strategies/auto/auto.hpp"
 #include "strategies/best/best.hpp"
+#include "strategies/geometric/geometric.hpp"
 #include "strategies/greedy/greedy.hpp"
 #include "strategies/grid2d/grid2d.hpp"
 #include "strategies/inorder/inorder.hpp"
+#include "strategies/multilevel/multilevel.hpp"
 #include "strategies/ohtma/ohtma.hpp"
 #include "strategies/ohtma/ohtma_plus.hpp"
 #include "strategies/random/random.hpp"
@@ -68,9 +70,17 @@ const std::vector<StrategyInfo>& rows() {
        "Malik et al.: 2D stencils with asymmetric halos, group blocks and columns permuted "
        "(--grid2d-bw, --grid2d-domain)",
        make<strategies::Grid2dMapper>, 0, 9, strategies::grid2d_options()},
+      {"geometric",
+       "a stencil recognised as a 1D/2D/3D grid (any rank order) and laid axis by axis into a mesh or torus box",
+       make<strategies::GeometricMapper>},
+      {"multilevel",
+       "tmap's multilevel engine: traffic and machine coarsened in step, blocks of ranks moved at every level",
+       make<strategies::MultilevelMapper>, 0, 10},
       {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
        make<strategies::BestMapper>, kRefinesItself},
-      {"auto", "the lowest of scotch+, treematch (tree machines) and in-order (the default: never worse than in-order)",
+      {"auto",
+       "the lowest of scotch+, treematch (tree machines), geometric (stencils on grids) and in-order (the default: "
+       "never worse than in-order)",
        make<strategies::AutoMapper>, 0, 0, strategies::auto_options()},
   };
   return table;

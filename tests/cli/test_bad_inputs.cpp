@@ -300,7 +300,7 @@ std::vector<BadInput> catalog() {
       {"unknown_refinement_in_compare",
        {{"c.mat", kGood}},
        {"-t", "cmplt 3", "-c", "c.mat", "--compare", "scotch:anneal"},
-       "unknown refinement 'anneal' (known: none, swap, tabu)"},
+       "unknown refinement 'anneal' (known: none, swap, tabu, multilevel)"},
       {"compare_file_wrong_length",
        {{"c.mat", kGood}, {"m.perm", "0\n1\n"}},
        {"-t", "cmplt 3", "-c", "c.mat", "--compare", "inorder", "--compare-file", "x=m.perm"},

@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
   app.add_option("--refine", refine,
                  "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum) or "
                  "tabu (robust tabu search; --refine-iters)")
-      ->check(CLI::IsMember({"none", "swap", "tabu"}));
+      ->check(CLI::IsMember({"none", "swap", "tabu", "multilevel"}));
   std::int64_t refine_iters = -1;
   app.add_option("--refine-iters", refine_iters, option_help("refine-iters"))->transform(whole_number(0, 1000000000));
   double time_limit = 0.0;

@@ -1,8 +1,10 @@
 #include "strategies/auto/auto.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "strategies/geometric/geometric.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
@@ -60,12 +62,22 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   construct.refine.kind = RefineKind::None;
   // In-order first when it can be proved optimal: then nothing can beat it
   // (and libscotch would spend seconds finding out at 65,536 ranks).
-  if (problem.topology.least_distance() > 0 && problem.constraints.capacity() == 1) {
+  const bool may_prove = problem.topology.least_distance() > 0 && problem.constraints.capacity() == 1;
+  if (may_prove) {
     auto in_order = map_with("inorder", problem, construct);
     if (provably_optimal(problem, in_order)) {
       context.note(2, "auto: inorder kept (every communicating pair at the least distance: optimal)");
       return in_order;
     }
+  }
+  // A stencil in any rank order, on a mesh or torus box: its grid laid out
+  // (O(ranks)); kept at once when optimal, else one more candidate.
+  std::string why;
+  auto geometric = lay_out_grid(problem, construct, why);
+  if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
+  if (geometric && may_prove && provably_optimal(problem, *geometric)) {
+    context.note(2, "auto: geometric kept (every communicating pair at the least distance: optimal)");
+    return std::move(*geometric);
   }
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
@@ -78,11 +90,12 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   std::int64_t best_cost = 0;
   std::string chosen;
   std::string costs;
+  if (geometric) names.emplace_back("geometric");
   for (const auto& name : names) {
-    auto mapping = map_with(name, problem, construct);
+    auto mapping = name == "geometric" ? std::move(*geometric) : map_with(name, problem, construct);
     const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
     costs += (costs.empty() ? "" : ", ") + name + " " + std::to_string(cost);
-    // Ties keep the earlier: scotch, then treematch, then in-order.
+    // Ties keep the earlier: scotch, then treematch, then in-order, then geometric.
     if (best.empty() || cost < best_cost) {
       best = std::move(mapping);
       best_cost = cost;

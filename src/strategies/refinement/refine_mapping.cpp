@@ -1,12 +1,14 @@
 // refine_mapping: the dense swap and tabu searches when the slots fit the
 // move table, else the candidate-list search that ohtma+ uses (VieM's
-// communication neighbourhood), which scales to hundreds of thousands of ranks.
+// communication neighbourhood), which scales to hundreds of thousands of
+// ranks; multilevel V-cycles (src/multilevel) before the swap search.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 
 #include "core/distance_oracle.hpp"
+#include "multilevel/multilevel.hpp"
 #include "refine/candidate_search.hpp"
 #include "refine/dense_search.hpp"
 #include "refine/slots.hpp"
@@ -23,19 +25,6 @@ namespace {
 /// Passes of the candidate search (each one ends early when it gains
 /// < 0.1 %); far more than it ever takes.
 constexpr std::int64_t kCandidatePasses = 1000;
-
-/// sigma[rank] = slot for a mapping: ranks of one PE take its slots in rank order.
-std::vector<std::int64_t> slots_of(const Mapping& mapping, const Constraints& constraints) {
-  const auto pes = constraints.allowed_pes();
-  std::vector<std::int64_t> used(pes.size(), 0);
-  std::vector<std::int64_t> sigma(mapping.size());
-  for (std::size_t r = 0; r < mapping.size(); ++r) {
-    const auto it = std::lower_bound(pes.begin(), pes.end(), mapping[r]);
-    const auto index = static_cast<std::size_t>(it - pes.begin());
-    sigma[r] = static_cast<std::int64_t>(index) * constraints.capacity() + used[index]++;
-  }
-  return sigma;
-}
 
 refine::DenseProblem dense_problem(const CommMatrix& sym, const Topology& topology, const Constraints& constraints) {
   const auto pes = constraints.allowed_pes();
@@ -69,7 +58,8 @@ RefineKind refine_kind_from_name(std::string_view name) {
   if (name == "none") return RefineKind::None;
   if (name == "swap") return RefineKind::Swap;
   if (name == "tabu") return RefineKind::Tabu;
-  throw ParameterError("unknown refinement '" + std::string(name) + "' (known: none, swap, tabu)");
+  if (name == "multilevel") return RefineKind::Multilevel;
+  throw ParameterError("unknown refinement '" + std::string(name) + "' (known: none, swap, tabu, multilevel)");
 }
 
 RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& context) {
@@ -86,8 +76,20 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
   const auto& constraints = problem.constraints;
   const auto slots = refine::SlotSpace::of(constraints);
   // Progress: each pass (or every few thousand tabu moves) with the best so far.
-  const std::string stage = options.kind == RefineKind::Swap ? "refine swap" : "refine tabu";
+  const std::string stage = options.kind == RefineKind::Swap         ? "refine swap"
+                            : options.kind == RefineKind::Multilevel ? "refine multilevel"
+                                                                     : "refine tabu";
   context.report({.stage = stage, .detail = "started", .fraction = 0.0, .hop_bytes = stats.before});
+  auto sigma = refine::slots_of(mapping, constraints);
+  std::string multilevel_method;
+  if (options.kind == RefineKind::Multilevel) {
+    multilevel::Options ml;
+    ml.seed = context.seed;
+    ml.threads = context.threads;
+    multilevel::Stats ml_stats;
+    multilevel::refine_slots(sym, problem.topology, constraints, sigma, multilevel::kDefaultCycles, ml, &ml_stats);
+    multilevel_method = fmt::format("multilevel ({} levels) + ", ml_stats.levels);
+  }
   refine::StepReport on_step;
   if (context.hooks.progress) {
     on_step = [&](std::int64_t step, std::int64_t best) {
@@ -95,10 +97,10 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
       return context.report({.stage = stage, .detail = detail, .hop_bytes = best});
     };
   }
-  auto sigma = slots_of(mapping, constraints);
   const auto n_slots = constraints.num_slots();
   bool done = false;
-  const auto dense_limit = options.kind == RefineKind::Swap ? refine::kMaxDenseDescent : refine::kMaxDensePositions;
+  const bool swap_kind = options.kind == RefineKind::Swap || options.kind == RefineKind::Multilevel;
+  const auto dense_limit = swap_kind ? refine::kMaxDenseDescent : refine::kMaxDensePositions;
   if (n_slots <= dense_limit) {
     const auto dense = dense_problem(sym, problem.topology, constraints);
     if (refine::dense_fits(dense)) {
@@ -110,7 +112,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
         if (!taken[static_cast<std::size_t>(s)]) pos.push_back(s);
       }
       refine::SearchStats r;
-      if (options.kind == RefineKind::Swap) {
+      if (swap_kind) {
         r = refine::dense_descent(dense, pos);
         stats.method = "swap";
       } else {
@@ -127,7 +129,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
   }
   if (!done) {
     // Restricted neighbourhoods: partners' nodes and partners' partners.
-    const bool tabu = options.kind == RefineKind::Tabu;
+    const bool tabu = !swap_kind;
     // A distance table over every allowed PE costs more than a small job's
     // search: then the topology answers directly (O(1) or O(levels)).
     const auto search = [&](const auto& distances) {
@@ -153,6 +155,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
     }
     stats.method = tabu ? "tabu (candidate lists)" : "swap (candidate lists)";
   }
+  stats.method = multilevel_method + stats.method;
   auto refined = slots.to_mapping(sigma, constraints.allowed_pes());
   const auto after = evaluate(problem.comm, problem.topology, refined).hop_bytes;
   if (after <= stats.before) {

@@ -1,0 +1,178 @@
+// The engine's driver: hierarchies, the coarsest placement, and the way down.
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "core/distance_oracle.hpp"
+#include "multilevel/coarsest.hpp"
+#include "multilevel/level_search.hpp"
+#include "multilevel/levels.hpp"
+#include "multilevel/multilevel.hpp"
+#include "tmap/error.hpp"
+
+namespace tmap::multilevel {
+
+namespace {
+
+using detail::Int128;
+
+constexpr std::int64_t kManyClusters = 16384;
+constexpr int kPassesWhenMany = 4;
+
+std::int64_t saturated(Int128 v) {
+  return v > std::numeric_limits<std::int64_t>::max() ? std::numeric_limits<std::int64_t>::max()
+                                                      : static_cast<std::int64_t>(v);
+}
+
+template <typename Distances>
+GroupTable group_table(const TargetLevel& target, const Distances& d) {
+  const auto n = target.count();
+  GroupTable table(static_cast<std::size_t>(n * n));
+  for (std::int64_t g = 0; g < n; ++g) {
+    for (std::int64_t h = 0; h < n; ++h) {
+      table[static_cast<std::size_t>(g * n + h)] =
+          d(target.rep[static_cast<std::size_t>(g)], target.rep[static_cast<std::size_t>(h)]);
+    }
+  }
+  return table;
+}
+
+/// place (at level l + 1) -> place at level l: each cluster's children go
+/// to its group's children, in order (their shapes agree, levels.hpp).
+std::vector<std::int64_t> project(const GraphLevel& fine_graph, const TargetLevel& fine_target,
+                                  const std::vector<std::int64_t>& coarse_place) {
+  const auto coarse = static_cast<std::int64_t>(coarse_place.size());
+  std::vector<std::int64_t> cluster_children(static_cast<std::size_t>(coarse * 2), -1);
+  std::vector<std::int64_t> group_children(static_cast<std::size_t>(coarse * 2), -1);
+  for (std::int64_t c = 0; c < fine_graph.count(); ++c) {
+    const auto k = fine_graph.child[static_cast<std::size_t>(c)];
+    cluster_children[static_cast<std::size_t>(fine_graph.parent[static_cast<std::size_t>(c)] * 2 + k)] = c;
+  }
+  for (std::int64_t g = 0; g < fine_target.count(); ++g) {  // in id order: child 0, then 1
+    const auto p = fine_target.parent[static_cast<std::size_t>(g)];
+    auto& first = group_children[static_cast<std::size_t>(p * 2)];
+    (first < 0 ? first : group_children[static_cast<std::size_t>(p * 2 + 1)]) = g;
+  }
+  std::vector<std::int64_t> place(static_cast<std::size_t>(fine_graph.count()), -1);
+  for (std::int64_t c = 0; c < coarse; ++c) {
+    const auto g = coarse_place[static_cast<std::size_t>(c)];
+    for (int k = 0; k < 2; ++k) {
+      const auto child = cluster_children[static_cast<std::size_t>(c * 2 + k)];
+      if (child < 0) continue;
+      const auto group = group_children[static_cast<std::size_t>(g * 2 + k)];
+      if (group < 0) throw InternalError("multilevel: a cluster and its group have different shapes");
+      place[static_cast<std::size_t>(child)] = group;
+    }
+  }
+  return place;
+}
+
+/// Carries `place` at the top of `graphs` down to level 0, refining each level.
+template <typename Distances>
+std::vector<std::int64_t> uncoarsen(const std::vector<GraphLevel>& graphs, const std::vector<TargetLevel>& targets,
+                                    const Distances& d, std::vector<std::int64_t> place, const Options& options) {
+  for (auto level = static_cast<std::int64_t>(graphs.size()) - 1; level >= 0; --level) {
+    const auto l = static_cast<std::size_t>(level);
+    if (level + 1 < static_cast<std::int64_t>(graphs.size())) place = project(graphs[l], targets[l], place);
+    // Levels of many clusters cost the most and gain the least after the
+    // coarser ones: fewer passes there.
+    const int passes = graphs[l].count() > kManyClusters ? std::min(options.passes, kPassesWhenMany) : options.passes;
+    if (targets[l].count() <= kTabulatedGroups) {
+      const GroupTableDistances table(d, targets[l].rep);
+      LevelSearch<GroupTableDistances>(graphs[l], targets[l], table, place).run(passes);
+    } else {
+      const GroupDistances<Distances> group_d{d, targets[l].rep};
+      LevelSearch<GroupDistances<Distances>>(graphs[l], targets[l], group_d, place).run(passes);
+    }
+  }
+  return place;
+}
+
+template <typename Distances>
+Int128 level0_cost(const GraphLevel& graph, const TargetLevel& target, const Distances& d,
+                   std::vector<std::int64_t>& place) {
+  const GroupDistances<Distances> group_d{d, target.rep};
+  return LevelSearch<GroupDistances<Distances>>(graph, target, group_d, place).cost();
+}
+
+template <typename Distances>
+void check_steps(const std::vector<GraphLevel>& graphs, const std::vector<TargetLevel>& targets) {
+  for (std::size_t l = 0; l < graphs.size(); ++l) {
+    if (graphs[l].count() != targets[l].count()) throw InternalError("multilevel: hierarchies out of step");
+  }
+}
+
+}  // namespace
+
+std::vector<std::int64_t> map_slots(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
+                                    const Options& options, Stats* stats) {
+  const auto pes = constraints.allowed_pes();
+  const auto n = sym.num_ranks();
+  return detail::with_distances(topology, pes, options.threads, [&](const auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    const auto targets = target_levels(topology, pes, constraints.capacity(), d, options.coarsest);
+    std::vector<GraphLevel> graphs;
+    graphs.push_back(padded_graph(sym, constraints.num_slots()));
+    while (graphs.size() < targets.size()) coarsen_by_traffic(graphs, options.seed);
+    check_steps<D>(graphs, targets);
+    const auto table = group_table(targets.back(), d);
+    auto place = greedy_coarsest(graphs.back(), targets.back(), table);
+    search_coarsest(graphs.back(), targets.back(), table, place, options.coarsest_iterations, options.seed);
+    place = uncoarsen(graphs, targets, d, std::move(place), options);
+    if (stats) {
+      stats->levels = static_cast<std::int64_t>(graphs.size());
+      stats->coarsest = targets.back().count();
+      stats->after = saturated(level0_cost(graphs.front(), targets.front(), d, place));
+    }
+    place.resize(static_cast<std::size_t>(n));
+    return place;
+  });
+}
+
+void refine_slots(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
+                  std::vector<std::int64_t>& sigma, int cycles, const Options& options, Stats* stats) {
+  const auto pes = constraints.allowed_pes();
+  const auto slots = constraints.num_slots();
+  detail::with_distances(topology, pes, options.threads, [&](const auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    const auto targets = target_levels(topology, pes, constraints.capacity(), d, options.coarsest);
+    // Level 0: the ranks where sigma puts them, a silent vertex on each free slot.
+    std::vector<std::int64_t> start(sigma.begin(), sigma.end());
+    std::vector<char> taken(static_cast<std::size_t>(slots), 0);
+    for (const auto s : sigma) taken[static_cast<std::size_t>(s)] = 1;
+    for (std::int64_t s = 0; s < slots; ++s) {
+      if (!taken[static_cast<std::size_t>(s)]) start.push_back(s);
+    }
+    const auto base = padded_graph(sym, slots);
+    auto best = start;
+    auto best_cost = level0_cost(base, targets.front(), d, best);
+    if (stats) stats->before = saturated(best_cost);
+    for (int cycle = 0; cycle < cycles; ++cycle) {
+      std::vector<GraphLevel> graphs;
+      graphs.push_back(base);
+      std::vector<std::int64_t> place = best;
+      for (std::size_t l = 0; l + 1 < targets.size(); ++l) {
+        coarsen_along(graphs, place, targets[l].parent, targets[l + 1].count());
+        place.resize(static_cast<std::size_t>(targets[l + 1].count()));
+        std::iota(place.begin(), place.end(), 0);
+      }
+      check_steps<D>(graphs, targets);
+      const auto table = group_table(targets.back(), d);
+      search_coarsest(graphs.back(), targets.back(), table, place, options.cycle_iterations,
+                      options.seed + static_cast<std::uint64_t>(cycle));
+      place = uncoarsen(graphs, targets, d, std::move(place), options);
+      const auto cost = level0_cost(base, targets.front(), d, place);
+      if (cost >= best_cost) break;
+      best_cost = cost;
+      best = std::move(place);
+    }
+    if (stats) {
+      stats->levels = static_cast<std::int64_t>(targets.size());
+      stats->coarsest = targets.back().count();
+      stats->after = saturated(best_cost);
+    }
+    std::copy(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(sigma.size()), sigma.begin());
+  });
+}
+
+}  // namespace tmap::multilevel

@@ -1,0 +1,136 @@
+// Refinement at one level: clusters swap groups of equal shape when that
+// lowers the level's hop-bytes, sum over cluster pairs of traffic x the
+// distance of their groups' representatives (exact at level 0, where groups
+// are slots). The gain state is refine::RankCosts over clusters and groups.
+// A cluster's candidates are the groups of its partners and the groups near
+// those: the places that bring it next to whom it talks to. Best candidate
+// first (ties to the lowest group), applied at once; passes until one gains
+// less than 0.1 % of the cost. Sequential, so deterministic.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "multilevel/levels.hpp"
+#include "refine/rank_costs.hpp"
+
+namespace tmap::multilevel {
+
+/// Distance of two groups: of their representatives' PEs.
+template <typename PeDistances>
+struct GroupDistances {
+  const PeDistances& pe;
+  std::span<const std::int64_t> rep;
+
+  [[nodiscard]] Distance operator()(std::int64_t g, std::int64_t h) const {
+    return pe(rep[static_cast<std::size_t>(g)], rep[static_cast<std::size_t>(h)]);
+  }
+};
+
+/// The same as a table, for levels of few groups (one load per distance
+/// instead of the machine's computation).
+class GroupTableDistances {
+ public:
+  template <typename PeDistances>
+  GroupTableDistances(const PeDistances& pe, std::span<const std::int64_t> rep)
+      : n_(static_cast<std::int64_t>(rep.size())), d_(static_cast<std::size_t>(n_ * n_)) {
+    for (std::int64_t g = 0; g < n_; ++g) {
+      for (std::int64_t h = 0; h < n_; ++h) {
+        d_[static_cast<std::size_t>(g * n_ + h)] =
+            (pe(rep[static_cast<std::size_t>(g)], rep[static_cast<std::size_t>(h)]));
+      }
+    }
+  }
+  [[nodiscard]] Distance operator()(std::int64_t g, std::int64_t h) const {
+    return d_[static_cast<std::size_t>(g * n_ + h)];
+  }
+
+ private:
+  std::int64_t n_;
+  std::vector<Distance> d_;
+};
+
+/// Most groups a level tabulates (32 MiB).
+inline constexpr std::int64_t kTabulatedGroups = 2048;
+
+template <typename Distances>
+class LevelSearch {
+ public:
+  using Int128 = detail::Int128;
+
+  /// `place[c]`: cluster c's group, a bijection between equal shapes; updated in place.
+  LevelSearch(const GraphLevel& graph, const TargetLevel& target, const Distances& d, std::vector<std::int64_t>& place)
+      : graph_(graph),
+        target_(target),
+        place_(place),
+        costs_(graph.sym, place, d),
+        occupant_(place.size(), -1),
+        seen_(place.size(), 0) {
+    for (std::size_t c = 0; c < place.size(); ++c)
+      occupant_[static_cast<std::size_t>(place[c])] = static_cast<std::int64_t>(c);
+  }
+
+  [[nodiscard]] Int128 cost() const { return costs_.total(); }
+
+  /// Swap passes; returns the total gain.
+  Int128 run(int max_passes) {
+    Int128 gained = 0;
+    const Int128 start = costs_.total();
+    for (int pass = 0; pass < max_passes; ++pass) {
+      Int128 pass_gain = 0;
+      for (std::int64_t a = 0; a < graph_.count(); ++a) pass_gain += improve(a);
+      gained += pass_gain;
+      if (pass_gain <= 0 || pass_gain * 1000 < start - gained) break;
+    }
+    return gained;
+  }
+
+ private:
+  Int128 improve(std::int64_t a) {
+    const auto partners = graph_.sym.targets(a);
+    if (partners.empty()) return 0;
+    ++stamp_;
+    const auto own = place_[static_cast<std::size_t>(a)];
+    const auto shape = graph_.shape[static_cast<std::size_t>(a)];
+    std::int64_t best_group = -1;
+    Int128 best_gain = 0;
+    const auto consider = [&](std::int64_t t) {
+      if (t == own || seen_[static_cast<std::size_t>(t)] == stamp_) return;
+      seen_[static_cast<std::size_t>(t)] = stamp_;
+      const auto b = occupant_[static_cast<std::size_t>(t)];
+      if (graph_.shape[static_cast<std::size_t>(b)] != shape) return;
+      const Int128 g = costs_.swap_gain(a, b);
+      if (g > best_gain || (g == best_gain && g > 0 && t < best_group)) {
+        best_gain = g;
+        best_group = t;
+      }
+    };
+    for (const auto l : partners) {
+      const auto h = place_[static_cast<std::size_t>(l)];
+      consider(h);
+      const auto& near = target_.near;
+      for (auto e = near.offsets[static_cast<std::size_t>(h)]; e < near.offsets[static_cast<std::size_t>(h) + 1]; ++e) {
+        consider(near.targets[static_cast<std::size_t>(e)]);
+      }
+    }
+    if (best_group < 0) return 0;
+    const auto b = occupant_[static_cast<std::size_t>(best_group)];
+    costs_.swap(a, b);
+    place_[static_cast<std::size_t>(a)] = best_group;
+    place_[static_cast<std::size_t>(b)] = own;
+    occupant_[static_cast<std::size_t>(best_group)] = a;
+    occupant_[static_cast<std::size_t>(own)] = b;
+    return best_gain;
+  }
+
+  const GraphLevel& graph_;
+  const TargetLevel& target_;
+  std::vector<std::int64_t>& place_;
+  refine::RankCosts<Distances> costs_;
+  std::vector<std::int64_t> occupant_;
+  std::uint64_t stamp_ = 0;
+  std::vector<std::uint64_t> seen_;
+};
+
+}  // namespace tmap::multilevel

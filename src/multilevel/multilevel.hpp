@@ -1,0 +1,55 @@
+// tmap's multilevel mapping engine. The traffic graph and the machine are
+// coarsened in step (pairing.hpp: same shapes level by level), the coarsest
+// clusters are placed on the coarsest groups (coarsest.hpp), and the
+// placement is carried down level by level, each level refined by swaps of
+// clusters between groups on the machine's distances (level_search.hpp):
+// moving a cluster at a coarse level moves a whole block of ranks, which
+// undoes the twists and folds that rank swaps cannot. A V-cycle does the
+// same from a given mapping: the traffic is coarsened along the mapping
+// (clusters = what the groups hold), so it starts where the mapping is.
+//
+// Slots as in refine/slots.hpp: each allowed PE holds K, PE-major.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/mapping.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::multilevel {
+
+/// V-cycles after a mapping, at most (a cycle that gains nothing ends them).
+inline constexpr int kDefaultCycles = 3;
+
+struct Options {
+  std::uint64_t seed = 0;
+  int threads = 1;
+  /// Coarsening stops at this many groups.
+  std::int64_t coarsest = 64;
+  /// Most swap passes per level.
+  int passes = 16;
+  /// Tabu moves at the coarsest level of a fresh mapping, and of each
+  /// V-cycle (which starts from a placement already refined).
+  std::int64_t coarsest_iterations = 20000;
+  std::int64_t cycle_iterations = 2000;
+};
+
+struct Stats {
+  std::int64_t levels = 0;    ///< levels, the finest included
+  std::int64_t coarsest = 0;  ///< groups at the coarsest level
+  std::int64_t before = -1;   ///< hop-bytes before a V-cycle
+  std::int64_t after = 0;     ///< hop-bytes at the end
+};
+
+/// A fresh mapping of the ranks of `sym` (symmetrised traffic): sigma[rank] = slot.
+std::vector<std::int64_t> map_slots(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
+                                    const Options& options, Stats* stats = nullptr);
+
+/// `cycles` V-cycles from sigma (rank -> slot); sigma changes only to a
+/// placement of lower hop-bytes.
+void refine_slots(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
+                  std::vector<std::int64_t>& sigma, int cycles, const Options& options, Stats* stats = nullptr);
+
+}  // namespace tmap::multilevel

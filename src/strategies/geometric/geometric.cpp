@@ -1,0 +1,125 @@
+#include "strategies/geometric/geometric.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "strategies/geometric/grid_recovery.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::strategies {
+
+namespace {
+
+/// The allowed PEs as a full box of grid coordinates, or nothing.
+struct Box {
+  std::vector<std::int64_t> low;
+  std::vector<std::int64_t> extent;
+  std::map<std::vector<std::int64_t>, PE> pe_at;
+};
+
+std::optional<Box> allowed_box(const Topology& topology, std::span<const PE> pes) {
+  Box box;
+  std::vector<std::int64_t> c;
+  for (const PE pe : pes) {
+    if (!topology.grid_coordinates(pe, c)) return std::nullopt;
+    if (box.low.empty()) {
+      box.low = c;
+      box.extent = c;
+    }
+    if (c.size() != box.low.size()) return std::nullopt;
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      box.low[k] = std::min(box.low[k], c[k]);
+      box.extent[k] = std::max(box.extent[k], c[k]);  // the high corner for now
+    }
+    box.pe_at.emplace(c, pe);
+  }
+  if (box.low.empty()) return std::nullopt;
+  std::int64_t volume = 1;
+  for (std::size_t k = 0; k < box.low.size(); ++k) {
+    box.extent[k] = box.extent[k] - box.low[k] + 1;
+    volume *= box.extent[k];
+  }
+  if (volume != static_cast<std::int64_t>(box.pe_at.size())) return std::nullopt;
+  return box;
+}
+
+}  // namespace
+
+std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, std::string& why) {
+  const auto sym = problem.comm.symmetrized();
+  const auto grid = recover_grid(sym);
+  if (!grid) {
+    why = "the traffic is not a 1D, 2D or 3D grid (a non-periodic 3-, 5- or 7-point stencil)";
+    return std::nullopt;
+  }
+  const auto box = allowed_box(problem.topology, problem.constraints.allowed_pes());
+  if (!box) {
+    why = "the allowed PEs are not a box of a mesh or torus";
+    return std::nullopt;
+  }
+  const auto axes = box->extent.size();
+  if (grid->axes() > axes) {
+    why = "the grid has more axes than the machine";
+    return std::nullopt;
+  }
+  auto ranks = grid->extent;
+  ranks.resize(axes, 1);
+  // Every assignment of grid axes to machine axes whose blocks fit the
+  // slots; the lowest hop-bytes wins (ties: the first permutation).
+  std::vector<std::size_t> perm(axes);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::optional<Mapping> best;
+  std::int64_t best_cost = 0;
+  std::vector<std::int64_t> c(axes);
+  do {
+    std::vector<std::int64_t> block(axes, 1);
+    std::int64_t per_pe = 1;
+    bool fits = true;
+    for (std::size_t i = 0; i < axes && fits; ++i) {
+      const auto r = ranks[perm[i]];
+      const auto t = box->extent[i];
+      if (r > t) {
+        fits = r % t == 0;
+        block[i] = r / t;
+        per_pe *= block[i];
+      }
+    }
+    if (!fits || per_pe > problem.constraints.capacity()) continue;
+    Mapping mapping(static_cast<std::size_t>(problem.comm.num_ranks()));
+    for (Rank v = 0; v < problem.comm.num_ranks(); ++v) {
+      for (std::size_t i = 0; i < axes; ++i) {
+        const auto k = perm[i];
+        const auto x = k < grid->axes() ? grid->coordinates[static_cast<std::size_t>(v) * grid->axes() + k] : 0;
+        c[i] = box->low[i] + x / block[i];
+      }
+      mapping[static_cast<std::size_t>(v)] = box->pe_at.at(c);
+    }
+    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    if (!best || cost < best_cost) {
+      best = std::move(mapping);
+      best_cost = cost;
+    }
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  if (!best) {
+    why = fmt::format("a {} grid does not fold onto the {} box of allowed PEs at {} per PE",
+                      fmt::join(grid->extent, "x"), fmt::join(box->extent, "x"), problem.constraints.capacity());
+    return std::nullopt;
+  }
+  context.note(1, fmt::format("geometric: the traffic is a {} grid; on the {} box: {} hop-bytes",
+                              fmt::join(grid->extent, "x"), fmt::join(box->extent, "x"), best_cost));
+  return best;
+}
+
+Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
+  std::string why;
+  if (auto mapping = lay_out_grid(problem, context, why)) return std::move(*mapping);
+  context.note(1, "geometric: " + why + "; mapping with scotch");
+  return map_with("scotch", problem, context);
+}
+
+}  // namespace tmap::strategies

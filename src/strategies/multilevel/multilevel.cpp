@@ -1,0 +1,65 @@
+#include "strategies/multilevel/multilevel.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "multilevel/multilevel.hpp"
+#include "refine/slots.hpp"
+#include "strategies/geometric/geometric.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::strategies {
+
+namespace {
+
+/// Most ranks the engine maps from scratch (above, Scotch's start alone).
+constexpr Rank kFreshRanks = 16384;
+
+}  // namespace
+
+Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const {
+  const auto sym = problem.comm.symmetrized();
+  const auto& constraints = problem.constraints;
+  multilevel::Options options;
+  options.seed = context.seed;
+  options.threads = context.threads;
+  Run construct = context;
+  construct.refine.kind = RefineKind::None;
+  construct.hooks.verbosity = context.hooks.verbosity - 1;
+  // Starts: the grid layout when the traffic is a grid; else the engine's
+  // own mapping and Scotch's (the engine wins on irregular traffic, Scotch's
+  // recursive bisection on uniform stencils it cannot lay out), each
+  // V-cycled; the lower wins (ties: the first).
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> starts;
+  std::string why;
+  if (const auto grid = lay_out_grid(problem, construct, why)) {
+    starts.emplace_back("geometric", refine::slots_of(*grid, constraints));
+  } else {
+    context.note(2, "multilevel: geometric does not apply: " + why);
+    // Above kFreshRanks the engine's own build costs more than it wins
+    // (9 s at 65,536 ranks on a torus, 33 % above Scotch's start there).
+    if (problem.comm.num_ranks() <= kFreshRanks) {
+      starts.emplace_back("built", multilevel::map_slots(sym, problem.topology, constraints, options));
+    }
+    if (!context.stopped())
+      starts.emplace_back("scotch", refine::slots_of(map_with("scotch", problem, construct), constraints));
+  }
+  std::size_t best = 0;
+  std::int64_t best_cost = -1;
+  for (std::size_t k = 0; k < starts.size() && !context.stopped(); ++k) {
+    auto& [name, sigma] = starts[k];
+    multilevel::Stats cycled;
+    multilevel::refine_slots(sym, problem.topology, constraints, sigma, multilevel::kDefaultCycles, options, &cycled);
+    context.note(1, fmt::format("multilevel: {} {} -> {} after V-cycles ({} levels, {} groups at the coarsest)", name,
+                                cycled.before, cycled.after, cycled.levels, cycled.coarsest));
+    if (best_cost < 0 || cycled.after < best_cost) {
+      best = k;
+      best_cost = cycled.after;
+    }
+  }
+  return refine::SlotSpace::of(constraints).to_mapping(starts[best].second, constraints.allowed_pes());
+}
+
+}  // namespace tmap::strategies
