@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Shuffled 2D and 3D stencils onto meshes and tori of their shape (issue #31's
-first goal): hop-bytes against the optimum (every pair one hop: the traffic's
+"""Shuffled 2D and 3D stencils (periodic ones too) onto meshes and tori of
+their shape (issue #31's first goal): hop-bytes against the optimum (every pair one hop: the traffic's
 total) and time, per strategy, in one run.
 
     benchmarks/quality/structured.py [--tm-map build/bin/tm-map] [--sizes 4096,65536]
@@ -17,12 +17,15 @@ import subprocess
 import tempfile
 import time
 
+# (pattern, dims, machine, periodic)
 CASES = {
-    4096: [("stencil3d", "16x16x16", "torus3D 16 16 16"), ("stencil3d", "16x16x16", "mesh3D 16 16 16"),
-           ("stencil2d", "64x64", "torus2D 64 64"), ("stencil3d", "32x16x8", "mesh3D 8 16 32"),
-           ("stencil2d", "128x32", "mesh2D 32 128")],
-    65536: [("stencil3d", "64x32x32", "torus3D 64 32 32"), ("stencil3d", "64x32x32", "mesh3D 32 32 64"),
-            ("stencil2d", "256x256", "torus2D 256 256"), ("stencil2d", "512x128", "mesh2D 128 512")],
+    4096: [("stencil3d", "16x16x16", "torus3D 16 16 16", False), ("stencil3d", "16x16x16", "mesh3D 16 16 16", False),
+           ("stencil2d", "64x64", "torus2D 64 64", False), ("stencil3d", "32x16x8", "mesh3D 8 16 32", False),
+           ("stencil2d", "128x32", "mesh2D 32 128", False), ("stencil3d", "16x16x16", "torus3D 16 16 16", True),
+           ("stencil2d", "64x64", "torus2D 64 64", True)],
+    65536: [("stencil3d", "64x32x32", "torus3D 64 32 32", False), ("stencil3d", "64x32x32", "mesh3D 32 32 64", False),
+            ("stencil2d", "256x256", "torus2D 256 256", False), ("stencil2d", "512x128", "mesh2D 128 512", False),
+            ("stencil3d", "64x32x32", "torus3D 64 32 32", True)],
 }
 
 
@@ -37,10 +40,12 @@ def main():
     lines = ["| ranks | stencil | machine | strategy | hop-bytes | x optimum | time s |", "|---:|---|---|---|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as work:
         for size in [int(s) for s in args.sizes.split(",")]:
-            for pattern, dims, machine in CASES[size]:
-                comm = os.path.join(work, f"{pattern}-{dims}.mtx")
+            for pattern, dims, machine, periodic in CASES[size]:
+                name = f"{pattern} {dims}" + (" periodic" if periodic else "")
+                comm = os.path.join(work, name.replace(" ", "-") + ".mtx")
                 if not os.path.exists(comm):
-                    subprocess.run([tm_gen, pattern, "--dims", dims, "--shuffle", "7", "--output", comm], check=True)
+                    subprocess.run([tm_gen, pattern, "--dims", dims, "--shuffle", "7", "--output", comm]
+                                   + (["--periodic"] if periodic else []), check=True)
                 for strategy in args.strategies.split(","):
                     start = time.perf_counter()
                     out = subprocess.run([args.tm_map, "-t", machine, "-c", comm, "-s", strategy, "--format", "json", "-q"],
@@ -48,7 +53,7 @@ def main():
                     wall = time.perf_counter() - start
                     r = json.loads(out)
                     ratio = r["hop_bytes"] / r["total_bytes"]
-                    lines.append(f"| {size} | {pattern} {dims} | `{machine}` | {strategy} | {r['hop_bytes']:,} | "
+                    lines.append(f"| {size} | {name} | `{machine}` | {strategy} | {r['hop_bytes']:,} | "
                                  f"{ratio:.3f} | {wall:.2f} |")
                     print(lines[-1], flush=True)
     if args.output:

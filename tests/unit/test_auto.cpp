@@ -22,8 +22,10 @@ using tmap::Problem;
 
 // The default strategy keeps in-order where Scotch's bipartitioning does
 // worse (a natural 8x8x8 stencil on torus3D 8 8 8: in-order is the optimum,
-// one hop per message, 3,072 messages x 1000 bytes x 2 directions) and
-// Scotch's mapping where in-order is poor (the same stencil shuffled).
+// one hop per message, 3,072 messages x 1000 bytes x 2 directions), the
+// geometric layout when the same stencil is shuffled (the optimum again,
+// below Scotch), and Scotch's mapping where in-order is poor and the
+// traffic is no grid (a shuffled 27-point stencil).
 TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
   const auto topology = tmap::load_topology("torus3D 8 8 8");
   const auto constraints = Constraints::all(*topology);
@@ -37,8 +39,13 @@ TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
   EXPECT_EQ(tmap::map_with("auto", on_natural, Context{}), tmap::map_with("inorder", on_natural, Context{}));
   const auto shuffled = tmap::gen::shuffle_ranks(natural, 7);
   const Problem on_shuffled{shuffled, *topology, constraints};
-  EXPECT_LT(cost(shuffled, "scotch+"), cost(shuffled, "inorder"));
-  EXPECT_EQ(tmap::map_with("auto", on_shuffled, Context{}), tmap::map_with("scotch+", on_shuffled, Context{}));
+  EXPECT_EQ(cost(shuffled, "auto"), 3072000);
+  EXPECT_LT(cost(shuffled, "auto"), cost(shuffled, "scotch+"));
+  EXPECT_EQ(tmap::map_with("auto", on_shuffled, Context{}), tmap::map_with("geometric", on_shuffled, Context{}));
+  const auto dense = tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 8, 8}, 27, 1000, true), 7);
+  const Problem on_dense{dense, *topology, constraints};
+  EXPECT_LT(cost(dense, "scotch+"), cost(dense, "inorder"));
+  EXPECT_EQ(tmap::map_with("auto", on_dense, Context{}), tmap::map_with("scotch+", on_dense, Context{}));
 }
 
 // Where in-order puts every communicating pair at the machine's least
@@ -69,7 +76,10 @@ TEST(Auto, StopsAtAProvablyOptimalInOrderAndOnlyThere) {
   EXPECT_TRUE(claims_optimal(tmap::gen::stencil({8, 8, 8}, 7, 1000), one_per_pe));
   // A 4x4 torus stencil laid in order over an 8-wide row: some pairs 3 hops apart.
   EXPECT_FALSE(claims_optimal(tmap::gen::stencil({4, 4}, 5, 1000, true), one_per_pe));
-  EXPECT_FALSE(claims_optimal(tmap::gen::shuffle_ranks(natural, 7), one_per_pe));
+  // Shuffled, the geometric layout is (every pair one hop again); a shuffled
+  // 27-point stencil has pairs two and three hops apart in any layout.
+  EXPECT_TRUE(claims_optimal(tmap::gen::shuffle_ranks(natural, 7), one_per_pe));
+  EXPECT_FALSE(claims_optimal(tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 8, 8}, 27, 1000, true), 7), one_per_pe));
   std::vector<tmap::PE> all(static_cast<std::size_t>(topology->size()));
   std::iota(all.begin(), all.end(), tmap::PE{0});
   EXPECT_FALSE(claims_optimal(tmap::gen::stencil({8, 8, 4}, 7, 1000, true), Constraints::allowed(*topology, all, 2)));

@@ -179,9 +179,60 @@ TEST(GridRecovery, ShuffledStencilsAreRecoveredExactly) {
   }
 }
 
+TEST(GridRecovery, ShuffledPeriodicStencilsAreRecoveredExactly) {
+  // Rings and tori in any rank order: coordinates whose pairs are one step
+  // apart around the wrap (is_exactly_the_grid, checked here again by hand).
+  std::vector<tmap::CommEntry> ring;
+  for (tmap::Rank v = 0; v < 11; ++v) {
+    ring.push_back({v, (v + 1) % 11, 7});
+    ring.push_back({(v + 1) % 11, v, 7});
+  }
+  const auto ring_comm = CommMatrix::from_entries(11, ring);
+  for (const std::vector<std::int64_t>& dims :
+       std::vector<std::vector<std::int64_t>>{{11}, {5, 9}, {40, 25}, {6, 5, 7}, {16, 16, 16}}) {
+    const auto comm = tmap::gen::shuffle_ranks(
+        dims.size() == 1 ? ring_comm : tmap::gen::stencil(dims, dims.size() == 2 ? 5 : 7, 1000, true), 3);
+    const auto grid = tmap::strategies::recover_grid(comm.symmetrized());
+    ASSERT_TRUE(grid.has_value()) << dims.size() << "D, " << dims.front();
+    EXPECT_TRUE(grid->periodic);
+    auto extent = grid->extent;
+    auto expected = dims;
+    std::sort(extent.begin(), extent.end());
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(extent, expected);
+    for (tmap::Rank v = 0; v < comm.num_ranks(); ++v) {
+      for (const auto u : comm.targets(v)) {
+        std::int64_t steps = 0;
+        for (std::size_t k = 0; k < grid->axes(); ++k) {
+          const auto d = std::abs(grid->coordinates[static_cast<std::size_t>(v) * grid->axes() + k] -
+                                  grid->coordinates[static_cast<std::size_t>(u) * grid->axes() + k]);
+          steps += std::min(d, grid->extent[k] - d);
+        }
+        EXPECT_EQ(steps, 1);
+      }
+    }
+  }
+  // A torus with one pair rewired (same degrees): refused.
+  auto torus = tmap::gen::stencil({6, 6}, 5, 1000, true);
+  std::vector<tmap::CommEntry> entries;
+  for (tmap::Rank v = 0; v < 36; ++v) {
+    for (const auto u : torus.targets(v)) entries.push_back({v, u, 1000});
+  }
+  // Swap the partners of two pairs: 0-1 and 14-15 become 0-14 and 1-15.
+  std::erase_if(entries, [](const tmap::CommEntry& e) {
+    return (e.from == 0 && e.to == 1) || (e.from == 1 && e.to == 0) || (e.from == 14 && e.to == 15) ||
+           (e.from == 15 && e.to == 14);
+  });
+  for (const auto& [a, b] : {std::pair<tmap::Rank, tmap::Rank>{0, 14}, {1, 15}}) {
+    entries.push_back({a, b, 1000});
+    entries.push_back({b, a, 1000});
+  }
+  EXPECT_FALSE(tmap::strategies::recover_grid(CommMatrix::from_entries(36, entries).symmetrized()));
+}
+
 TEST(GridRecovery, RefusesWhatIsNotAGrid) {
   using tmap::strategies::recover_grid;
-  EXPECT_FALSE(recover_grid(tmap::gen::stencil({8, 8}, 5, 1000, true).symmetrized()));  // periodic
+  EXPECT_FALSE(recover_grid(tmap::gen::stencil({4, 8}, 5, 1000, true).symmetrized()));  // a periodic axis of 4
   EXPECT_FALSE(recover_grid(tmap::gen::stencil({8, 8}, 9, 1000).symmetrized()));        // diagonals
   EXPECT_FALSE(recover_grid(tmap::gen::random_sparse(64, 3, 1000, 1).symmetrized()));
   // A grid with one edge missing, and one with an extra edge.
@@ -216,16 +267,16 @@ TEST(Geometric, ShuffledStencilsReachTheOptimum) {
     std::vector<std::int64_t> dims;
     const char* machine;
     std::int64_t per_pe;
+    bool periodic = false;
   };
-  const Case cases[] = {{{16, 16, 16}, "torus3D 16 16 16", 1},
-                        {{8, 4, 6}, "mesh3D 6 8 4", 1},
-                        {{32, 16}, "mesh2D 16 32", 1},
-                        {{16, 8, 8}, "torus3D 8 8 8", 2}};
+  const Case cases[] = {{{16, 16, 16}, "torus3D 16 16 16", 1}, {{16, 16, 16}, "torus3D 16 16 16", 1, true},
+                        {{25, 40}, "torus2D 40 25", 1, true},  {{8, 4, 6}, "mesh3D 6 8 4", 1},
+                        {{32, 16}, "mesh2D 16 32", 1},         {{16, 8, 8}, "torus3D 8 8 8", 2}};
   for (const auto& c : cases) {
     const auto topology = tmap::load_topology(c.machine);
     const auto constraints = Constraints::all(*topology, c.per_pe);
     const auto points = c.dims.size() == 2 ? 5 : 7;
-    const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil(c.dims, points, 1000), 7);
+    const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil(c.dims, points, 1000, c.periodic), 7);
     const auto mapping = tmap::test::map_default("geometric", comm, *topology, constraints);
     EXPECT_TRUE(tmap::test::places_within(mapping, comm.num_ranks(), tmap::test::every_pe(*topology), c.per_pe));
     const auto hb = hop_bytes(comm, *topology, mapping);

@@ -54,7 +54,7 @@ std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, 
   const auto sym = problem.comm.symmetrized();
   const auto grid = recover_grid(sym);
   if (!grid) {
-    why = "the traffic is not a 1D, 2D or 3D grid (a non-periodic 3-, 5- or 7-point stencil)";
+    why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";
     return std::nullopt;
   }
   const auto box = allowed_box(problem.topology, problem.constraints.allowed_pes());
@@ -110,8 +110,9 @@ std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, 
                       fmt::join(grid->extent, "x"), fmt::join(box->extent, "x"), problem.constraints.capacity());
     return std::nullopt;
   }
-  context.note(1, fmt::format("geometric: the traffic is a {} grid; on the {} box: {} hop-bytes",
-                              fmt::join(grid->extent, "x"), fmt::join(box->extent, "x"), best_cost));
+  context.note(
+      1, fmt::format("geometric: the traffic is a {} {}grid; on the {} box: {} hop-bytes", fmt::join(grid->extent, "x"),
+                     grid->periodic ? "periodic " : "", fmt::join(box->extent, "x"), best_cost));
   return best;
 }
 

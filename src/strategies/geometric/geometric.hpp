@@ -1,6 +1,6 @@
-// The geometric strategy: a stencil's traffic recognised as a grid
-// (grid_recovery.hpp) and laid into the allocation's box of a mesh or
-// torus, axis onto axis, a block of ranks per PE when the grid is larger
+// The geometric strategy: a stencil's traffic recognised as a grid, or a
+// periodic grid (grid_recovery.hpp), and laid into the allocation's box of
+// a mesh or torus, axis onto axis, a block of ranks per PE when the grid is larger
 // than the box (each axis a multiple) and one rank per PE when it fits.
 // On a box of the grid's own shape every neighbour pair is one hop apart:
 // the lowest hop-bytes there is. Elsewhere the strategy maps with scotch,

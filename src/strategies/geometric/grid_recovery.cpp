@@ -30,7 +30,15 @@ std::optional<RecoveredGrid> recover_grid(const CommMatrix& sym) {
   const Rank n = sym.num_ranks();
   if (n < 2) return std::nullopt;
   std::int64_t least = std::numeric_limits<std::int64_t>::max();
-  for (Rank v = 0; v < n; ++v) least = std::min<std::int64_t>(least, static_cast<std::int64_t>(sym.targets(v).size()));
+  std::int64_t most = 0;
+  for (Rank v = 0; v < n; ++v) {
+    least = std::min<std::int64_t>(least, static_cast<std::int64_t>(sym.targets(v).size()));
+    most = std::max<std::int64_t>(most, static_cast<std::int64_t>(sym.targets(v).size()));
+  }
+  // Every rank with 2, 4 or 6 partners: a periodic stencil, perhaps.
+  if (least == most && least % 2 == 0) {
+    if (auto torus = recover_torus(sym)) return torus;  // else perhaps a 2x2 mesh (every rank 2 partners)
+  }
   if (least < 1 || least > 3) return std::nullopt;
   const auto axes = static_cast<std::size_t>(least);
   Rank c0 = 0;
@@ -64,36 +72,45 @@ std::optional<RecoveredGrid> recover_grid(const CommMatrix& sym) {
       grid.coordinates[static_cast<std::size_t>(v) * axes + k] = twice / 2;
     }
   }
-  // Exactly the grid: a bijection onto the box, pairs one step apart, and
-  // as many pairs as the grid has edges.
+  if (!is_exactly_the_grid(sym, grid)) return std::nullopt;
+  return grid;
+}
+
+bool is_exactly_the_grid(const CommMatrix& sym, const RecoveredGrid& grid) {
+  const Rank n = sym.num_ranks();
+  const auto axes = grid.axes();
   std::int64_t volume = 1;
   for (const auto l : grid.extent) {
-    if (volume > n / l + 1) return std::nullopt;
+    if (l < 1 || volume > n / l + 1) return false;
     volume *= l;
   }
-  if (volume != n) return std::nullopt;
+  if (volume != n || static_cast<Rank>(grid.coordinates.size()) != n * static_cast<Rank>(axes)) return false;
   std::vector<char> used(static_cast<std::size_t>(n), 0);
   std::int64_t pairs = 0;
+  const auto at = [&](Rank v, std::size_t k) { return grid.coordinates[static_cast<std::size_t>(v) * axes + k]; };
   for (Rank v = 0; v < n; ++v) {
     std::int64_t cell = 0;
-    for (std::size_t k = axes; k-- > 0;)
-      cell = cell * grid.extent[k] + grid.coordinates[static_cast<std::size_t>(v) * axes + k];
-    if (used[static_cast<std::size_t>(cell)]) return std::nullopt;
+    for (std::size_t k = axes; k-- > 0;) {
+      if (at(v, k) < 0 || at(v, k) >= grid.extent[k]) return false;
+      cell = cell * grid.extent[k] + at(v, k);
+    }
+    if (used[static_cast<std::size_t>(cell)]) return false;
     used[static_cast<std::size_t>(cell)] = 1;
     for (const auto u : sym.targets(v)) {
       std::int64_t steps = 0;
       for (std::size_t k = 0; k < axes; ++k) {
-        steps += std::abs(grid.coordinates[static_cast<std::size_t>(v) * axes + k] -
-                          grid.coordinates[static_cast<std::size_t>(u) * axes + k]);
+        auto step = std::abs(at(v, k) - at(u, k));
+        if (grid.periodic) step = std::min(step, grid.extent[k] - step);
+        steps += step;
       }
-      if (steps != 1) return std::nullopt;
+      if (steps != 1) return false;
       ++pairs;
     }
   }
+  // Every edge of the grid is there: as many pairs as it has.
   std::int64_t edges = 0;
-  for (std::size_t k = 0; k < axes; ++k) edges += (grid.extent[k] - 1) * (n / grid.extent[k]);
-  if (pairs != 2 * edges) return std::nullopt;
-  return grid;
+  for (std::size_t k = 0; k < axes; ++k) edges += (grid.extent[k] - (grid.periodic ? 0 : 1)) * (n / grid.extent[k]);
+  return pairs == 2 * edges;
 }
 
 }  // namespace tmap::strategies
