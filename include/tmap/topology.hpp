@@ -91,6 +91,9 @@ class Topology {
   [[nodiscard]] virtual bool grid_coordinates(PE /*pe*/, std::vector<std::int64_t>& /*coordinates*/) const {
     return false;
   }
+  /// The grid of grid_coordinates: each axis's extent, and whether the axes
+  /// wrap around (tori). False for other kinds.
+  [[nodiscard]] virtual bool grid_extent(std::vector<std::int64_t>& /*extent*/, bool& /*wraps*/) const { return false; }
   /// The group a PE belongs to just below the whole machine: a Tianhe-3
   /// chip or a tree's first branch (tree_path's first step), else its node.
   [[nodiscard]] std::int64_t top_group(PE pe) const {

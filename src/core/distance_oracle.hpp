@@ -112,6 +112,45 @@ class NodeDistances {
   std::vector<T> d_;
 };
 
+/// Distances on a mesh or torus from each PE's coordinates (kept as 16-bit
+/// numbers): the Manhattan distance, around the wrap on tori, as the
+/// topology computes it, without a virtual call or a division per axis.
+class GridDistances {
+ public:
+  GridDistances(const Topology& topology, std::span<const PE> pes, std::vector<std::int64_t> extent, bool wraps)
+      : axes_(extent.size()), extent_(std::move(extent)), wraps_(wraps), coords_(pes.size() * axes_) {
+    std::vector<std::int64_t> c;
+    for (std::size_t u = 0; u < pes.size(); ++u) {
+      (void)topology.grid_coordinates(pes[u], c);
+      for (std::size_t k = 0; k < axes_; ++k) coords_[u * axes_ + k] = static_cast<std::uint16_t>(c[k]);
+    }
+  }
+  /// Grids whose coordinates fit 16 bits, up to 4 axes.
+  static bool fits(const std::vector<std::int64_t>& extent) {
+    return !extent.empty() && extent.size() <= 4 && std::all_of(extent.begin(), extent.end(), [](std::int64_t l) {
+      return l >= 1 && l <= std::numeric_limits<std::uint16_t>::max();
+    });
+  }
+  [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept {
+    const std::uint16_t* a = coords_.data() + static_cast<std::size_t>(u) * axes_;
+    const std::uint16_t* b = coords_.data() + static_cast<std::size_t>(v) * axes_;
+    Distance total = 0;
+    for (std::size_t k = 0; k < axes_; ++k) {
+      Distance delta = a[k] > b[k] ? a[k] - b[k] : b[k] - a[k];
+      if (wraps_ && extent_[k] - delta < delta) delta = extent_[k] - delta;
+      total += delta;
+    }
+    return total;
+  }
+  [[nodiscard]] std::int64_t size() const noexcept { return static_cast<std::int64_t>(coords_.size() / axes_); }
+
+ private:
+  std::size_t axes_;
+  std::vector<std::int64_t> extent_;
+  bool wraps_;
+  std::vector<std::uint16_t> coords_;
+};
+
 class TopologyDistances {
  public:
   TopologyDistances(const Topology& topology, std::span<const PE> pes) : topology_(topology), pes_(pes) {}
@@ -160,6 +199,12 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
       return f(DenseDistances<std::uint32_t>(topology, pes, threads));
     }
   }
+  // Meshes and tori too large for a table: from the coordinates.
+  std::vector<std::int64_t> extent;
+  bool wraps = false;
+  if (topology.grid_extent(extent, wraps) && GridDistances::fits(extent)) {
+    return f(GridDistances(topology, pes, std::move(extent), wraps));
+  }
   return f(TopologyDistances(topology, pes));
 }
 
@@ -173,4 +218,5 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
   X(::tmap::detail::DenseDistances<std::uint32_t>) \
   X(::tmap::detail::NodeDistances<std::uint8_t>)   \
   X(::tmap::detail::NodeDistances<std::uint32_t>)  \
+  X(::tmap::detail::GridDistances)                 \
   X(::tmap::detail::TopologyDistances)

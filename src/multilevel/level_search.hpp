@@ -2,12 +2,15 @@
 // lowers the level's hop-bytes, sum over cluster pairs of traffic x the
 // distance of their groups' representatives (exact at level 0, where groups
 // are slots). The gain state is refine::RankCosts over clusters and groups.
-// A cluster's candidates are the groups of its partners and the groups near
-// those: the places that bring it next to whom it talks to. Best candidate
+// A cluster's candidates are the groups of its heaviest partners (at most
+// kCandidatePartners: coarse levels of a poor mapping are nearly complete
+// graphs) and the groups near those: the places that bring it next to whom
+// it talks to most. Best candidate
 // first (ties to the lowest group), applied at once; passes until one gains
 // less than 0.1 % of the cost. Sequential, so deterministic.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -54,6 +57,9 @@ class GroupTableDistances {
 /// Most groups a level tabulates (32 MiB).
 inline constexpr std::int64_t kTabulatedGroups = 2048;
 
+/// Partners whose groups a cluster tries, the heaviest first.
+inline constexpr std::size_t kCandidatePartners = 8;
+
 template <typename Distances>
 class LevelSearch {
  public:
@@ -69,6 +75,18 @@ class LevelSearch {
         seen_(place.size(), 0) {
     for (std::size_t c = 0; c < place.size(); ++c)
       occupant_[static_cast<std::size_t>(place[c])] = static_cast<std::int64_t>(c);
+    // The heaviest partners of each cluster (ties to the lowest id).
+    std::vector<std::pair<Volume, std::int64_t>> row;
+    for (std::int64_t a = 0; a < graph.count(); ++a) {
+      const auto targets = graph.sym.targets(a);
+      const auto volumes = graph.sym.volumes(a);
+      row.clear();
+      for (std::size_t e = 0; e < targets.size(); ++e) row.emplace_back(-volumes[e], targets[e]);
+      const auto keep = std::min(row.size(), kCandidatePartners);
+      std::partial_sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(keep), row.end());
+      for (std::size_t k = 0; k < keep; ++k) heavy_.targets.push_back(row[k].second);
+      heavy_.offsets.push_back(static_cast<std::int64_t>(heavy_.targets.size()));
+    }
   }
 
   [[nodiscard]] Int128 cost() const { return costs_.total(); }
@@ -88,8 +106,9 @@ class LevelSearch {
 
  private:
   Int128 improve(std::int64_t a) {
-    const auto partners = graph_.sym.targets(a);
-    if (partners.empty()) return 0;
+    const auto first = heavy_.offsets[static_cast<std::size_t>(a)];
+    const auto last = heavy_.offsets[static_cast<std::size_t>(a) + 1];
+    if (first == last) return 0;
     ++stamp_;
     const auto own = place_[static_cast<std::size_t>(a)];
     const auto shape = graph_.shape[static_cast<std::size_t>(a)];
@@ -106,8 +125,8 @@ class LevelSearch {
         best_group = t;
       }
     };
-    for (const auto l : partners) {
-      const auto h = place_[static_cast<std::size_t>(l)];
+    for (auto k = first; k < last; ++k) {
+      const auto h = place_[static_cast<std::size_t>(heavy_.targets[static_cast<std::size_t>(k)])];
       consider(h);
       const auto& near = target_.near;
       for (auto e = near.offsets[static_cast<std::size_t>(h)]; e < near.offsets[static_cast<std::size_t>(h) + 1]; ++e) {
@@ -129,6 +148,7 @@ class LevelSearch {
   std::vector<std::int64_t>& place_;
   refine::RankCosts<Distances> costs_;
   std::vector<std::int64_t> occupant_;
+  Candidates heavy_;  ///< each cluster's heaviest partners (scores unused)
   std::uint64_t stamp_ = 0;
   std::vector<std::uint64_t> seen_;
 };

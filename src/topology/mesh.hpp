@@ -21,6 +21,11 @@ class MeshTopology final : public Topology {
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
   [[nodiscard]] bool grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const override;
+  [[nodiscard]] bool grid_extent(std::vector<std::int64_t>& extent, bool& wraps) const override {
+    extent = dims_;
+    wraps = torus_;
+    return true;
+  }
   /// Scotch's meshXD uses the torus formula (Scotch 7.0.3), so only mesh2D,
   /// mesh3D and the tori are native.
   [[nodiscard]] bool scotch_native() const override { return torus_ || dims_.size() == 2 || dims_.size() == 3; }

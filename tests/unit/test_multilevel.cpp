@@ -294,3 +294,31 @@ TEST(Geometric, ShuffledStencilsReachTheOptimum) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(DistanceOracle, GridDistancesAreTheTopologys) {
+  // The coordinate oracle (meshes and tori too large for a table) gives the
+  // topology's own distance for every pair of a scattered set of PEs.
+  for (const char* spec : {"torus3D 7 4 5", "mesh3D 6 5 4", "torus2D 9 12", "mesh2D 3 17"}) {
+    const auto topology = tmap::load_topology(spec);
+    std::vector<tmap::PE> pes;
+    for (tmap::PE p = 0; p < topology->size(); p += 2) pes.push_back(p);
+    std::vector<std::int64_t> extent;
+    bool wraps = false;
+    ASSERT_TRUE(topology->grid_extent(extent, wraps)) << spec;
+    EXPECT_EQ(wraps, std::string(spec).starts_with("torus"));
+    const tmap::detail::GridDistances d(*topology, pes, extent, wraps);
+    for (std::size_t u = 0; u < pes.size(); ++u) {
+      for (std::size_t v = 0; v < pes.size(); ++v) {
+        ASSERT_EQ(d(static_cast<std::int64_t>(u), static_cast<std::int64_t>(v)), topology->distance(pes[u], pes[v]))
+            << spec << " " << pes[u] << " " << pes[v];
+      }
+    }
+  }
+  std::vector<std::int64_t> extent;
+  bool wraps = false;
+  EXPECT_FALSE(tmap::load_topology("tleaf 2 4 10 4 1")->grid_extent(extent, wraps));
+}
+
+}  // namespace
