@@ -84,11 +84,33 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
     candidates.push_back(std::move(c));
   }
   if (candidates.empty()) throw UnsupportedError("best: no construction could map this input");
+  const auto by_cost = [&] {
+    std::vector<std::size_t> order(candidates.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return candidates[a].refined < candidates[b].refined; });
+    return order;
+  };
+  // V-cycles of the multilevel engine for the best few distinct candidates:
+  // blocks of ranks moved where swaps stop (never worse).
+  {
+    Run cycles = context;
+    cycles.refine.kind = RefineKind::Multilevel;
+    std::vector<std::size_t> done;
+    for (const auto k : by_cost()) {
+      if (context.stopped() || static_cast<int>(done.size()) >= kVcycleFinalists) break;
+      auto& c = candidates[k];
+      const bool duplicate =
+          std::any_of(done.begin(), done.end(), [&](std::size_t f) { return candidates[f].mapping == c.mapping; });
+      if (duplicate) continue;
+      done.push_back(k);
+      const auto t0 = std::chrono::steady_clock::now();
+      c.refined = refine_mapping(problem, c.mapping, cycles).after;
+      c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+  }
   // Tabu for the best few distinct refined candidates, the budget shared.
-  std::vector<std::size_t> order(candidates.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return candidates[a].refined < candidates[b].refined; });
+  const auto order = by_cost();
   if (context.refine.kind == RefineKind::Tabu && !context.stopped()) {
     std::vector<std::size_t> finalists;
     for (const auto k : order) {

@@ -1,5 +1,6 @@
 // The portfolio: every construction that suits the input, each polished by
-// the swap search, the best few then searched further by robust tabu search
+// the swap search, the best two by multilevel V-cycles, the best few then
+// searched further by robust tabu search
 // (with --refine tabu) within one shared move budget; the best mapping wins.
 // Never worse than the best construction alone; deterministic for a seed and
 // a budget (without --time-limit).
@@ -16,6 +17,8 @@ namespace tmap::strategies {
 [[nodiscard]] std::vector<const StrategyInfo*> portfolio();
 /// Tabu searches that share the budget (the best refined candidates).
 inline constexpr int kTabuFinalists = 3;
+/// Candidates that get multilevel V-cycles after the swap search (the best).
+inline constexpr int kVcycleFinalists = 2;
 
 class BestMapper final : public Mapper {
  public:
