@@ -154,8 +154,9 @@ int main(int argc, char** argv) {
   }
   std::string refine = "none";
   app.add_option("--refine", refine,
-                 "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum) or "
-                 "tabu (robust tabu search; --refine-iters)")
+                 "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum), "
+                 "tabu (robust tabu search; --refine-iters) or multilevel (V-cycles moving blocks of ranks at every "
+                 "level of the machine, then swap)")
       ->check(CLI::IsMember({"none", "swap", "tabu", "multilevel"}));
   std::int64_t refine_iters = -1;
   app.add_option("--refine-iters", refine_iters, option_help("refine-iters"))->transform(whole_number(0, 1000000000));
