@@ -24,19 +24,6 @@ std::int64_t saturated(Int128 v) {
                                                       : static_cast<std::int64_t>(v);
 }
 
-template <typename Distances>
-GroupTable group_table(const TargetLevel& target, const Distances& d) {
-  const auto n = target.count();
-  GroupTable table(static_cast<std::size_t>(n * n));
-  for (std::int64_t g = 0; g < n; ++g) {
-    for (std::int64_t h = 0; h < n; ++h) {
-      table[static_cast<std::size_t>(g * n + h)] =
-          d(target.rep[static_cast<std::size_t>(g)], target.rep[static_cast<std::size_t>(h)]);
-    }
-  }
-  return table;
-}
-
 /// place (at level l + 1) -> place at level l: each cluster's children go
 /// to its group's children, in order (their shapes agree, levels.hpp).
 std::vector<std::int64_t> project(const GraphLevel& fine_graph, const TargetLevel& fine_target,
@@ -88,14 +75,14 @@ std::vector<std::int64_t> uncoarsen(const std::vector<GraphLevel>& graphs, const
   return place;
 }
 
+/// Hop-bytes of a level-0 placement (groups are slots there).
 template <typename Distances>
 Int128 level0_cost(const GraphLevel& graph, const TargetLevel& target, const Distances& d,
-                   std::vector<std::int64_t>& place) {
+                   const std::vector<std::int64_t>& place) {
   const GroupDistances<Distances> group_d{d, target.rep};
-  return LevelSearch<GroupDistances<Distances>>(graph, target, group_d, place).cost();
+  return refine::RankCosts<GroupDistances<Distances>>(graph.sym, place, group_d).total();
 }
 
-template <typename Distances>
 void check_steps(const std::vector<GraphLevel>& graphs, const std::vector<TargetLevel>& targets) {
   for (std::size_t l = 0; l < graphs.size(); ++l) {
     if (graphs[l].count() != targets[l].count()) throw InternalError("multilevel: hierarchies out of step");
@@ -109,15 +96,14 @@ std::vector<std::int64_t> map_slots(const CommMatrix& sym, const Topology& topol
   const auto pes = constraints.allowed_pes();
   const auto n = sym.num_ranks();
   return detail::with_distances(topology, pes, options.threads, [&](const auto& d) {
-    using D = std::decay_t<decltype(d)>;
     const auto targets = target_levels(topology, pes, constraints.capacity(), d, options.coarsest);
     std::vector<GraphLevel> graphs;
     graphs.push_back(padded_graph(sym, constraints.num_slots()));
     while (graphs.size() < targets.size()) coarsen_by_traffic(graphs, options.seed);
-    check_steps<D>(graphs, targets);
-    const auto table = group_table(targets.back(), d);
-    auto place = greedy_coarsest(graphs.back(), targets.back(), table);
-    search_coarsest(graphs.back(), targets.back(), table, place, options.coarsest_iterations, options.seed);
+    check_steps(graphs, targets);
+    const GroupTableDistances top(d, targets.back().rep);
+    auto place = greedy_coarsest(graphs.back(), targets.back(), top.table());
+    search_coarsest(graphs.back(), targets.back(), top.table(), place, options.coarsest_iterations, options.seed);
     place = uncoarsen(graphs, targets, d, std::move(place), options);
     if (stats) {
       stats->levels = static_cast<std::int64_t>(graphs.size());
@@ -134,7 +120,6 @@ void refine_slots(const CommMatrix& sym, const Topology& topology, const Constra
   const auto pes = constraints.allowed_pes();
   const auto slots = constraints.num_slots();
   detail::with_distances(topology, pes, options.threads, [&](const auto& d) {
-    using D = std::decay_t<decltype(d)>;
     const auto targets = target_levels(topology, pes, constraints.capacity(), d, options.coarsest);
     // Level 0: the ranks where sigma puts them, a silent vertex on each free slot.
     std::vector<std::int64_t> start(sigma.begin(), sigma.end());
@@ -156,9 +141,9 @@ void refine_slots(const CommMatrix& sym, const Topology& topology, const Constra
         place.resize(static_cast<std::size_t>(targets[l + 1].count()));
         std::iota(place.begin(), place.end(), 0);
       }
-      check_steps<D>(graphs, targets);
-      const auto table = group_table(targets.back(), d);
-      search_coarsest(graphs.back(), targets.back(), table, place, options.cycle_iterations,
+      check_steps(graphs, targets);
+      const GroupTableDistances top(d, targets.back().rep);
+      search_coarsest(graphs.back(), targets.back(), top.table(), place, options.cycle_iterations,
                       options.seed + static_cast<std::uint64_t>(cycle));
       place = uncoarsen(graphs, targets, d, std::move(place), options);
       const auto cost = level0_cost(base, targets.front(), d, place);

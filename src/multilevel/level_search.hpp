@@ -41,13 +41,15 @@ class GroupTableDistances {
     for (std::int64_t g = 0; g < n_; ++g) {
       for (std::int64_t h = 0; h < n_; ++h) {
         d_[static_cast<std::size_t>(g * n_ + h)] =
-            (pe(rep[static_cast<std::size_t>(g)], rep[static_cast<std::size_t>(h)]));
+            pe(rep[static_cast<std::size_t>(g)], rep[static_cast<std::size_t>(h)]);
       }
     }
   }
   [[nodiscard]] Distance operator()(std::int64_t g, std::int64_t h) const {
     return d_[static_cast<std::size_t>(g * n_ + h)];
   }
+  /// Row-major (groups x groups), as the coarsest level's search takes it.
+  [[nodiscard]] const std::vector<Distance>& table() const noexcept { return d_; }
 
  private:
   std::int64_t n_;

@@ -10,6 +10,7 @@
 #include "fixtures.hpp"
 #include "multilevel/levels.hpp"
 #include "multilevel/multilevel.hpp"
+#include "refine/slots.hpp"
 #include "strategies/geometric/grid_recovery.hpp"
 #include "tmap/generators.hpp"
 
@@ -71,13 +72,8 @@ TEST(Multilevel, VcyclesNeverIncreaseHopBytes) {
         c.strategy = "random";
         c.seed = seed;
         const auto start = tmap::map_with("random", Problem{comm, *topology, constraints}, c);
-        std::vector<std::int64_t> sigma;
-        std::map<tmap::PE, std::int64_t> used;
+        auto sigma = tmap::refine::slots_of(start, constraints);
         const auto pes = constraints.allowed_pes();
-        for (const auto pe : start) {
-          const auto u = std::lower_bound(pes.begin(), pes.end(), pe) - pes.begin();
-          sigma.push_back(u * per_pe + used[pe]++);
-        }
         tmap::multilevel::Stats stats;
         tmap::multilevel::refine_slots(sym, *topology, constraints, sigma, 3, {}, &stats);
         const auto after = to_mapping(sigma, constraints);
