@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # tm-pmap (the ptscotch strategy) under mpirun: each process reads its share
-# of a .coo; the mapping rank 0 writes must be valid for tm-eval, its
+# of a .coo; by default a stencil's own order or grid is kept when optimal
+# (hop-bytes = total bytes), and -s ptscotch (PT-Scotch's mapping refined
+# across block borders) never ends above PT-Scotch's own. The mapping rank
+# 0 writes must be valid for tm-eval, its
 # hop-bytes equal to what tm-pmap printed (an independent evaluator), the
 # same on a second run, well below a random placement's, on tori, Tianhe-3
 # (several blocks), with oversubscription and within an allocation; bad
@@ -14,15 +17,16 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 pmap() { mpirun --oversubscribe -np "$1" "$bin/tm-pmap" "${@:2}"; }
 score() { "$bin/tm-eval" "$@" | awk '$1 == "hop_bytes" { print $2 }'; }
 
+strategy=auto  # tm-pmap's -s for check
 check() {  # NP TOPOLOGY COMM [extra tm-pmap/tm-eval args]
   local np=$1 topology=$2 comm=$3
   shift 3
-  pmap "$np" -t "$topology" -c "$comm" --output "$work/map.perm" "$@" 2> "$work/err"
+  pmap "$np" -t "$topology" -c "$comm" --output "$work/map.perm" -s "$strategy" "$@" 2> "$work/err"
   local printed scored random
   printed=$(sed -n 's/.*hop_bytes \([0-9]*\) .*/\1/p' "$work/err")
   scored=$(score -t "$topology" -c "$comm" -m "$work/map.perm" "$@")
   test -n "$printed" && test "$printed" = "$scored"
-  pmap "$np" -t "$topology" -c "$comm" --output "$work/again.perm" -q "$@"
+  pmap "$np" -t "$topology" -c "$comm" --output "$work/again.perm" -s "$strategy" -q "$@"
   cmp "$work/map.perm" "$work/again.perm"
   random=$("$bin/tm-map" -t "$topology" -c "$comm" -s random -q --format json "$@" |
            sed -n 's/.*"hop_bytes": *\([0-9]*\).*/\1/p')
@@ -39,6 +43,31 @@ check 2 "torus3D 12 10 8" "$work/s1920.coo" -o 2
 # A scheduler's allocation (nodes 6-8 and 10 busy, 297 of 384 given): tm-eval
 # refuses any rank outside it.
 check 3 "tianhe3:1x4,nodes=96,cores=4" "$work/s960.coo" --alloc 0-5,9,11-300
+
+# The default keeps a shuffled stencil's grid where it is optimal: every
+# pair one hop, hop-bytes = the total bytes sent.
+total=$(awk 'NR > 1 { s += $3 } END { print s }' "$work/s960.coo")
+for np in 1 3; do
+  pmap "$np" -t "torus3D 12 10 8" -c "$work/s960.coo" --output "$work/map.perm" 2> "$work/err"
+  grep -q "kept geometric: the traffic is a [0-9x]* grid; on the 12x10x8 box" "$work/err"
+  test "$(score -t "torus3D 12 10 8" -c "$work/s960.coo" -m "$work/map.perm")" = "$total"
+done
+echo "shuffled stencil laid out at the optimum ($total)"
+
+# PT-Scotch's mapping alone (-s ptscotch), and on traffic that is no grid:
+# the refinement across block borders never raises what PT-Scotch gave.
+"$bin/tm-gen" random --ranks 1200 --degree 5 --seed 3 --output "$work/r1200.coo"
+strategy=ptscotch
+for input in s960 r1200; do
+  for np in 1 2 3; do
+    check "$np" "torus3D 12 10 10" "$work/$input.coo"
+    read -r from to < <(sed -n 's/.*refined across blocks: \([0-9]*\) -> \([0-9]*\) .*/\1 \2/p' "$work/err")
+    test "$to" -le "$from"
+    test "$to" = "$(sed -n 's/.*hop_bytes \([0-9]*\) .*/\1/p' "$work/err")"
+  done
+done
+check 2 "tianhe3:1x4,nodes=96,cores=4" "$work/r1200.coo"
+strategy=auto
 
 # Bad input: the process that read the line reports it; nothing is written.
 printf '4\n0 1 10\n1 2 x\n2 3 5\n' > "$work/bad.coo"

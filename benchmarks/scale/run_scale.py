@@ -33,7 +33,7 @@ TIANHE3_CHIPS = {1024: (1, 1), 4096: (1, 1), 16384: (2, 2), 65536: (4, 4), 26214
 DEFAULT_PLAN = {
     "auto": 1048576, "scotch": 1048576, "inorder": 1048576, "greedy": 1048576, "treematch": 1048576, "ohtma+": 1048576,
     "rcm": 65536, "umpa-wh": 65536, "best:tabu": 16384, "gmap": 1048576, "ptscotch-np2": 1048576,
-    "scotch+": 262144}
+    "ptscotch-only-np2": 1048576, "scotch+": 262144}
 
 
 # Above LARGE ranks only these machines run by default (time).
@@ -138,7 +138,8 @@ def main():
                 for strategy in args.strategies.split(","):
                     if not args.all_sizes and n > DEFAULT_PLAN.get(strategy, 0):
                         continue
-                    if order == "shuffled" and strategy not in ("auto", "scotch", "scotch+", "gmap"):
+                    if order == "shuffled" and strategy not in ("auto", "scotch", "scotch+", "gmap", "ptscotch-np2",
+                                                                "ptscotch-only-np2"):
                         continue
                     if (n, kind, order, strategy) in done:
                         continue
@@ -168,13 +169,14 @@ def main():
                             row["hop_bytes"] = int(ev.stdout.split()[1]) if ev.returncode == 0 else None
                         emit(row)
                         continue
-                    if strategy.startswith("ptscotch-np"):
+                    if strategy.startswith("ptscotch-"):
                         if extra:
                             continue  # tm-pmap maps onto whole machines only
                         out = os.path.join(work, "pmap.perm")
-                        procs = strategy[len("ptscotch-np"):]
+                        procs = strategy.rsplit("-np", 1)[1]
                         cmd = ["mpirun", "--oversubscribe", "-np", procs, os.path.join(args.bin, "tm-pmap"), "-t", spec,
-                               "-c", f"{base}.coo", "--output", out]
+                               "-c", f"{base}.coo", "--output", out,
+                               "-s", "ptscotch" if strategy.startswith("ptscotch-only") else "auto"]
                         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
                         secs, rss, rc, err = timed(cmd, args.timeout, env)
                         row.update(time_s=secs, peak_rss_mb=rss, status="ok" if rc == 0 else rc)
@@ -237,7 +239,9 @@ def write_report(rows_path, md_path):
     lines = ["# Scale suite", "", "Written by benchmarks/scale/run_scale.py: wall time (s), peak RSS (MB) and",
              "hop-bytes as a ratio to in-order (natural order) or to tmap's scotch (shuffled), per run, one",
              "thread; gmap = scotch_gmap -Cd -cb (* = invalid: two ranks on a PE; its hop-bytes then count",
-             "that); ptscotch-np2 = tm-pmap on 2 processes (peak RSS: the largest process). Strategies",
+             "that); ptscotch-np2 = tm-pmap on 2 processes (its default: the own order or the grid when",
+             "better, else PT-Scotch refined across blocks), ptscotch-only-np2 = tm-pmap -s ptscotch (peak",
+             "RSS: the largest process). Strategies",
              "absent at a size were left out there (see docs/measurements.md); `timeout` = past 300 s.", "",
              "## Summary: the default (auto), scotch beside scotch_gmap, scotch+ beside scotch", ""] + summary(by) + [""]
     for key in sorted(by):

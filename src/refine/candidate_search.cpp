@@ -20,14 +20,16 @@ template <typename Distances>
 class CandidateSearch {
  public:
   CandidateSearch(const CommMatrix& sym, const SlotSpace& slots, const Distances& d,
-                  std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma)
+                  std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma, Movable movable)
       : s_(sym),
         slots_(slots),
         node_of_pe_(node_of_pe),
         sigma_(sigma),
         costs_(sym, pes_of(slots, sigma), d),
         occupant_(static_cast<std::size_t>(slots.num_slots), -1),
-        slot_seen_(static_cast<std::size_t>(slots.num_slots), 0) {
+        slot_seen_(static_cast<std::size_t>(slots.num_slots), 0),
+        movable_ranks_(movable.ranks < 0 ? sym.num_ranks() : movable.ranks),
+        movable_slots_(movable.slots < 0 ? slots.num_slots : movable.slots) {
     for (Rank r = 0; r < sym.num_ranks(); ++r) occupant_[sigma_[r]] = r;
     std::int64_t nodes = 0;
     for (const auto node : node_of_pe) nodes = std::max(nodes, node + 1);
@@ -45,7 +47,7 @@ class CandidateSearch {
     for (std::int64_t pass = 0; pass < max_passes; ++pass) {
       ++result.passes;
       const Int128 before = result.gain;
-      for (Rank a = 0; a < s_.num_ranks(); ++a) improve(a, result);
+      for (Rank a = 0; a < movable_ranks_; ++a) improve(a, result);
       if (on_step && !on_step(result.passes, saturated(cost - result.gain))) break;
       // A pass that gains less than 0.1 % of what is left ends the search.
       const Int128 gained = result.gain - before;
@@ -97,7 +99,7 @@ class CandidateSearch {
     Int128 cost = costs_.total();
     Int128 best_cost = cost;
     auto best_sigma = sigma_;
-    const Rank n = s_.num_ranks();
+    const Rank n = movable_ranks_;
     // Tabu memory: the PE a rank left last, and until when it may not return.
     std::vector<std::int64_t> left_pe(static_cast<std::size_t>(n), -1);
     std::vector<std::int64_t> until(static_cast<std::size_t>(n), -1);
@@ -164,6 +166,7 @@ class CandidateSearch {
   void for_candidates(Rank a, Visit&& visit) {
     ++stamp_;
     const auto once = [&](std::int64_t t) {
+      if (t >= movable_slots_ || occupant_[t] >= movable_ranks_) return;  // the fixed halo
       if (slot_seen_[static_cast<std::size_t>(t)] == stamp_) return;
       slot_seen_[static_cast<std::size_t>(t)] = stamp_;
       visit(t);
@@ -202,6 +205,8 @@ class CandidateSearch {
   std::uint64_t stamp_ = 0;               ///< one per for_candidates call
   std::vector<std::uint64_t> slot_seen_;  ///< stamp of the last visit, per slot
   std::vector<std::uint64_t> node_seen_;  ///< stamp of the last visit, per node
+  Rank movable_ranks_;
+  std::int64_t movable_slots_;
 };
 
 }  // namespace
@@ -209,15 +214,16 @@ class CandidateSearch {
 template <typename Distances>
 SearchResult candidate_tabu(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                             std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                            std::int64_t iterations, std::uint64_t seed, const StepReport& on_step) {
-  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run_tabu(iterations, seed, on_step);
+                            std::int64_t iterations, std::uint64_t seed, const StepReport& on_step, Movable movable) {
+  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma, movable)
+      .run_tabu(iterations, seed, on_step);
 }
 
 template <typename Distances>
 SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                               std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                              std::int64_t max_passes, const StepReport& on_step) {
-  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma).run(max_passes, on_step);
+                              std::int64_t max_passes, const StepReport& on_step, Movable movable) {
+  return CandidateSearch<Distances>(sym, slots, distances, node_of_pe, sigma, movable).run(max_passes, on_step);
 }
 
 std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const PE> pes) {
@@ -227,10 +233,10 @@ std::vector<std::int64_t> local_nodes(const Topology& topology, std::span<const 
 #define TMAP_INSTANTIATE(Oracle)                                                                            \
   template SearchResult candidate_search<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,        \
                                                  std::span<const std::int64_t>, std::vector<std::int64_t>&, \
-                                                 std::int64_t, const StepReport&);                          \
+                                                 std::int64_t, const StepReport&, Movable);                 \
   template SearchResult candidate_tabu<Oracle>(const CommMatrix&, const SlotSpace&, const Oracle&,          \
                                                std::span<const std::int64_t>, std::vector<std::int64_t>&,   \
-                                               std::int64_t, std::uint64_t, const StepReport&);
+                                               std::int64_t, std::uint64_t, const StepReport&, Movable);
 TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
 #undef TMAP_INSTANTIATE
 

@@ -21,6 +21,15 @@
 
 namespace tmap::refine {
 
+/// What a search may change: ranks [0, ranks) and slots [0, slots). The
+/// other ranks stay where they are and their slots are never candidates (a
+/// halo: the neighbours of a region, fixed in place, which the region's
+/// ranks are drawn towards); the other slots are never moved to. -1: all.
+struct Movable {
+  Rank ranks = -1;
+  std::int64_t slots = -1;
+};
+
 struct SearchResult {
   std::int64_t passes = 0;
   std::int64_t swaps = 0;
@@ -34,7 +43,7 @@ struct SearchResult {
 template <typename Distances>
 SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                               std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                              std::int64_t max_passes, const StepReport& on_step = {});
+                              std::int64_t max_passes, const StepReport& on_step = {}, Movable movable = {});
 
 /// Tabu search on the same candidate lists, for inputs too large for the
 /// dense move table: first candidate_search to a local optimum, then
@@ -45,7 +54,8 @@ SearchResult candidate_search(const CommMatrix& sym, const SlotSpace& slots, con
 template <typename Distances>
 SearchResult candidate_tabu(const CommMatrix& sym, const SlotSpace& slots, const Distances& distances,
                             std::span<const std::int64_t> node_of_pe, std::vector<std::int64_t>& sigma,
-                            std::int64_t iterations, std::uint64_t seed, const StepReport& on_step = {});
+                            std::int64_t iterations, std::uint64_t seed, const StepReport& on_step = {},
+                            Movable movable = {});
 
 /// Local node numbers of the allowed PEs (increasing with the topology's
 /// node ids).

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "distributed/ptscotch_map.hpp"
+#include "distributed/map_distributed.hpp"
 #include "read_share.hpp"
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
@@ -36,6 +36,9 @@ struct Options {
   std::string format = "perm";
   std::string output;
   bool quiet = false;
+  /// auto: the job's order or its grid when better (as tm-map's default
+  /// chooses); ptscotch: PT-Scotch's mapping alone.
+  std::string strategy = "auto";
 };
 
 double peak_rss_mb() {
@@ -130,7 +133,11 @@ int run(const Options& o, int rank, int size) {
   const auto graph = tmap::pmap::read_share(MPI_COMM_WORLD, o.comm);
   tmap::Context context;
   context.seed = o.seed;
-  const auto mapping = tmap::dist::map_ptscotch(MPI_COMM_WORLD, graph, *topology, constraints, context);
+  tmap::dist::DistributedStats stats;
+  const auto mapping =
+      o.strategy == "ptscotch"
+          ? tmap::dist::map_ptscotch(MPI_COMM_WORLD, graph, *topology, constraints, context, &stats.halo)
+          : tmap::dist::map_distributed(MPI_COMM_WORLD, graph, *topology, constraints, context, &stats);
   const auto hop_bytes = tmap::dist::distributed_hop_bytes(MPI_COMM_WORLD, graph, *topology, mapping);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double rss = peak_rss_mb();
@@ -171,12 +178,18 @@ int run(const Options& o, int rank, int size) {
     }
   }
   if (!o.quiet) {
-    std::cerr << fmt::format("tm-pmap: {} ranks on {} ({} processes), strategy ptscotch\n", graph.n,
-                             topology->description(), size)
-              << fmt::format(
-                     "tm-pmap: hop_bytes {}  time {:.3f} s  peak RSS per process {:.0f} MB (max), {:.0f} MB "
-                     "(all)\n",
-                     hop_bytes, seconds, rss_max, rss_sum);
+    std::cerr << fmt::format("tm-pmap: {} ranks on {} ({} processes), strategy ptscotch{}\n", graph.n,
+                             topology->description(), size, o.strategy == "ptscotch" ? "" : " (auto)");
+    if (!stats.kept.empty()) std::cerr << fmt::format("tm-pmap: kept {}: {}\n", stats.kept, stats.why);
+    if (stats.halo.before > 0) {
+      std::cerr << fmt::format("tm-pmap: ptscotch refined across blocks: {} -> {} hop-bytes ({} round{}, {:.1f} s)\n",
+                               stats.halo.before, stats.halo.after, stats.halo.rounds,
+                               stats.halo.rounds == 1 ? "" : "s", stats.halo.seconds);
+    }
+    std::cerr << fmt::format(
+        "tm-pmap: hop_bytes {}  time {:.3f} s  peak RSS per process {:.0f} MB (max), {:.0f} MB "
+        "(all)\n",
+        hop_bytes, seconds, rss_max, rss_sum);
   }
   return 0;
 }
@@ -214,6 +227,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile"}));
   app.add_option("--output", o.output, "Output file (whole or not at all; default stdout)");
   app.add_flag("-q,--quiet", o.quiet, "No summary on stderr");
+  app.add_option("-s,--strategy", o.strategy,
+                 "auto (default): the job's own order or its stencil grid when either is better or optimal, else "
+                 "PT-Scotch's mapping refined across block borders; ptscotch: PT-Scotch's mapping alone")
+      ->check(CLI::IsMember({"auto", "ptscotch"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

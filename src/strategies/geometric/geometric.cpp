@@ -50,31 +50,26 @@ std::optional<Box> allowed_box(const Topology& topology, std::span<const PE> pes
 
 }  // namespace
 
-std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, std::string& why) {
-  const auto sym = problem.comm.symmetrized();
-  const auto grid = recover_grid(sym);
-  if (!grid) {
-    why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";
-    return std::nullopt;
-  }
-  const auto box = allowed_box(problem.topology, problem.constraints.allowed_pes());
+std::optional<GridLayout> lay_out(const RecoveredGrid& grid, const Topology& topology, const Constraints& constraints,
+                                  const std::function<std::int64_t(const Mapping&)>& cost, std::string& why) {
+  const auto box = allowed_box(topology, constraints.allowed_pes());
   if (!box) {
     why = "the allowed PEs are not a box of a mesh or torus";
     return std::nullopt;
   }
   const auto axes = box->extent.size();
-  if (grid->axes() > axes) {
+  if (grid.axes() > axes) {
     why = "the grid has more axes than the machine";
     return std::nullopt;
   }
-  auto ranks = grid->extent;
+  const auto n = static_cast<Rank>(grid.coordinates.size() / grid.axes());
+  auto ranks = grid.extent;
   ranks.resize(axes, 1);
   // Every assignment of grid axes to machine axes whose blocks fit the
   // slots; the lowest hop-bytes wins (ties: the first permutation).
   std::vector<std::size_t> perm(axes);
   std::iota(perm.begin(), perm.end(), 0);
-  std::optional<Mapping> best;
-  std::int64_t best_cost = 0;
+  std::optional<GridLayout> best;
   std::vector<std::int64_t> c(axes);
   do {
     std::vector<std::int64_t> block(axes, 1);
@@ -89,31 +84,42 @@ std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, 
         per_pe *= block[i];
       }
     }
-    if (!fits || per_pe > problem.constraints.capacity()) continue;
-    Mapping mapping(static_cast<std::size_t>(problem.comm.num_ranks()));
-    for (Rank v = 0; v < problem.comm.num_ranks(); ++v) {
+    if (!fits || per_pe > constraints.capacity()) continue;
+    Mapping mapping(static_cast<std::size_t>(n));
+    for (Rank v = 0; v < n; ++v) {
       for (std::size_t i = 0; i < axes; ++i) {
         const auto k = perm[i];
-        const auto x = k < grid->axes() ? grid->coordinates[static_cast<std::size_t>(v) * grid->axes() + k] : 0;
+        const auto x = k < grid.axes() ? grid.coordinates[static_cast<std::size_t>(v) * grid.axes() + k] : 0;
         c[i] = box->low[i] + x / block[i];
       }
       mapping[static_cast<std::size_t>(v)] = box->pe_at.at(c);
     }
-    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
-    if (!best || cost < best_cost) {
-      best = std::move(mapping);
-      best_cost = cost;
-    }
+    const auto hop_bytes = cost(mapping);
+    if (!best || hop_bytes < best->hop_bytes) best = GridLayout{std::move(mapping), hop_bytes};
   } while (std::next_permutation(perm.begin(), perm.end()));
   if (!best) {
     why = fmt::format("a {} grid does not fold onto the {} box of allowed PEs at {} per PE",
-                      fmt::join(grid->extent, "x"), fmt::join(box->extent, "x"), problem.constraints.capacity());
+                      fmt::join(grid.extent, "x"), fmt::join(box->extent, "x"), constraints.capacity());
+  } else {
+    why = fmt::format("the traffic is a {} {}grid; on the {} box: {} hop-bytes", fmt::join(grid.extent, "x"),
+                      grid.periodic ? "periodic " : "", fmt::join(box->extent, "x"), best->hop_bytes);
+  }
+  return best;
+}
+
+std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, std::string& why) {
+  const auto sym = problem.comm.symmetrized();
+  const auto grid = recover_grid(sym);
+  if (!grid) {
+    why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";
     return std::nullopt;
   }
-  context.note(
-      1, fmt::format("geometric: the traffic is a {} {}grid; on the {} box: {} hop-bytes", fmt::join(grid->extent, "x"),
-                     grid->periodic ? "periodic " : "", fmt::join(box->extent, "x"), best_cost));
-  return best;
+  auto layout = lay_out(
+      *grid, problem.topology, problem.constraints,
+      [&](const Mapping& mapping) { return evaluate(problem.comm, problem.topology, mapping).hop_bytes; }, why);
+  if (!layout) return std::nullopt;
+  context.note(1, "geometric: " + why);
+  return std::move(layout->mapping);
 }
 
 Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {

@@ -8,12 +8,29 @@
 // lay_out_grid directly.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
+#include "strategies/geometric/grid_recovery.hpp"
 #include "tmap/mapper.hpp"
 
 namespace tmap::strategies {
+
+struct GridLayout {
+  Mapping mapping;
+  std::int64_t hop_bytes = 0;
+};
+
+/// A recovered grid laid into the allowed box, the assignment of axes with
+/// the lowest `cost` (hop-bytes; called once per assignment that fits, in
+/// a fixed order, so a collective cost works on every process alike); or
+/// nothing. `why`: what was laid out, or why nothing was.
+[[nodiscard]] std::optional<GridLayout> lay_out(const RecoveredGrid& grid, const Topology& topology,
+                                                const Constraints& constraints,
+                                                const std::function<std::int64_t(const Mapping&)>& cost,
+                                                std::string& why);
 
 /// The grid layout of the problem's traffic, or nothing with `why` set.
 [[nodiscard]] std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, std::string& why);

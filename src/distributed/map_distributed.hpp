@@ -1,0 +1,30 @@
+// The distributed path's mapping, chosen as the sequential default chooses
+// (strategies/auto): the job's own order when it is provably optimal, a
+// stencil's geometry laid into the machine (recovered where the graph
+// lives) when that is, else the lowest of PT-Scotch's mapping refined
+// across block borders (ptscotch_map.hpp), the own order and the geometry.
+// The graph is never gathered: a structured job of a million ranks is laid
+// out in O(ranks / P + diameter) per process instead of being cut blind.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+#include "distributed/ptscotch_map.hpp"
+
+namespace tmap::dist {
+
+struct DistributedStats {
+  std::string kept;  ///< "inorder", "geometric" or "ptscotch"
+  std::string why;   ///< a sentence on the choice
+  HaloStats halo;    ///< the refinement across blocks, when PT-Scotch ran
+};
+
+/// Collective over `comm`: the whole mapping on every process (as
+/// map_ptscotch). Deterministic for a seed and a number of processes.
+[[nodiscard]] Mapping map_distributed(MPI_Comm comm, const LocalGraph& graph, const Topology& topology,
+                                      const Constraints& constraints, const Context& context,
+                                      DistributedStats* stats = nullptr);
+
+}  // namespace tmap::dist
