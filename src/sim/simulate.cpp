@@ -15,26 +15,6 @@ namespace tmap::sim {
 
 namespace sg4 = simgrid::s4u;
 
-void parse_bandwidths(std::string_view spec, const RoutingModel& routing, SimOptions& options) {
-  std::string_view rest = spec;
-  std::string_view item;
-  while (detail::next_token(rest, item, ",")) {
-    const auto eq = item.find('=');
-    const auto kind = std::string(item.substr(0, eq));
-    const auto& kinds = routing.link_kinds();
-    if (eq == std::string_view::npos || std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
-      std::string known;
-      for (const auto& k : kinds) known += (known.empty() ? "" : ", ") + k;
-      throw ParameterError("sim-bw: '" + std::string(item) + "': expected KIND=GB/s with KIND one of " + known);
-    }
-    double value = 0.0;
-    if (const auto problem = detail::real_number_problem(item.substr(eq + 1), 1e-9, 1e9, &value); !problem.empty()) {
-      throw ParameterError("sim-bw: " + kind + ": " + problem);
-    }
-    options.bandwidth_of_kind[kind] = value * 1e9;
-  }
-}
-
 std::vector<SimResult> simulate(const CommMatrix& comm, const Topology& topology, const std::vector<Mapping>& mappings,
                                 const SimOptions& options) {
   const auto routing = topology.routing_model();

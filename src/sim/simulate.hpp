@@ -34,7 +34,8 @@ struct SimOptions {
 };
 
 /// Parses "--sim-bw"'s "kind=GB/s[,kind=GB/s...]" against the routing
-/// model's kinds (InputError naming the kind or value otherwise).
+/// model's kinds (InputError naming the kind or value otherwise). Defined
+/// with the platform spec (platform_spec.cpp), which needs no SimGrid.
 void parse_bandwidths(std::string_view spec, const RoutingModel& routing, SimOptions& options);
 
 struct SimResult {

@@ -1,0 +1,216 @@
+// tm-sim: how long a job runs with a mapping, simulated with SimGrid's SMPI.
+// A proxy application (the communication skeleton of a code: its partners,
+// message sizes and dependencies) runs under smpirun on the machine as tmap
+// routes it, each rank on the PE the mapping gives; the simulated
+// application time and communication time are reported beside hop-bytes
+// and the busiest link (MC) when the traffic matrix is given, with the
+// link model's assumptions printed.
+//   tm-sim -t 'mesh2D 4 4' -m job.perm --app 'pingpong --bytes 1000000'
+//   tm-sim -t 'torus3D 8 8 16' -c lu.coo -s inorder,ohtma,best --app 'wavefront --px 32'
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli.hpp"
+#include "sim/platform_spec.hpp"
+#include "smpi_run.hpp"
+
+namespace {
+
+using namespace tmap;
+using namespace tmap::cli;
+
+struct Options {
+  InputOptions in;
+  std::string mapping_file;
+  std::string strategies;
+  std::string app;
+  std::string bandwidths;
+  double bandwidth_gbs = 12.5;
+  double latency_us = 0.5;
+  double node_bandwidth_gbs = 50.0;
+  double node_latency_us = 0.2;
+  double timeout_s = 1800;
+  std::string keep;
+  std::string format = "text";
+  std::string output;
+  std::uint64_t seed = 0;
+};
+
+struct Row {
+  std::string mapping;  ///< the strategy, or the mapping file
+  ProxyReport report;
+  std::optional<std::int64_t> hop_bytes;
+  std::optional<double> mc;
+};
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string assumptions(const sim::SimOptions& o) {
+  std::string kinds;
+  for (const auto& [kind, value] : o.bandwidth_of_kind) kinds += fmt::format(", {} links {:g} GB/s", kind, value / 1e9);
+  return fmt::format(
+      "SMPI CM02 model (an idle route: its latency + bytes / bandwidth; links shared max-min), latency {:g} us per "
+      "hop, links {:g} GB/s{}, ranks of one node through memory at {:g} GB/s and {:g} us; computation not "
+      "simulated",
+      o.latency * 1e6, o.bandwidth / 1e9, kinds, o.node_bandwidth / 1e9, o.node_latency * 1e6);
+}
+
+int run_tool(const Options& o) {
+  auto inputs = o.in.files();
+  if (!o.mapping_file.empty()) inputs.push_back(o.mapping_file);
+  protect_inputs(inputs);
+  check_outputs({o.output});
+  if (!o.in.has_topology()) throw InputError("-t TOPOLOGY is needed");
+  if (o.mapping_file.empty() && o.in.comm.path.empty()) {
+    throw InputError("give the mapping (-m FILE) or the traffic to map (-c MATRIX with -s STRATEGY)");
+  }
+  if (!o.strategies.empty() && o.in.comm.path.empty()) throw InputError("-s needs the traffic to map (-c MATRIX)");
+  const auto app_words = words_of(o.app);
+  if (app_words.empty()) throw ParameterError("--app: expected a proxy name and its arguments");
+  const auto& names = proxy_names();
+  if (std::find(names.begin(), names.end(), app_words.front()) == names.end()) {
+    throw ParameterError(
+        fmt::format("--app: '{}' is not a proxy application (known: {})", app_words.front(), fmt::join(names, ", ")));
+  }
+
+  const auto topology = o.in.load_topology();
+  const auto routing = topology->routing_model();
+  if (!routing) {
+    throw UnsupportedError(topology->kind() +
+                           " targets give distances only, no links to simulate on (use a Tianhe-3 spec, a mesh, "
+                           "torus, hypercube or tree target)");
+  }
+  sim::PlatformSpec platform;
+  platform.topology = o.in.topology;
+  platform.options.bandwidth = o.bandwidth_gbs * 1e9;
+  platform.options.latency = o.latency_us * 1e-6;
+  platform.options.node_bandwidth = o.node_bandwidth_gbs * 1e9;
+  platform.options.node_latency = o.node_latency_us * 1e-6;
+  if (!o.bandwidths.empty()) sim::parse_bandwidths(o.bandwidths, *routing, platform.options);
+
+  const auto allocation = o.in.load_allocation(*topology);
+  const auto constraints = o.in.load_constraints(*topology, allocation);
+  std::optional<CommMatrix> comm;
+  if (!o.in.comm.path.empty()) comm = o.in.load_comm();
+  std::vector<std::pair<std::string, Mapping>> mappings;
+  if (!o.mapping_file.empty()) {
+    auto mapping = read_mapping(o.mapping_file, *topology);
+    check_mapping_file(mapping, o.mapping_file, comm ? comm->num_ranks() : static_cast<Rank>(mapping.size()),
+                       o.in.comm.path, *topology, &constraints);
+    mappings.emplace_back(o.mapping_file, std::move(mapping));
+  }
+  if (comm) {
+    const auto list = o.strategies.empty() && o.mapping_file.empty() ? std::string("auto") : o.strategies;
+    std::string_view rest = list;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const auto name = std::string(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      if (name.empty()) continue;
+      Context context;
+      context.strategy = name;
+      context.seed = o.seed;
+      mappings.emplace_back(name, map(Problem{*comm, *topology, constraints}, context));
+    }
+  }
+
+  ProxyRun run;
+  run.program = proxy_path(app_words.front());
+  run.args.assign(app_words.begin() + 1, app_words.end());
+  run.platform_module = platform_module_path();
+  run.timeout_s = o.timeout_s;
+  run.keep = o.keep;
+  std::vector<Row> rows;
+  for (const auto& [name, mapping] : mappings) {
+    Row row;
+    row.mapping = name;
+    platform.pes.assign(mapping.begin(), mapping.end());
+    std::sort(platform.pes.begin(), platform.pes.end());
+    platform.pes.erase(std::unique(platform.pes.begin(), platform.pes.end()), platform.pes.end());
+    row.report = run_proxy(run, platform, mapping);
+    if (comm) {
+      row.hop_bytes = evaluate(*comm, *topology, mapping).hop_bytes;
+      row.mc = evaluate_routes(*comm, *routing, mapping).mc;
+    }
+    rows.push_back(std::move(row));
+  }
+
+  const auto ranks = mappings.front().second.size();
+  if (o.format == "json") {
+    nlohmann::ordered_json j;
+    j["app"] = o.app;
+    j["topology"] = topology->description();
+    j["ranks"] = ranks;
+    j["assumptions"] = assumptions(platform.options);
+    j["latency_s_per_hop"] = platform.options.latency;
+    j["bandwidth_bytes_per_s"] = platform.options.bandwidth;
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& r : rows) {
+      nlohmann::ordered_json x;
+      x["mapping"] = r.mapping;
+      x["app_time_s"] = r.report.time_s;
+      x["comm_time_s"] = r.report.comm_s;
+      x["messages"] = r.report.messages;
+      x["bytes"] = r.report.bytes;
+      if (r.hop_bytes) x["hop_bytes"] = *r.hop_bytes;
+      if (r.mc) x["mc"] = *r.mc;
+      list.push_back(std::move(x));
+    }
+    j["runs"] = std::move(list);
+    emit(j.dump(2) + "\n", o.output);
+    return kExitOk;
+  }
+  std::string text =
+      fmt::format("# {} on {}, {} ranks\n# {}\n", o.app, topology->description(), ranks, assumptions(platform.options));
+  text += fmt::format("{:<16} {:>14} {:>14} {:>10} {:>14} {:>16} {:>12}\n", "mapping", "app_time_s", "comm_time_s",
+                      "messages", "bytes", "hop_bytes", "mc");
+  for (const auto& r : rows) {
+    text += fmt::format("{:<16} {:>14.6e} {:>14.6e} {:>10} {:>14} {:>16} {:>12}\n", r.mapping, r.report.time_s,
+                        r.report.comm_s, r.report.messages, r.report.bytes,
+                        r.hop_bytes ? std::to_string(*r.hop_bytes) : "-", r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
+  }
+  emit(text, o.output);
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{
+      "tm-sim: the application time of mappings, simulated with SimGrid's SMPI: a proxy application runs under "
+      "smpirun on the machine as tmap routes it, its ranks where each mapping puts them; reported beside "
+      "hop-bytes and the busiest link (MC) when the traffic is given.",
+      "tm-sim"};
+  app.set_version_flag("--version", std::string("tm-sim ") + tmap::version());
+  o.in.add_to(app);
+  app.add_option("-m,--mapping", o.mapping_file, "A mapping to run (sigma[rank] = PE), as tm-eval reads it")
+      ->check(file_name());
+  app.add_option("-s,--strategy", o.strategies, "Strategies to map -c's traffic with, comma-separated (default auto)");
+  app.add_option("--app", o.app, "The proxy application and its arguments, e.g. 'pingpong --bytes 1000000'")
+      ->required();
+  app.add_option("--sim-bw", o.bandwidths, "Bandwidth per link kind in GB/s, e.g. 'row=25,col=25'");
+  app.add_option("--sim-link-bw", o.bandwidth_gbs, "Bandwidth of the other links, GB/s (default 12.5)")
+      ->transform(real_number(1e-6, 1e6));
+  app.add_option("--sim-latency", o.latency_us, "Latency per link hop, microseconds (default 0.5)")
+      ->transform(real_number(0.0, 1e6));
+  app.add_option("--sim-node-bw", o.node_bandwidth_gbs, "Bandwidth between two ranks of one node, GB/s (default 50)")
+      ->transform(real_number(1e-6, 1e6));
+  app.add_option("--sim-node-latency", o.node_latency_us,
+                 "Latency between two ranks of one node, microseconds (default 0.2)")
+      ->transform(real_number(0.0, 1e6));
+  app.add_option("--timeout", o.timeout_s, "Most seconds one simulation may take (default 1800)")
+      ->transform(real_number(1, 1e6));
+  app.add_option("--keep", o.keep, "Keep the platform spec, host file and smpirun's output in this folder");
+  app.add_option("--seed", o.seed, "Seed of the strategies");
+  app.add_option("--format", o.format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--output", o.output, "Write the result to this file (whole or not at all)")->check(file_name());
+  return run("tm-sim", app, argc, argv, [&] { return run_tool(o); });
+}

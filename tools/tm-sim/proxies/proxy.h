@@ -1,0 +1,143 @@
+/* What every proxy application shares: argument parsing, the clocks, and
+ * the report tm-sim reads. A proxy is the communication skeleton of an
+ * application (its partners, message sizes and dependencies), built with
+ * smpicc and run under smpirun on the platform tm-sim writes, so MPI_Wtime
+ * is simulated time.
+ *
+ * No global state: SMPI runs every rank in one process (tm-sim runs it
+ * without privatisation, which would copy the program once per rank), so
+ * a rank's state is a proxy_t on its own stack.
+ *
+ * Each MPI call goes through PROXY_COMM(p, ...), which adds its duration to
+ * the rank's communication time; proxy_sent counts what a rank sends to whom;
+ * with --matrix FILE rank 0 writes those counts as a .coo (i j bytes), the
+ * traffic the proxy really sent, to compare with the matrix tm-gen models.
+ *
+ * proxy_init (MPI_Init, the clock) opens a proxy and proxy_finish (the
+ * report, MPI_Finalize) closes it. Report (rank 0, one line on stdout):
+ *   tmap-proxy: <name> ranks <P> time <s> comm <s> messages <M> bytes <B>
+ * time: the latest rank's end (all start at 0 after MPI_Init); comm: the
+ * largest per-rank time inside MPI calls; messages, bytes: sums over ranks.
+ */
+#ifndef TMAP_PROXY_H
+#define TMAP_PROXY_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const char* name;
+  int rank, size;
+  double start, comm;
+  long long messages, bytes;
+  long long* sent; /* bytes to each rank */
+  const char* matrix;
+} proxy_t;
+
+/* Stops the job on a bad argument: tm-sim reads the line and exits 2. */
+static void proxy_refuse(const char* name, const char* what) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    printf("tmap-proxy-error: %s: %s\n", name, what);
+    fflush(stdout);
+  }
+  MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+/* The value of "--key VALUE" in argv, a whole number in [lo, hi], or
+ * `fallback` when the key is absent. */
+static long long proxy_arg(const char* name, int argc, char** argv, const char* key, long long fallback, long long lo,
+                           long long hi) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (strcmp(argv[i], key) == 0) {
+      char* end = NULL;
+      const long long value = strtoll(argv[i + 1], &end, 10);
+      if (end == argv[i + 1] || *end != '\0' || value < lo || value > hi) {
+        char what[200];
+        snprintf(what, sizeof what, "%s must be a whole number between %lld and %lld, not '%s'", key, lo, hi,
+                 argv[i + 1]);
+        proxy_refuse(name, what);
+      }
+      return value;
+    }
+  }
+  return fallback;
+}
+
+static const char* proxy_text(int argc, char** argv, const char* key) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (strcmp(argv[i], key) == 0) return argv[i + 1];
+  }
+  return NULL;
+}
+
+/* MPI_Init and the rank's state; the clock starts here. */
+static void proxy_init(proxy_t* p, const char* name, int* argc, char*** argv) {
+  MPI_Init(argc, argv);
+  memset(p, 0, sizeof *p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p->size);
+  p->name = name;
+  p->sent = calloc((size_t)p->size, sizeof(long long));
+  p->matrix = proxy_text(*argc, *argv, "--matrix");
+  p->start = MPI_Wtime();
+}
+
+/* Counts a message of `bytes` to `to` (call beside each send). */
+static void proxy_sent(proxy_t* p, int to, long long bytes) {
+  p->sent[to] += bytes;
+  p->messages += 1;
+  p->bytes += bytes;
+}
+
+#define PROXY_COMM(p, call)               \
+  do {                                    \
+    double proxy_t0_ = MPI_Wtime();       \
+    call;                                 \
+    (p)->comm += MPI_Wtime() - proxy_t0_; \
+  } while (0)
+
+static void proxy_finish(proxy_t* p) {
+  proxy_t proxy = *p;
+  double mine[2] = {MPI_Wtime() - proxy.start, proxy.comm};
+  double most[2] = {0, 0};
+  long long counts[2] = {proxy.messages, proxy.bytes};
+  long long sums[2] = {0, 0};
+  MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(counts, sums, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  long long* all = NULL;
+  if (proxy.matrix != NULL && proxy.rank == 0)
+    all = malloc((size_t)proxy.size * (size_t)proxy.size * sizeof(long long));
+  if (proxy.matrix != NULL) {
+    MPI_Gather(proxy.sent, proxy.size, MPI_LONG_LONG, all, proxy.size, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  }
+  if (proxy.rank == 0) {
+    if (all != NULL) {
+      FILE* out = fopen(proxy.matrix, "w");
+      if (out == NULL) {
+        fprintf(stderr, "%s: %s: cannot be written\n", proxy.name, proxy.matrix);
+      } else {
+        fprintf(out, "%d\n", proxy.size);
+        for (int i = 0; i < proxy.size; ++i) {
+          for (int j = 0; j < proxy.size; ++j) {
+            if (all[(size_t)i * (size_t)proxy.size + (size_t)j] > 0) {
+              fprintf(out, "%d %d %lld\n", i, j, all[(size_t)i * (size_t)proxy.size + (size_t)j]);
+            }
+          }
+        }
+        if (fclose(out) != 0) fprintf(stderr, "%s: %s: write failed\n", proxy.name, proxy.matrix);
+      }
+      free(all);
+    }
+    printf("tmap-proxy: %s ranks %d time %.9e comm %.9e messages %lld bytes %lld\n", proxy.name, proxy.size, most[0],
+           most[1], sums[0], sums[1]);
+    fflush(stdout);
+  }
+  free(p->sent);
+  MPI_Finalize();
+}
+
+#endif

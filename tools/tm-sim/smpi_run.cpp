@@ -1,0 +1,205 @@
+#include "smpi_run.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "tmap/error.hpp"
+
+namespace tmap::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The folder of the running executable.
+fs::path own_folder() {
+  char self[4096];
+  const auto length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length <= 0) return ".";
+  return fs::path(std::string(self, static_cast<std::size_t>(length))).parent_path();
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The last `count` lines of a text (for an error message).
+std::string last_lines(const std::string& text, int count) {
+  auto end = text.size();
+  while (end > 0 && text[end - 1] == '\n') --end;
+  auto begin = end;
+  for (int k = 0; k < count && begin > 0; ++k) {
+    begin = text.rfind('\n', begin - 1);
+    if (begin == std::string::npos) {
+      begin = 0;
+      break;
+    }
+  }
+  return text.substr(begin == 0 ? 0 : begin + 1, end - (begin == 0 ? 0 : begin + 1));
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.close();
+  if (!out) throw SystemError(path.string() + ": write failed");
+}
+
+/// A private folder for one run, removed at the end unless kept.
+class RunFolder {
+ public:
+  explicit RunFolder(const std::string& keep) {
+    if (!keep.empty()) {
+      path_ = keep;
+      std::error_code ec;
+      fs::create_directories(path_, ec);
+      if (ec) throw SystemError("--keep " + keep + ": " + ec.message());
+      keep_ = true;
+      return;
+    }
+    std::string pattern = (fs::temp_directory_path() / "tmap-sim-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw SystemError("cannot create a folder in " + fs::temp_directory_path().string());
+    path_ = pattern;
+  }
+  ~RunFolder() {
+    std::error_code ec;
+    if (!keep_) fs::remove_all(path_, ec);
+  }
+  RunFolder(const RunFolder&) = delete;
+  RunFolder& operator=(const RunFolder&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  bool keep_ = false;
+};
+
+}  // namespace
+
+const std::vector<std::string>& proxy_names() {
+  static const std::vector<std::string> names{"pingpong", "wavefront"};
+  return names;
+}
+
+std::string proxy_path(const std::string& name) {
+  for (const char* relative : {TMAP_PROXY_DIR_BUILD, TMAP_PROXY_DIR_INSTALLED}) {
+    const auto path = (own_folder() / relative / name).lexically_normal();
+    if (access(path.c_str(), X_OK) == 0) return path.string();
+  }
+  throw SystemError("the proxy application '" + name + "' is not built (smpicc was missing at build time?)");
+}
+
+std::string platform_module_path() {
+  for (const char* relative : {TMAP_PLATFORM_MODULE_BUILD, TMAP_PLATFORM_MODULE_INSTALLED}) {
+    const auto path = (own_folder() / relative).lexically_normal();
+    if (access(path.c_str(), R_OK) == 0) return path.string();
+  }
+  throw SystemError("libtmap-smpi-platform.so is not built (SimGrid was missing at build time?)");
+}
+
+ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, const Mapping& mapping) {
+  const RunFolder folder(run.keep);
+  const auto spec_path = folder.path() / "platform.txt";
+  write_file(spec_path, sim::to_text(platform));
+  std::string hosts;
+  for (const auto pe : mapping) hosts += sim::host_name(pe) + "\n";
+  write_file(folder.path() / "hosts.txt", hosts);
+
+  std::vector<std::string> command{"smpirun",
+                                   "-platform",
+                                   run.platform_module,
+                                   "-hostfile",
+                                   (folder.path() / "hosts.txt").string(),
+                                   "-np",
+                                   std::to_string(mapping.size()),
+                                   "-no-privatize",
+                                   "--cfg=network/model:CM02",
+                                   "--cfg=network/crosstraffic:0",
+                                   "--cfg=smpi/simulate-computation:no",
+                                   "--cfg=smpi/wtime:0",
+                                   "--log=root.thresh:critical",
+                                   run.program};
+  command.insert(command.end(), run.args.begin(), run.args.end());
+  std::vector<char*> argv;
+  argv.reserve(command.size() + 1);
+  for (auto& word : command) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_text{"TMAP_SMPI_PLATFORM=" + spec_path.string()};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("TMAP_SMPI_PLATFORM=", 0) != 0) env_text.emplace_back(*e);
+  }
+  std::vector<char*> envp;
+  envp.reserve(env_text.size() + 1);
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  const auto out_path = folder.path() / "smpirun.out";
+  const auto err_path = folder.path() / "smpirun.err";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addchdir_np(&actions, folder.path().c_str());  // smpirun's own temporary files
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);  // a group of its own: a time limit stops all of it
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, "smpirun", &actions, &attributes, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) throw SystemError("cannot run smpirun (SimGrid's, from Debian's simgrid package): not found");
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(run.timeout_s);
+  int status = 0;
+  while (true) {
+    const auto done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0) throw SystemError("waiting for smpirun failed");
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      throw SystemError("smpirun passed the time limit (" + std::to_string(static_cast<long>(run.timeout_s)) + " s)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const auto out = read_all(out_path);
+  const auto err = read_all(err_path);
+  if (const auto refused = out.find("tmap-proxy-error: "); refused != std::string::npos) {
+    const auto begin = refused + std::string_view("tmap-proxy-error: ").size();
+    throw ParameterError("--app: " + out.substr(begin, out.find('\n', begin) - begin));
+  }
+  const auto at = out.find("tmap-proxy: ");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || at == std::string::npos) {
+    const auto code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    throw SystemError("smpirun failed (exit " + std::to_string(code) + "): " + last_lines(err + out, 4));
+  }
+  ProxyReport report;
+  std::istringstream line(out.substr(at, out.find('\n', at) - at));
+  std::string word;
+  std::string name;
+  line >> word >> name;
+  while (line >> word) {
+    if (word == "time") line >> report.time_s;
+    if (word == "comm") line >> report.comm_s;
+    if (word == "messages") line >> report.messages;
+    if (word == "bytes") line >> report.bytes;
+  }
+  return report;
+}
+
+}  // namespace tmap::cli

@@ -1,0 +1,46 @@
+// Runs one proxy application under SimGrid's smpirun on a mapping and reads
+// its report: the platform spec and the host file (rank r on host
+// pe<sigma(r)>) go into a private folder, smpirun runs there in a process
+// group of its own with a time limit, and the proxy's "tmap-proxy:" line is
+// parsed. SMPI's model is fixed so that a time can be computed by hand:
+// CM02 (an idle route takes its latency plus bytes over its bandwidth,
+// links shared max-min), no cross traffic, computation not simulated
+// (proxies have none), MPI_Wtime free.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/platform_spec.hpp"
+#include "tmap/mapping.hpp"
+
+namespace tmap::cli {
+
+struct ProxyRun {
+  std::string program;            ///< the proxy's executable
+  std::vector<std::string> args;  ///< its arguments
+  std::string platform_module;    ///< libtmap-smpi-platform.so
+  double timeout_s = 600;
+  std::string keep;  ///< folder to keep the generated files in ("" = none)
+};
+
+struct ProxyReport {
+  double time_s = 0;  ///< the latest rank's end
+  double comm_s = 0;  ///< the largest time a rank spent in MPI calls
+  std::int64_t messages = 0;
+  std::int64_t bytes = 0;
+};
+
+/// Simulates `run` with rank r on mapping[r]. InputError when the proxy
+/// refuses its arguments; SystemError when smpirun is missing, fails or
+/// passes the time limit (its last lines in the message).
+[[nodiscard]] ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, const Mapping& mapping);
+
+/// The proxies tm-sim knows, and the folder their executables are in (next
+/// to the running tool: the build tree's libexec/tmap, or the installed one).
+[[nodiscard]] const std::vector<std::string>& proxy_names();
+[[nodiscard]] std::string proxy_path(const std::string& name);
+[[nodiscard]] std::string platform_module_path();
+
+}  // namespace tmap::cli
