@@ -8,6 +8,7 @@
 // as a latency-only link per source, and a node's memory for two ranks
 // that share a node or a PE. Routes are computed when SimGrid asks for them
 // (any pair: collectives talk to anyone), not tabulated.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -72,11 +73,28 @@ class MachineZone final : public routing::NetZoneImpl {
 
   void get_local_route(const routing::NetPoint* src, const routing::NetPoint* dst, routing::Route* into,
                        double* latency) override {
-    const auto a = pe_of_point_.at(src->id());
-    const auto b = pe_of_point_.at(dst->id());
+    // SimGrid asks for every message: each pair's route is built once.
+    const auto key = (static_cast<std::uint64_t>(src->id()) << 32) | static_cast<std::uint64_t>(dst->id());
+    auto [it, fresh] = routes_.try_emplace(key);
+    auto& route = it->second;
+    if (fresh) build_route(pe_of_point_.at(src->id()), pe_of_point_.at(dst->id()), route);
+    into->link_list_.insert(into->link_list_.end(), route.links.begin(), route.links.end());
+    if (latency != nullptr) *latency += route.latency;
+  }
+
+  void get_graph(const s_xbt_graph_t* /*graph*/, std::map<std::string, xbt_node_t, std::less<>>* /*nodes*/,
+                 std::map<std::string, xbt_edge_t, std::less<>>* /*edges*/) override {}
+
+ private:
+  struct CachedRoute {
+    std::vector<simgrid::kernel::resource::StandardLinkImpl*> links;
+    double latency = 0;
+  };
+
+  void build_route(tmap::PE a, tmap::PE b, CachedRoute& route) {
     const auto add = [&](const sg4::Link* link) {
-      into->link_list_.push_back(link->get_impl());
-      if (latency != nullptr) *latency += link->get_latency();
+      route.links.push_back(link->get_impl());
+      route.latency += link->get_latency();
     };
     path_.clear();
     if (a != b) routing_->route(a, b, path_);
@@ -88,10 +106,6 @@ class MachineZone final : public routing::NetZoneImpl {
     for (const auto id : path_) add(links_[static_cast<std::size_t>(id)]);
   }
 
-  void get_graph(const s_xbt_graph_t* /*graph*/, std::map<std::string, xbt_node_t, std::less<>>* /*nodes*/,
-                 std::map<std::string, xbt_edge_t, std::less<>>* /*edges*/) override {}
-
- private:
   tmap::sim::PlatformSpec spec_;
   std::unique_ptr<tmap::Topology> topology_;
   std::unique_ptr<tmap::RoutingModel> routing_;
@@ -100,6 +114,7 @@ class MachineZone final : public routing::NetZoneImpl {
   std::unordered_map<tmap::PE, sg4::Link*> base_;
   std::unordered_map<tmap::NodeId, sg4::Link*> memory_;
   std::vector<tmap::LinkId> path_;
+  std::unordered_map<std::uint64_t, CachedRoute> routes_;
 };
 
 }  // namespace

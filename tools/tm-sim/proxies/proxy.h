@@ -37,7 +37,7 @@ typedef struct {
 } proxy_t;
 
 /* Stops the job on a bad argument: tm-sim reads the line and exits 2. */
-static void proxy_refuse(const char* name, const char* what) {
+static inline void proxy_refuse(const char* name, const char* what) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
@@ -49,8 +49,8 @@ static void proxy_refuse(const char* name, const char* what) {
 
 /* The value of "--key VALUE" in argv, a whole number in [lo, hi], or
  * `fallback` when the key is absent. */
-static long long proxy_arg(const char* name, int argc, char** argv, const char* key, long long fallback, long long lo,
-                           long long hi) {
+static inline long long proxy_arg(const char* name, int argc, char** argv, const char* key, long long fallback,
+                                  long long lo, long long hi) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (strcmp(argv[i], key) == 0) {
       char* end = NULL;
@@ -67,7 +67,7 @@ static long long proxy_arg(const char* name, int argc, char** argv, const char* 
   return fallback;
 }
 
-static const char* proxy_text(int argc, char** argv, const char* key) {
+static inline const char* proxy_text(int argc, char** argv, const char* key) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (strcmp(argv[i], key) == 0) return argv[i + 1];
   }
@@ -75,7 +75,7 @@ static const char* proxy_text(int argc, char** argv, const char* key) {
 }
 
 /* MPI_Init and the rank's state; the clock starts here. */
-static void proxy_init(proxy_t* p, const char* name, int* argc, char*** argv) {
+static inline void proxy_init(proxy_t* p, const char* name, int* argc, char*** argv) {
   MPI_Init(argc, argv);
   memset(p, 0, sizeof *p);
   MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
@@ -87,7 +87,7 @@ static void proxy_init(proxy_t* p, const char* name, int* argc, char*** argv) {
 }
 
 /* Counts a message of `bytes` to `to` (call beside each send). */
-static void proxy_sent(proxy_t* p, int to, long long bytes) {
+static inline void proxy_sent(proxy_t* p, int to, long long bytes) {
   p->sent[to] += bytes;
   p->messages += 1;
   p->bytes += bytes;
@@ -100,7 +100,57 @@ static void proxy_sent(proxy_t* p, int to, long long bytes) {
     (p)->comm += MPI_Wtime() - proxy_t0_; \
   } while (0)
 
-static void proxy_finish(proxy_t* p) {
+/* The most square px x py = p with px >= py (as tm-gen's grid2 and NPB's
+ * LU choose: px = py or 2 py for powers of two). */
+static inline void proxy_grid2(int p, int* px, int* py) {
+  int y = 1;
+  while ((y + 1) * (y + 1) <= p) ++y;
+  while (y > 1 && p % y != 0) --y;
+  *py = y;
+  *px = p / y;
+}
+
+/* A recursive-doubling all-reduce of `bytes` per step, sent explicitly so
+ * that it is the traffic tm-gen models: ranks past the largest power of
+ * two fold in first (and get the result back), then partners 2^k apart. */
+static inline void proxy_allreduce(proxy_t* p, long long bytes, char* buffer, char* scratch) {
+  int pow2 = 1;
+  while (pow2 * 2 <= p->size) pow2 *= 2;
+  if (p->rank >= pow2) {
+    proxy_sent(p, p->rank - pow2, bytes);
+    PROXY_COMM(p, MPI_Sendrecv(buffer, (int)bytes, MPI_CHAR, p->rank - pow2, 7, scratch, (int)bytes, MPI_CHAR,
+                               p->rank - pow2, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    return;
+  }
+  const int extra = p->rank + pow2 < p->size ? p->rank + pow2 : -1;
+  if (extra >= 0) {
+    PROXY_COMM(p, MPI_Recv(scratch, (int)bytes, MPI_CHAR, extra, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  }
+  for (int step = 1; step < pow2; step <<= 1) {
+    proxy_sent(p, p->rank ^ step, bytes);
+    PROXY_COMM(p, MPI_Sendrecv(buffer, (int)bytes, MPI_CHAR, p->rank ^ step, 8, scratch, (int)bytes, MPI_CHAR,
+                               p->rank ^ step, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  }
+  if (extra >= 0) {
+    proxy_sent(p, extra, bytes);
+    PROXY_COMM(p, MPI_Send(buffer, (int)bytes, MPI_CHAR, extra, 7, MPI_COMM_WORLD));
+  }
+}
+
+/* NPB's grid points per side of BT, SP and LU for a class letter. */
+static inline long long proxy_npb_grid(const char* name, int argc, char** argv) {
+  const char* c = proxy_text(argc, argv, "--class");
+  if (c == NULL) c = "D";
+  const char* letters = "SWABCDE";
+  const long long sides[] = {12, 24, 64, 102, 162, 408, 1020};
+  for (int k = 0; k < 7; ++k) {
+    if (c[0] == letters[k] && c[1] == '\0') return sides[k];
+  }
+  proxy_refuse(name, "--class must be S, W, A, B, C, D or E");
+  return 0;
+}
+
+static inline void proxy_finish(proxy_t* p) {
   proxy_t proxy = *p;
   double mine[2] = {MPI_Wtime() - proxy.start, proxy.comm};
   double most[2] = {0, 0};
