@@ -47,3 +47,12 @@ check lu 8 --class D -- --class D
 check sweep3d 12
 check sweep3d 16
 check sweep3d 30
+check snap 12
+check snap 16
+check bt 16 --class S -- --class S
+check bt 4 --class W -- --class W
+check sp 9 --class A -- --class A
+check sp 16 --class S -- --class S
+check cg 8 --class S -- --class S
+check cg 16 --class W -- --class W
+check cg 32 --class S -- --class S

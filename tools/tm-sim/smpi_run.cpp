@@ -90,7 +90,7 @@ class RunFolder {
 }  // namespace
 
 const std::vector<std::string>& proxy_names() {
-  static const std::vector<std::string> names{"pingpong", "wavefront", "lu", "sweep3d"};
+  static const std::vector<std::string> names{"pingpong", "wavefront", "lu", "sweep3d", "snap", "bt", "sp", "cg"};
   return names;
 }
 

@@ -12,31 +12,14 @@
  * (default 1). The ranks must be a power of two (as NPB's LU). */
 #include "proxy.h"
 
-static void lu_sweep(proxy_t* p, int px, int py, long long planes, int from_x, int from_y, long long x_bytes,
-                     long long y_bytes, char* in, char* out) {
-  const int x = p->rank % px;
-  const int y = p->rank / px;
-  const int west = x - from_x >= 0 && x - from_x < px ? p->rank - from_x : -1;
-  const int south = y - from_y >= 0 && y - from_y < py ? p->rank - from_y * px : -1;
-  const int east = x + from_x >= 0 && x + from_x < px ? p->rank + from_x : -1;
-  const int north = y + from_y >= 0 && y + from_y < py ? p->rank + from_y * px : -1;
-  for (long long k = 0; k < planes; ++k) {
-    MPI_Request requests[2];
-    int count = 0;
-    if (west >= 0) MPI_Irecv(in, (int)x_bytes, MPI_CHAR, west, 1, MPI_COMM_WORLD, &requests[count++]);
-    if (south >= 0) MPI_Irecv(in + x_bytes, (int)y_bytes, MPI_CHAR, south, 2, MPI_COMM_WORLD, &requests[count++]);
-    PROXY_COMM(p, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
-    count = 0;
-    if (east >= 0) {
-      proxy_sent(p, east, x_bytes);
-      MPI_Isend(out, (int)x_bytes, MPI_CHAR, east, 1, MPI_COMM_WORLD, &requests[count++]);
-    }
-    if (north >= 0) {
-      proxy_sent(p, north, y_bytes);
-      MPI_Isend(out + x_bytes, (int)y_bytes, MPI_CHAR, north, 2, MPI_COMM_WORLD, &requests[count++]);
-    }
-    PROXY_COMM(p, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
-  }
+/* One SSOR sweep: N k-planes, each a wavefront step from the (dx, dy) side. */
+static void lu_sweep(proxy_t* p, int px, int py, long long planes, int dx, int dy, long long x_bytes, long long y_bytes,
+                     char* in, char* out) {
+  const int from_x = proxy_grid_neighbour(p, px, py, -dx, 0);
+  const int from_y = proxy_grid_neighbour(p, px, py, 0, -dy);
+  const int to_x = proxy_grid_neighbour(p, px, py, dx, 0);
+  const int to_y = proxy_grid_neighbour(p, px, py, 0, dy);
+  for (long long k = 0; k < planes; ++k) proxy_wave_step(p, from_x, from_y, to_x, to_y, x_bytes, y_bytes, in, out);
 }
 
 static void lu_halo(proxy_t* p, int neighbour, long long bytes, char* in, char* out) {

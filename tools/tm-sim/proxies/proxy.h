@@ -137,6 +137,52 @@ static inline void proxy_allreduce(proxy_t* p, long long bytes, char* buffer, ch
   }
 }
 
+/* One step of a wavefront: wait for the upstream faces (from_x, from_y;
+ * -1: none), both receives posted at once, then send the downstream faces
+ * (to_x, to_y) at once. `in` and `out` hold x_bytes + y_bytes. */
+static inline void proxy_wave_step(proxy_t* p, int from_x, int from_y, int to_x, int to_y, long long x_bytes,
+                                   long long y_bytes, char* in, char* out) {
+  MPI_Request requests[2];
+  int count = 0;
+  if (from_x >= 0) MPI_Irecv(in, (int)x_bytes, MPI_CHAR, from_x, 1, MPI_COMM_WORLD, &requests[count++]);
+  if (from_y >= 0) MPI_Irecv(in + x_bytes, (int)y_bytes, MPI_CHAR, from_y, 2, MPI_COMM_WORLD, &requests[count++]);
+  PROXY_COMM(p, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
+  count = 0;
+  if (to_x >= 0) {
+    proxy_sent(p, to_x, x_bytes);
+    MPI_Isend(out, (int)x_bytes, MPI_CHAR, to_x, 1, MPI_COMM_WORLD, &requests[count++]);
+  }
+  if (to_y >= 0) {
+    proxy_sent(p, to_y, y_bytes);
+    MPI_Isend(out + x_bytes, (int)y_bytes, MPI_CHAR, to_y, 2, MPI_COMM_WORLD, &requests[count++]);
+  }
+  PROXY_COMM(p, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
+}
+
+/* A rank's neighbour at (x + dx, y + dy) on a px x py grid (no wrap), or -1. */
+static inline int proxy_grid_neighbour(const proxy_t* p, int px, int py, int dx, int dy) {
+  const int x = p->rank % px + dx;
+  const int y = p->rank / px + dy;
+  return x >= 0 && x < px && y >= 0 && y < py ? x + px * y : -1;
+}
+
+/* KBA sweeps (Sweep3D, SNAP): 8 octants, each from one corner of the px x
+ * py grid to the opposite one (two octants per corner, the two z
+ * directions), `blocks` pipelined steps per octant, faces of `bytes`. */
+static inline void proxy_kba(proxy_t* p, int px, int py, long long blocks, long long bytes, char* in, char* out) {
+  for (int octant = 0; octant < 8; ++octant) {
+    const int dx = (octant & 1) ? -1 : 1;
+    const int dy = (octant & 2) ? -1 : 1;
+    const int from_x = proxy_grid_neighbour(p, px, py, -dx, 0);
+    const int from_y = proxy_grid_neighbour(p, px, py, 0, -dy);
+    const int to_x = proxy_grid_neighbour(p, px, py, dx, 0);
+    const int to_y = proxy_grid_neighbour(p, px, py, 0, dy);
+    for (long long block = 0; block < blocks; ++block) {
+      proxy_wave_step(p, from_x, from_y, to_x, to_y, bytes, bytes, in, out);
+    }
+  }
+}
+
 /* NPB's grid points per side of BT, SP and LU for a class letter. */
 static inline long long proxy_npb_grid(const char* name, int argc, char** argv) {
   const char* c = proxy_text(argc, argv, "--class");

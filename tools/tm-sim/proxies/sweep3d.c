@@ -22,37 +22,11 @@ int main(int argc, char** argv) {
   int px = 1;
   int py = 1;
   proxy_grid2(proxy.size, &px, &py);
-  const int x = proxy.rank % px;
-  const int y = proxy.rank / px;
   const long long bytes = kBlock * mk * mmi * 8;
   char* in = calloc((size_t)bytes * 2, 1);
   char* out = calloc((size_t)bytes * 2, 1);
   for (long long it = 0; it < iterations; ++it) {
-    for (int octant = 0; octant < 8; ++octant) {
-      const int dx = (octant & 1) ? -1 : 1; /* the sweep's direction along x and y */
-      const int dy = (octant & 2) ? -1 : 1;
-      const int from_x = x - dx >= 0 && x - dx < px ? proxy.rank - dx : -1;
-      const int from_y = y - dy >= 0 && y - dy < py ? proxy.rank - dy * px : -1;
-      const int to_x = x + dx >= 0 && x + dx < px ? proxy.rank + dx : -1;
-      const int to_y = y + dy >= 0 && y + dy < py ? proxy.rank + dy * px : -1;
-      for (long long block = 0; block < (kPlanes / mk) * (kAngles / mmi); ++block) {
-        MPI_Request requests[2];
-        int count = 0;
-        if (from_x >= 0) MPI_Irecv(in, (int)bytes, MPI_CHAR, from_x, 1, MPI_COMM_WORLD, &requests[count++]);
-        if (from_y >= 0) MPI_Irecv(in + bytes, (int)bytes, MPI_CHAR, from_y, 2, MPI_COMM_WORLD, &requests[count++]);
-        PROXY_COMM(&proxy, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
-        count = 0;
-        if (to_x >= 0) {
-          proxy_sent(&proxy, to_x, bytes);
-          MPI_Isend(out, (int)bytes, MPI_CHAR, to_x, 1, MPI_COMM_WORLD, &requests[count++]);
-        }
-        if (to_y >= 0) {
-          proxy_sent(&proxy, to_y, bytes);
-          MPI_Isend(out + bytes, (int)bytes, MPI_CHAR, to_y, 2, MPI_COMM_WORLD, &requests[count++]);
-        }
-        PROXY_COMM(&proxy, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
-      }
-    }
+    proxy_kba(&proxy, px, py, (kPlanes / mk) * (kAngles / mmi), bytes, in, out);
     proxy_allreduce(&proxy, 8, in, out);
   }
   free(in);

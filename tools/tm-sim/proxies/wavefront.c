@@ -18,29 +18,14 @@ int main(int argc, char** argv) {
   const int py = proxy.size / px;
   const int x = proxy.rank % px;
   const int y = proxy.rank / px;
-  char* in = calloc((size_t)bytes + 1, 1);
-  char* in2 = calloc((size_t)bytes + 1, 1);
-  char* out = calloc((size_t)bytes + 1, 1);
+  char* in = calloc((size_t)bytes * 2, 1);
+  char* out = calloc((size_t)bytes * 2, 1);
   for (long long s = 0; s < sweeps && proxy.rank < px * py; ++s) {
     /* Both inflows posted at once: each starts as soon as its sender sends. */
-    MPI_Request requests[2];
-    int count = 0;
-    if (x > 0) MPI_Irecv(in, (int)bytes, MPI_CHAR, proxy.rank - 1, 0, MPI_COMM_WORLD, &requests[count++]);
-    if (y > 0) MPI_Irecv(in2, (int)bytes, MPI_CHAR, proxy.rank - px, 0, MPI_COMM_WORLD, &requests[count++]);
-    PROXY_COMM(&proxy, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
-    count = 0;
-    if (x + 1 < px) {
-      proxy_sent(&proxy, proxy.rank + 1, bytes);
-      MPI_Isend(out, (int)bytes, MPI_CHAR, proxy.rank + 1, 0, MPI_COMM_WORLD, &requests[count++]);
-    }
-    if (y + 1 < py) {
-      proxy_sent(&proxy, proxy.rank + px, bytes);
-      MPI_Isend(out, (int)bytes, MPI_CHAR, proxy.rank + px, 0, MPI_COMM_WORLD, &requests[count++]);
-    }
-    PROXY_COMM(&proxy, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
+    proxy_wave_step(&proxy, x > 0 ? proxy.rank - 1 : -1, y > 0 ? proxy.rank - px : -1, x + 1 < px ? proxy.rank + 1 : -1,
+                    y + 1 < py ? proxy.rank + px : -1, bytes, bytes, in, out);
   }
   free(in);
-  free(in2);
   free(out);
   proxy_finish(&proxy);
   return 0;
