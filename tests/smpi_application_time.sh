@@ -115,6 +115,12 @@ refused "is not a proxy application" -t 'mesh2D 4 4' -m "$work/map.perm" --app '
 refused "wavefront: the number of ranks must be a multiple of --px" -t 'mesh2D 4 4' -m "$work/map.perm" \
   --app 'wavefront --px 3'
 refused "wavefront: --bytes must be a whole number" -t 'mesh2D 4 4' -m "$work/map.perm" --app 'wavefront --bytes x'
+refused "pingpong: unknown argument '--byte'" -t 'mesh2D 4 4' -m "$work/map.perm" --app 'pingpong --byte 5'
+refused "pingpong: --bytes needs a value" -t 'mesh2D 4 4' -m "$work/map.perm" --app 'pingpong --bytes'
 refused "give the mapping" -t 'mesh2D 4 4' --app 'pingpong'
 refused "no links to simulate on" -t 'cmpltw 4 1 1 1 1' -m "$work/map.perm" --app 'pingpong'
+mkdir "$work/full" && touch "$work/full/platform.txt"
+refused "--keep $work/full: must be a new or empty folder" -t 'mesh2D 4 4' -m "$work/map.perm" --app 'pingpong' \
+  --keep "$work/full"
+test ! -s "$work/full/platform.txt"
 echo "refusals: exit 2, nothing written"

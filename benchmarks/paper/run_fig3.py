@@ -91,19 +91,32 @@ def plot(rows, out_dir, sizes):
             ax.set_yticks(ticks)
             ax.set_yticklabels([f"{t:g}" for t in ticks])
             ax.minorticks_off()
-        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(sizes))])
-        ax.set_xticklabels([str(n) for n in sizes])
-        ax.axhline(1.0, color="black", linewidth=0.6)
-        ax.set_title(f"({'abcdef'[fig2.APPS.index(app)]}) {app.upper() if len(app) == 2 else app}")
-        ax.set_xlabel("processes")
-        ax.set_ylabel("simulated time / in-order")
-        ax.grid(True, axis="y", linewidth=0.3)
+        label_panel(ax, f"({'abcdef'[fig2.APPS.index(app)]}) {app.upper() if len(app) == 2 else app}", sizes, width,
+                    "simulated time / in-order")
+    finish_figure(plt, fig, axes, len(STRATEGIES),
+                  "Simulated communication time on Tianhe-3 (SimGrid), contiguous allocation, normalised to in-order",
+                  os.path.join(out_dir, "fig3.png"))
+
+
+def finish_figure(plt, fig, axes, columns, title, path):
+    """The strategies' legend under the panels, the title, the PNG."""
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(STRATEGIES), fontsize=8, frameon=False)
-    fig.suptitle("Simulated communication time on Tianhe-3 (SimGrid), contiguous allocation, normalised to in-order")
+    fig.legend(handles, labels, loc="lower center", ncol=columns, fontsize=8, frameon=False)
+    fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
-    fig.savefig(os.path.join(out_dir, "fig3.png"), dpi=80)
+    fig.savefig(path, dpi=80)
     plt.close(fig)
+
+
+def label_panel(ax, title, sizes, width, ylabel):
+    """One application's panel: process counts under the bar groups, in-order's line at 1."""
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(sizes))])
+    ax.set_xticklabels([str(n) for n in sizes])
+    ax.axhline(1.0, color="black", linewidth=0.6)
+    ax.set_title(title)
+    ax.set_xlabel("processes")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, axis="y", linewidth=0.3)
 
 
 def summary(rows, out_dir, sizes):

@@ -208,7 +208,8 @@ int main(int argc, char** argv) {
       ->transform(real_number(0.0, 1e6));
   app.add_option("--timeout", o.timeout_s, "Most seconds one simulation may take (default 1800)")
       ->transform(real_number(1, 1e6));
-  app.add_option("--keep", o.keep, "Keep the platform spec, host file and smpirun's output in this folder");
+  app.add_option("--keep", o.keep,
+                 "Keep the platform spec, host file and smpirun's output in this new or empty folder");
   app.add_option("--seed", o.seed, "Seed of the strategies");
   app.add_option("--format", o.format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--output", o.output, "Write the result to this file (whole or not at all)")->check(file_name());

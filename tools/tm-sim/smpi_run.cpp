@@ -64,6 +64,11 @@ class RunFolder {
     if (!keep.empty()) {
       path_ = keep;
       std::error_code ec;
+      // A new or empty folder: the run's files never replace anything.
+      if (fs::exists(fs::symlink_status(path_)) &&
+          (!fs::is_directory(fs::symlink_status(path_)) || !fs::is_empty(path_, ec))) {
+        throw ParameterError("--keep " + keep + ": must be a new or empty folder");
+      }
       fs::create_directories(path_, ec);
       if (ec) throw SystemError("--keep " + keep + ": " + ec.message());
       keep_ = true;

@@ -9,8 +9,9 @@
 #include "proxy.h"
 
 int main(int argc, char** argv) {
+  static const char* const keys[] = {"--class", "--iterations", NULL};
   proxy_t proxy;
-  proxy_init(&proxy, "cg", &argc, &argv);
+  proxy_init(&proxy, "cg", &argc, &argv, keys);
   if ((proxy.size & (proxy.size - 1)) != 0) proxy_refuse("cg", "the number of ranks must be a power of two (NPB's CG)");
   const char* c = proxy_text(argc, argv, "--class");
   if (c == NULL) c = "D";

@@ -30,8 +30,9 @@ static void lu_halo(proxy_t* p, int neighbour, long long bytes, char* in, char* 
 }
 
 int main(int argc, char** argv) {
+  static const char* const keys[] = {"--class", "--iterations", NULL};
   proxy_t proxy;
-  proxy_init(&proxy, "lu", &argc, &argv);
+  proxy_init(&proxy, "lu", &argc, &argv, keys);
   if ((proxy.size & (proxy.size - 1)) != 0) proxy_refuse("lu", "the number of ranks must be a power of two (NPB's LU)");
   const long long n = proxy_npb_grid("lu", argc, argv);
   const long long iterations = proxy_arg("lu", argc, argv, "--iterations", 1, 1, 1000000);

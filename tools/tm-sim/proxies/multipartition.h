@@ -18,8 +18,9 @@ static int mp_at(int q, int x, int y) {
 }
 
 static int multipartition_main(const char* name, int doubles, int argc, char** argv) {
+  static const char* const keys[] = {"--class", "--iterations", NULL};
   proxy_t proxy;
-  proxy_init(&proxy, name, &argc, &argv);
+  proxy_init(&proxy, name, &argc, &argv, keys);
   int q = 1;
   while ((q + 1) * (q + 1) <= proxy.size) ++q;
   if (q * q != proxy.size) proxy_refuse(name, "the number of ranks must be a square (NPB's multi-partition)");

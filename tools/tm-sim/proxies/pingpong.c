@@ -5,8 +5,9 @@
 #include "proxy.h"
 
 int main(int argc, char** argv) {
+  static const char* const keys[] = {"--bytes", "--iterations", NULL};
   proxy_t proxy;
-  proxy_init(&proxy, "pingpong", &argc, &argv);
+  proxy_init(&proxy, "pingpong", &argc, &argv, keys);
   const long long bytes = proxy_arg("pingpong", argc, argv, "--bytes", 1000000, 1, 1LL << 30);
   const long long iterations = proxy_arg("pingpong", argc, argv, "--iterations", 10, 1, 1000000000);
   char* buffer = calloc((size_t)bytes + 1, 1);

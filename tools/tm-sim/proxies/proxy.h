@@ -74,9 +74,30 @@ static inline const char* proxy_text(int argc, char** argv, const char* key) {
   return NULL;
 }
 
-/* MPI_Init and the rank's state; the clock starts here. */
-static inline void proxy_init(proxy_t* p, const char* name, int* argc, char*** argv) {
+/* Refuses any argument but "--KEY VALUE" pairs of the proxy's `keys` (a
+ * NULL-terminated list) and --matrix: a misspelt option must not be
+ * silently ignored. */
+static inline void proxy_check_args(const char* name, int argc, char** argv, const char* const* keys) {
+  for (int i = 1; i < argc; i += 2) {
+    int known = strcmp(argv[i], "--matrix") == 0;
+    for (const char* const* k = keys; *k != NULL && !known; ++k) known = strcmp(argv[i], *k) == 0;
+    char what[300];
+    if (!known) {
+      snprintf(what, sizeof what, "unknown argument '%.100s'", argv[i]);
+      proxy_refuse(name, what);
+    }
+    if (i + 1 >= argc) {
+      snprintf(what, sizeof what, "%.100s needs a value", argv[i]);
+      proxy_refuse(name, what);
+    }
+  }
+}
+
+/* MPI_Init and the rank's state, the arguments checked against `keys`;
+ * the clock starts here. */
+static inline void proxy_init(proxy_t* p, const char* name, int* argc, char*** argv, const char* const* keys) {
   MPI_Init(argc, argv);
+  proxy_check_args(name, *argc, *argv, keys);
   memset(p, 0, sizeof *p);
   MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p->size);

@@ -11,8 +11,9 @@
 enum { kFace = 16, kPlanes = 16, kAngles = 48, kGroups = 30, kInner = 5 };
 
 int main(int argc, char** argv) {
+  static const char* const keys[] = {"--ichunk", "--iterations", NULL};
   proxy_t proxy;
-  proxy_init(&proxy, "snap", &argc, &argv);
+  proxy_init(&proxy, "snap", &argc, &argv, keys);
   const long long ichunk = proxy_arg("snap", argc, argv, "--ichunk", 4, 1, kPlanes);
   if (kPlanes % ichunk != 0) proxy_refuse("snap", "--ichunk must divide 16");
   const long long iterations = proxy_arg("snap", argc, argv, "--iterations", 1, 1, 1000000);

@@ -13,8 +13,9 @@
 enum { kBlock = 16, kPlanes = 400, kAngles = 6 };
 
 int main(int argc, char** argv) {
+  static const char* const keys[] = {"--mk", "--mmi", "--iterations", NULL};
   proxy_t proxy;
-  proxy_init(&proxy, "sweep3d", &argc, &argv);
+  proxy_init(&proxy, "sweep3d", &argc, &argv, keys);
   const long long mk = proxy_arg("sweep3d", argc, argv, "--mk", 10, 1, kPlanes);
   const long long mmi = proxy_arg("sweep3d", argc, argv, "--mmi", 3, 1, kAngles);
   if (kPlanes % mk != 0 || kAngles % mmi != 0) proxy_refuse("sweep3d", "--mk must divide 400 and --mmi divide 6");

@@ -9,8 +9,9 @@
 #include "proxy.h"
 
 int main(int argc, char** argv) {
+  static const char* const keys[] = {"--bytes", "--sweeps", "--px", NULL};
   proxy_t proxy;
-  proxy_init(&proxy, "wavefront", &argc, &argv);
+  proxy_init(&proxy, "wavefront", &argc, &argv, keys);
   const long long bytes = proxy_arg("wavefront", argc, argv, "--bytes", 1000000, 1, 1LL << 30);
   const long long sweeps = proxy_arg("wavefront", argc, argv, "--sweeps", 1, 1, 1000000000);
   const int px = (int)proxy_arg("wavefront", argc, argv, "--px", 2, 1, proxy.size);

@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""The OHTMA paper's Fig. 3 (communication time) from application runs under
+SimGrid's SMPI (issue 32).
+
+    benchmarks/paper/run_fig3_smpi.py [--bin build/bin] [--out benchmarks/results]
+        [--sizes 256,1024,4096] [--apps bt,cg,...] [--strategies inorder,...] [--jobs 2] [--fresh]
+
+For each application (the proxies of tools/tm-sim/proxies, whose traffic is
+tm-gen's pattern: a ctest checks it), process count and strategy, `tm-sim`
+runs the proxy under smpirun on the Fig. 2 machine and allocation
+(run_fig2.py: tianhe3:8x8, 16 ranks per node, contiguous nodes) and reports
+the simulated application time; `tm-map --compare --simulate` gives the
+same mappings' hop-bytes, busiest link (MC) and one-round time beside it.
+Rows go to fig3_smpi.jsonl as they finish (a rerun continues where the last
+stopped; --fresh starts over); fig3_smpi.md, .csv and .png are written from
+all rows: time against in-order beside the paper's reductions, the
+direction of OHTMA's effect, and which metric predicts the application time
+best per application.
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "tm-report"))
+import run_fig2 as fig2  # noqa: E402  (the applications, machine and allocations)
+import run_fig3 as fig3  # noqa: E402  (the paper's communication-time numbers)
+
+STRATEGIES = ["inorder", "roundrobin", "greedy", "rcm", "ohtma", "ohtma+", "scotch", "auto", "best"]
+SIZES = [256, 1024, 4096]
+# The direction of OHTMA's effect on communication time the paper reports
+# (section 5.3): lower than in-order (BT, SP, CG, LU) or than greedy (SNAP, Sweep3D).
+PAPER_OHTMA = {"bt": ("inorder", "lower"), "sp": ("inorder", "lower"), "cg": ("inorder", "lower"),
+               "lu": ("inorder", "lower"), "snap": ("greedy", "lower"), "sweep3d": ("greedy", "lower")}
+
+
+def run(cmd, timeout=None):
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr.strip()[-400:]}")
+    return done.stdout
+
+
+def simulate(args, app, n, strategy, matrix):
+    start = time.time()
+    out = run([os.path.join(args.bin, "tm-sim"), "-t", fig2.MACHINE, "--alloc",
+               fig2.allocation("contiguous", n // fig2.CORES), "-c", matrix, "-s", strategy, "--app", app,
+               "--timeout", str(args.timeout), "--format", "json"], timeout=args.timeout + 600)
+    result = json.loads(out)["runs"][0]
+    result["wall_s"] = time.time() - start
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--out", default="benchmarks/results")
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    ap.add_argument("--apps", default=",".join(fig2.APPS))
+    ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    ap.add_argument("--jobs", type=int, default=2, help="simulations at once")
+    ap.add_argument("--timeout", type=float, default=3600, help="seconds per simulation")
+    ap.add_argument("--fresh", action="store_true", help="forget the rows of earlier runs")
+    ap.add_argument("--report-only", action="store_true")
+    args = ap.parse_args()
+    rows_path = os.path.join(args.out, "fig3_smpi.jsonl")
+    if args.fresh and os.path.exists(rows_path):
+        os.remove(rows_path)
+    rows = [json.loads(line) for line in open(rows_path)] if os.path.exists(rows_path) else []
+    done = {(r["app"], r["ranks"], r["strategy"]) for r in rows}
+    if not args.report_only:
+        strategies = args.strategies.split(",")
+        with tempfile.TemporaryDirectory() as tmp:
+            for n in map(int, args.sizes.split(",")):
+                for app in args.apps.split(","):
+                    todo = [s for s in strategies if (app, n, s) not in done]
+                    if not todo:
+                        continue
+                    matrix = os.path.join(tmp, f"{app}{n}.coo")
+                    run([os.path.join(args.bin, "tm-gen"), app, "--ranks", str(n), "--output", matrix])
+                    compared = json.loads(run([os.path.join(args.bin, "tm-map"), "-t", fig2.MACHINE, "-c", matrix,
+                                               "--alloc", fig2.allocation("contiguous", n // fig2.CORES), "--compare",
+                                               ",".join(todo), "--simulate", "--format", "json", "-q"]))
+                    metrics = {r["strategy"]: r for r in compared["results"]}
+                    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+                        futures = {pool.submit(simulate, args, app, n, s, matrix): s for s in todo}
+                        for future in concurrent.futures.as_completed(futures):
+                            s = futures[future]
+                            sim = future.result()
+                            m = metrics[s]
+                            row = {"app": app, "ranks": n, "strategy": s, "app_time_s": sim["app_time_s"],
+                                   "comm_time_s": sim["comm_time_s"], "messages": sim["messages"],
+                                   "bytes": sim["bytes"], "hop_bytes": m["hop_bytes"], "mc": m.get("mc"),
+                                   "round_time_s": m.get("sim_time_s"), "wall_s": round(sim["wall_s"], 1)}
+                            rows.append(row)
+                            with open(rows_path, "a") as f:
+                                f.write(json.dumps(row) + "\n")
+                            print(json.dumps(row), flush=True)
+    report(rows, args.out)
+
+
+def complete_cases(rows):
+    """(app, ranks) -> {strategy: row} for the cases in-order ran in."""
+    cases = {}
+    for r in rows:
+        cases.setdefault((r["app"], r["ranks"]), {})[r["strategy"]] = r
+    return {k: v for k, v in cases.items() if "inorder" in v}
+
+
+def report(rows, out_dir):
+    cases = complete_cases(rows)
+    if not cases:
+        return
+    sizes = sorted({n for _, n in cases})
+    apps = [a for a in fig2.APPS if any(a == k[0] for k in cases)]
+    strategies = [s for s in STRATEGIES if any(s in v for v in cases.values())]
+    ratio = {}  # (app, n, strategy) -> app time / in-order's
+    for (app, n), by in cases.items():
+        for s, r in by.items():
+            ratio[(app, n, s)] = r["app_time_s"] / by["inorder"]["app_time_s"]
+    with open(os.path.join(out_dir, "fig3_smpi.csv"), "w", newline="") as f:
+        fields = ["app", "ranks", "strategy", "app_time_s", "comm_time_s", "messages", "bytes", "hop_bytes", "mc",
+                  "round_time_s", "wall_s"]
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        for r in sorted(rows, key=lambda r: (r["app"], r["ranks"], STRATEGIES.index(r["strategy"]))):
+            writer.writerow({k: r.get(k) for k in fields})
+    lines = ["# The OHTMA paper's Fig. 3 from application runs under SMPI", "",
+             f"Machine `{fig2.MACHINE}`, 16 ranks per node, contiguous allocation; each application is its proxy "
+             "(`tools/tm-sim/proxies`, whose traffic equals `tm-gen`'s NPB class D pattern) run under SimGrid 3.32's "
+             "SMPI by `tm-sim`: CM02 model, 12.5 GB/s and 0.5 us per hop on every link, 50 GB/s and 0.2 us inside "
+             "a node, no computation, one iteration. Application time (the latest rank's end) against in-order "
+             "(lower is better). Regenerate with `benchmarks/paper/run_fig3_smpi.py` (rows in fig3_smpi.jsonl).", ""]
+    for n in sizes:
+        lines += [f"## {n} ranks", "", "| strategy | " + " | ".join(apps) + " |", "|---|" + "---:|" * len(apps)]
+        for s in strategies:
+            cells = [f"{ratio[(a, n, s)]:.3f}" if (a, n, s) in ratio else "" for a in apps]
+            lines.append(f"| {s} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["## OHTMA against the paper", "",
+              "| application | paper | OHTMA vs its reference, per size (time change) | same direction |",
+              "|---|---|---|---|"]
+    for app in apps:
+        reference, direction = PAPER_OHTMA[app]
+        changes = []
+        for n in sizes:
+            if (app, n, "ohtma") in ratio and (app, n, reference) in ratio:
+                changes.append((n, ratio[(app, n, "ohtma")] / ratio[(app, n, reference)] - 1))
+        if not changes:
+            verdict = ""
+        elif all(abs(c) < 5e-4 for _, c in changes):
+            verdict = "no: the same time"
+        elif all((c < 0) == (direction == "lower") for _, c in changes):
+            verdict = "yes"
+        else:
+            verdict = "no"
+        lines.append(f"| {app} | {fig3.PAPER_TIME[app]} | "
+                     + ", ".join(f"{n}: {100 * c:+.1f} % vs {reference}" for n, c in changes) + f" | {verdict} |")
+    lines += ["", "## Which metric predicts the application time", "",
+              "Per application, over every size and strategy but in-order: the correlation of log(application "
+              "time / in-order's) with log(metric / in-order's), for hop-bytes, the busiest link (MC) and the "
+              "one-round time of `--simulate`.", "", "| application | hop-bytes | MC | one round | best |",
+              "|---|---:|---:|---:|---|"]
+    for app in apps:
+        xs = {"hop-bytes": [], "MC": [], "one round": []}
+        ys = []
+        for (a, n), by in cases.items():
+            if a != app:
+                continue
+            base = by["inorder"]
+            for s, r in by.items():
+                if s == "inorder":
+                    continue
+                ys.append(math.log(r["app_time_s"] / base["app_time_s"]))
+                xs["hop-bytes"].append(math.log(r["hop_bytes"] / base["hop_bytes"]))
+                xs["MC"].append(math.log(r["mc"] / base["mc"]) if r.get("mc") and base.get("mc") else 0.0)
+                xs["one round"].append(math.log(r["round_time_s"] / base["round_time_s"])
+                                       if r.get("round_time_s") and base.get("round_time_s") else 0.0)
+        corr = {}
+        for k, x in xs.items():
+            try:
+                corr[k] = statistics.correlation(x, ys)
+            except (statistics.StatisticsError, ValueError):
+                corr[k] = float("nan")
+        best = max((k for k in corr if not math.isnan(corr[k])), key=lambda k: corr[k], default="")
+        lines.append(f"| {app} | {corr['hop-bytes']:.2f} | {corr['MC']:.2f} | {corr['one round']:.2f} | {best} |")
+    lines += ["", "Simulation wall time per run (this 2-core machine): " + ", ".join(
+        f"{n} ranks {statistics.median([r['wall_s'] for r in rows if r['ranks'] == n]):.0f} s (median)"
+        for n in sizes), ""]
+    plot(ratio, apps, sizes, strategies, out_dir)
+    lines += ["![application time](fig3_smpi.png)", ""]
+    with open(os.path.join(out_dir, "fig3_smpi.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def plot(ratio, apps, sizes, strategies, out_dir):
+    import tmap_plots as plots  # noqa: E402  (matplotlib only when drawing)
+    plt = plots.plt
+    fig, axes = plt.subplots(2, 3, figsize=(16, 9))
+    for ax, app in zip(axes.flat, apps):
+        width = 0.8 / len(strategies)
+        for k, s in enumerate(strategies):
+            values = [ratio.get((app, n, s), float("nan")) for n in sizes]
+            colour, hatch = plots.style(s)
+            ax.bar([i + k * width for i in range(len(sizes))], values, width, label=s, color=colour, hatch=hatch,
+                   edgecolor="white", linewidth=0.3)
+        fig3.label_panel(ax, f"({'abcdef'[apps.index(app)]}) {app.upper() if len(app) == 2 else app}", sizes, width,
+                         "application time / in-order")
+    for ax in list(axes.flat)[len(apps):]:
+        ax.set_visible(False)
+    fig3.finish_figure(plt, fig, axes, len(strategies),
+                       "Application time under SMPI on Tianhe-3, contiguous allocation, normalised to in-order",
+                       os.path.join(out_dir, "fig3_smpi.png"))
+
+
+if __name__ == "__main__":
+    main()
