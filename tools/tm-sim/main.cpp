@@ -159,6 +159,7 @@ int run_tool(const Options& o) {
       x["comm_time_s"] = r.report.comm_s;
       x["messages"] = r.report.messages;
       x["bytes"] = r.report.bytes;
+      x["time_vs_first"] = r.report.time_s / rows.front().report.time_s;
       if (r.hop_bytes) x["hop_bytes"] = *r.hop_bytes;
       if (r.mc) x["mc"] = *r.mc;
       list.push_back(std::move(x));
@@ -169,12 +170,13 @@ int run_tool(const Options& o) {
   }
   std::string text =
       fmt::format("# {} on {}, {} ranks\n# {}\n", o.app, topology->description(), ranks, assumptions(platform.options));
-  text += fmt::format("{:<16} {:>14} {:>14} {:>10} {:>14} {:>16} {:>12}\n", "mapping", "app_time_s", "comm_time_s",
-                      "messages", "bytes", "hop_bytes", "mc");
+  text += fmt::format("{:<16} {:>14} {:>10} {:>14} {:>10} {:>14} {:>16} {:>12}\n", "mapping", "app_time_s", "vs_first",
+                      "comm_time_s", "messages", "bytes", "hop_bytes", "mc");
   for (const auto& r : rows) {
-    text += fmt::format("{:<16} {:>14.6e} {:>14.6e} {:>10} {:>14} {:>16} {:>12}\n", r.mapping, r.report.time_s,
-                        r.report.comm_s, r.report.messages, r.report.bytes,
-                        r.hop_bytes ? std::to_string(*r.hop_bytes) : "-", r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
+    text +=
+        fmt::format("{:<16} {:>14.6e} {:>10.4f} {:>14.6e} {:>10} {:>14} {:>16} {:>12}\n", r.mapping, r.report.time_s,
+                    r.report.time_s / rows.front().report.time_s, r.report.comm_s, r.report.messages, r.report.bytes,
+                    r.hop_bytes ? std::to_string(*r.hop_bytes) : "-", r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
   }
   emit(text, o.output);
   return kExitOk;
