@@ -4,6 +4,7 @@ SimGrid's SMPI (issue 32).
 
     benchmarks/paper/run_fig3_smpi.py [--bin build/bin] [--out benchmarks/results]
         [--sizes 256,1024,4096] [--apps bt,cg,...] [--strategies inorder,...] [--jobs 2] [--fresh]
+        [--latency-us 0.5 --link-gbs 12.5]   (other values: sensitivity rows, reported apart)
 
 For each application (the proxies of tools/tm-sim/proxies, whose traffic is
 tm-gen's pattern: a ctest checks it), process count and strategy, `tm-sim`
@@ -50,10 +51,21 @@ def run(cmd, timeout=None):
     return done.stdout
 
 
+# The link model: tm-sim's defaults (the OHTMA paper and its interconnect
+# reference give no figures for the prototype's links: assumptions), and
+# the sensitivity runs at twice and half the latency and the bandwidth.
+DEFAULT_MODEL = "L0.5us_B12.5GBs"
+
+
+def model_name(latency_us, link_gbs):
+    return f"L{latency_us:g}us_B{link_gbs:g}GBs"
+
+
 def simulate(args, app, n, strategy, matrix):
     start = time.time()
     out = run([os.path.join(args.bin, "tm-sim"), "-t", fig2.MACHINE, "--alloc",
                fig2.allocation("contiguous", n // fig2.CORES), "-c", matrix, "-s", strategy, "--app", app,
+               "--sim-latency", f"{args.latency_us:g}", "--sim-link-bw", f"{args.link_gbs:g}",
                "--timeout", str(args.timeout), "--format", "json"], timeout=args.timeout + 600)
     result = json.loads(out)["runs"][0]
     result["wall_s"] = time.time() - start
@@ -70,13 +82,18 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per simulation")
     ap.add_argument("--fresh", action="store_true", help="forget the rows of earlier runs")
+    ap.add_argument("--latency-us", type=float, default=0.5, help="latency per hop (sensitivity runs)")
+    ap.add_argument("--link-gbs", type=float, default=12.5, help="link bandwidth, GB/s (sensitivity runs)")
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
+    model = model_name(args.latency_us, args.link_gbs)
     rows_path = os.path.join(args.out, "fig3_smpi.jsonl")
     if args.fresh and os.path.exists(rows_path):
         os.remove(rows_path)
     rows = [json.loads(line) for line in open(rows_path)] if os.path.exists(rows_path) else []
-    done = {(r["app"], r["ranks"], r["strategy"]) for r in rows}
+    for r in rows:
+        r.setdefault("model", DEFAULT_MODEL)
+    done = {(r["app"], r["ranks"], r["strategy"]) for r in rows if r["model"] == model}
     if not args.report_only:
         strategies = args.strategies.split(",")
         with tempfile.TemporaryDirectory() as tmp:
@@ -89,7 +106,8 @@ def main():
                     run([os.path.join(args.bin, "tm-gen"), app, "--ranks", str(n), "--output", matrix])
                     compared = json.loads(run([os.path.join(args.bin, "tm-map"), "-t", fig2.MACHINE, "-c", matrix,
                                                "--alloc", fig2.allocation("contiguous", n // fig2.CORES), "--compare",
-                                               ",".join(todo), "--simulate", "--format", "json", "-q"]))
+                                               ",".join(todo), "--simulate", "--sim-latency", f"{args.latency_us:g}",
+                                               "--sim-link-bw", f"{args.link_gbs:g}", "--format", "json", "-q"]))
                     metrics = {r["strategy"]: r for r in compared["results"]}
                     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
                         futures = {pool.submit(simulate, args, app, n, s, matrix): s for s in todo}
@@ -97,7 +115,7 @@ def main():
                             s = futures[future]
                             sim = future.result()
                             m = metrics[s]
-                            row = {"app": app, "ranks": n, "strategy": s, "app_time_s": sim["app_time_s"],
+                            row = {"app": app, "ranks": n, "strategy": s, "model": model, "app_time_s": sim["app_time_s"],
                                    "comm_time_s": sim["comm_time_s"], "messages": sim["messages"],
                                    "bytes": sim["bytes"], "hop_bytes": m["hop_bytes"], "mc": m.get("mc"),
                                    "round_time_s": m.get("sim_time_s"), "wall_s": round(sim["wall_s"], 1)}
@@ -117,6 +135,8 @@ def complete_cases(rows):
 
 
 def report(rows, out_dir):
+    sensitivity = [r for r in rows if r.get("model", DEFAULT_MODEL) != DEFAULT_MODEL]
+    rows = [r for r in rows if r.get("model", DEFAULT_MODEL) == DEFAULT_MODEL]
     cases = complete_cases(rows)
     if not cases:
         return
@@ -128,11 +148,12 @@ def report(rows, out_dir):
         for s, r in by.items():
             ratio[(app, n, s)] = r["app_time_s"] / by["inorder"]["app_time_s"]
     with open(os.path.join(out_dir, "fig3_smpi.csv"), "w", newline="") as f:
-        fields = ["app", "ranks", "strategy", "app_time_s", "comm_time_s", "messages", "bytes", "hop_bytes", "mc",
+        fields = ["app", "ranks", "strategy", "model", "app_time_s", "comm_time_s", "messages", "bytes", "hop_bytes", "mc",
                   "round_time_s", "wall_s"]
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
-        for r in sorted(rows, key=lambda r: (r["app"], r["ranks"], STRATEGIES.index(r["strategy"]))):
+        for r in sorted(rows + sensitivity, key=lambda r: (r.get("model", DEFAULT_MODEL), r["app"], r["ranks"],
+                                                           STRATEGIES.index(r["strategy"]))):
             writer.writerow({k: r.get(k) for k in fields})
     lines = ["# The OHTMA paper's Fig. 3 from application runs under SMPI", "",
              f"Machine `{fig2.MACHINE}`, 16 ranks per node, contiguous allocation; each application is its proxy "
@@ -193,6 +214,7 @@ def report(rows, out_dir):
                 corr[k] = float("nan")
         best = max((k for k in corr if not math.isnan(corr[k])), key=lambda k: corr[k], default="")
         lines.append(f"| {app} | {corr['hop-bytes']:.2f} | {corr['MC']:.2f} | {corr['one round']:.2f} | {best} |")
+    lines += sensitivity_section(rows, sensitivity, apps)
     lines += ["", "Simulation wall time per run (this 2-core machine): " + ", ".join(
         f"{n} ranks {statistics.median([r['wall_s'] for r in rows if r['ranks'] == n]):.0f} s (median)"
         for n in sizes), ""]
@@ -200,6 +222,32 @@ def report(rows, out_dir):
     lines += ["![application time](fig3_smpi.png)", ""]
     with open(os.path.join(out_dir, "fig3_smpi.md"), "w") as f:
         f.write("\n".join(lines))
+
+
+def sensitivity_section(rows, sensitivity, apps):
+    """OHTMA's and the default's time against in-order under each link model (the assumptions x2, x0.5)."""
+    if not sensitivity:
+        return []
+    every = rows + sensitivity
+    models = [DEFAULT_MODEL] + sorted({r["model"] for r in sensitivity})
+    lines = ["", "## Sensitivity to the assumed latency and bandwidth", "",
+             "Application time against in-order's under each link model (L: latency per hop, B: link bandwidth; "
+             "the default first), for OHTMA and the default (`auto`):", "",
+             "| application | ranks | " + " | ".join(f"{m}: ohtma, auto" for m in models) + " |",
+             "|---|---:|" + "---|" * len(models)]
+    cases = sorted({(r["app"], r["ranks"]) for r in sensitivity})
+    for app, n in cases:
+        cells = []
+        for m in models:
+            by = {r["strategy"]: r for r in every if r["app"] == app and r["ranks"] == n
+                  and r.get("model", DEFAULT_MODEL) == m}
+            if "inorder" in by and "ohtma" in by and "auto" in by:
+                base = by["inorder"]["app_time_s"]
+                cells.append(f"{by['ohtma']['app_time_s'] / base:.3f}, {by['auto']['app_time_s'] / base:.3f}")
+            else:
+                cells.append("")
+        lines.append(f"| {app} | {n} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def plot(ratio, apps, sizes, strategies, out_dir):
