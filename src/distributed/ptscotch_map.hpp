@@ -11,7 +11,10 @@
 // regions); (2) the parts' traffic, k vertices, is mapped onto the blocks by
 // libscotch with exact distances between blocks (every process computes the
 // same answer); (3) each part's ranks are mapped onto its block's terminals
-// by libscotch with a distance table, on the process part % P.
+// by libscotch with a distance table, on the process part % P; (4) each
+// block's ranks are refined with their neighbours in other blocks fixed
+// (halo_refine.hpp). map_distributed.hpp chooses between this and the job's
+// own order or grid.
 #pragma once
 
 #include <mpi.h>
