@@ -53,6 +53,20 @@ for far in 50 150 383; do
   expect "ping-pong on Tianhe-3, node 0 to node $far ($hops hops)" \
     "$(sim "$t3" "0 $far" "pingpong --bytes $S --iterations $K")" "$(hand "2 * $K * ($hops * $L + $S / $B)")"
 done
+# A tree (tleaf 2 2 10 2 1: two switches of two leaves): up-down routes,
+# a hop per tree edge whatever the tleaf costs; --sim-bw slows the top
+# level only, so only routes that cross it slow down (to S / (B / 2)).
+tree='tleaf 2 2 10 2 1'
+expect "ping-pong on a tree, one switch" "$(sim "$tree" '0 1' "pingpong --bytes $S --iterations $K")" \
+  "$(hand "2 * $K * (2 * $L + $S / $B)")"
+expect "ping-pong on a tree, over the top" "$(sim "$tree" '0 2' "pingpong --bytes $S --iterations $K")" \
+  "$(hand "2 * $K * (4 * $L + $S / $B)")"
+expect "ping-pong on a tree, one switch, top level at B / 2" \
+  "$(sim "$tree" '0 1' "pingpong --bytes $S --iterations $K" --sim-bw level1=0.5)" \
+  "$(hand "2 * $K * (2 * $L + $S / $B)")"
+expect "ping-pong on a tree, over the top at B / 2" \
+  "$(sim "$tree" '0 2' "pingpong --bytes $S --iterations $K" --sim-bw level1=0.5)" \
+  "$(hand "2 * $K * (4 * $L + $S / ($B / 2))")"
 # Both ranks on one PE (-o 2): the node's memory, 0.2 us and 50 GB/s.
 expect "ping-pong, one PE" "$(sim 'mesh2D 4 4' '5 5' "pingpong --bytes $S --iterations $K" -o 2)" \
   "$(hand "2 * $K * (0.2e-6 + $S / 50e9)")"
