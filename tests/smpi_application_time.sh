@@ -8,7 +8,7 @@
 # starts when the receive is posted.
 # Usage: tests/smpi_application_time.sh BIN_DIR
 set -euo pipefail
-bin=$1
+bin=$(cd "$1" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -98,6 +98,13 @@ printf '0\n1\n4\n5\n' > "$work/map.perm"
 printf '4\n0 1 7\n0 2 7\n1 3 7\n2 3 7\n' > "$work/expected.coo"
 cmp "$work/sent.coo" "$work/expected.coo"
 echo "the proxy's own traffic matrix is the wavefront's"
+
+# --keep with a relative folder: the run works (smpirun runs inside the
+# folder) and leaves its platform, host file and output there.
+(cd "$work" && "$bin/tm-sim" -t 'mesh2D 4 4' -m map.perm --app 'pingpong --bytes 10' --keep kept > /dev/null)
+for f in platform.txt hosts.txt smpirun.out; do test -s "$work/kept/$f"; done
+diff <(printf 'pe0\npe1\npe4\npe5\n') "$work/kept/hosts.txt"
+echo "--keep kept the run's files"
 
 # Strategies on a given matrix: one row each, hop-bytes beside the time.
 "$bin/tm-gen" stencil2d --dims 4x4 --output "$work/st.coo"

@@ -70,6 +70,7 @@ class RunFolder {
         throw ParameterError("--keep " + keep + ": must be a new or empty folder");
       }
       fs::create_directories(path_, ec);
+      if (!ec) path_ = fs::absolute(path_, ec);  // smpirun runs inside the folder: paths must not be relative
       if (ec) throw SystemError("--keep " + keep + ": " + ec.message());
       keep_ = true;
       return;
