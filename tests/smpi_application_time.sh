@@ -106,6 +106,40 @@ for f in platform.txt hosts.txt smpirun.out; do test -s "$work/kept/$f"; done
 diff <(printf 'pe0\npe1\npe4\npe5\n') "$work/kept/hosts.txt"
 echo "--keep kept the run's files"
 
+# SimGrid's solver can give up on rounding (thousands of flows on a link;
+# seen at 4,096 ranks) and ask for a coarser maxmin precision: tm-sim runs
+# again at 1e-4, then 1e-3, and says so. An smpirun in front of the real one
+# gives up as SimGrid does until the precision it is told to want.
+mkdir "$work/fakebin"
+cat > "$work/fakebin/smpirun" <<EOF
+#!/bin/sh
+case " \$* " in
+  *" --cfg=maxmin/precision:\$WANT "*) exec $(command -v smpirun) "\$@" ;;
+esac
+echo "[0.1] maxmin.cpp:217: [root/CRITICAL] Cannot saturate more a constraint that has no active element! You may want to change the maxmin precision (--cfg=maxmin/precision:<new_value>) because of possible rounding effects." >&2
+exit 134
+EOF
+chmod +x "$work/fakebin/smpirun"
+printf '0\n3\n' > "$work/far.perm"
+WANT=0.0001 PATH="$work/fakebin:$PATH" "$bin/tm-sim" -t 'mesh2D 4 4' -m "$work/far.perm" \
+  --app "pingpong --bytes $S --iterations $K" --sim-latency 1 --sim-link-bw 1 --format json > "$work/retry.json"
+python3 - "$work/retry.json" "$(hand "2 * $K * (3 * $L + $S / $B)")" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+assert run["maxmin_precision"] == 1e-4, run
+assert abs(run["app_time_s"] - float(sys.argv[2])) <= 1e-4 * float(sys.argv[2]), run
+print("solver gave up at 1e-5: run again at", run["maxmin_precision"], "->", run["app_time_s"])
+PY
+WANT=0.0001 PATH="$work/fakebin:$PATH" "$bin/tm-sim" -t 'mesh2D 4 4' -m "$work/far.perm" \
+  --app "pingpong --bytes 10" | grep -q "far.perm: SimGrid's solver gave up on rounding.*maxmin precision 0.0001"
+set +e
+WANT=never PATH="$work/fakebin:$PATH" "$bin/tm-sim" -t 'mesh2D 4 4' -m "$work/far.perm" --app "pingpong" \
+  --output "$work/never.txt" 2> "$work/never.err"
+rc=$?
+set -e
+test "$rc" -ne 0 && grep -q "smpirun failed (exit 134)" "$work/never.err" && test ! -e "$work/never.txt"
+echo "a solver that always gives up: tm-sim fails ($rc), nothing written"
+
 # Strategies on a given matrix: one row each, hop-bytes beside the time.
 "$bin/tm-gen" stencil2d --dims 4x4 --output "$work/st.coo"
 "$bin/tm-sim" -t 'torus2D 4 4' -c "$work/st.coo" -s inorder,random --app 'wavefront --px 4 --bytes 1000' \

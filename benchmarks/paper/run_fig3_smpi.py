@@ -4,7 +4,7 @@ SimGrid's SMPI (issue 32).
 
     benchmarks/paper/run_fig3_smpi.py [--bin build/bin] [--out benchmarks/results]
         [--sizes 256,1024,4096] [--apps bt,cg,...] [--strategies inorder,...] [--jobs 2] [--fresh]
-        [--latency-us 0.5 --link-gbs 12.5]   (other values: sensitivity rows, reported apart)
+        [--latency-us 0.5 --link-gbs 12.5] [--sim-bw side=200]   (other values: sensitivity rows, reported apart)
 
 For each application (the proxies of tools/tm-sim/proxies, whose traffic is
 tm-gen's pattern: a ctest checks it), process count and strategy, `tm-sim`
@@ -57,16 +57,22 @@ def run(cmd, timeout=None):
 DEFAULT_MODEL = "L0.5us_B12.5GBs"
 
 
-def model_name(latency_us, link_gbs):
-    return f"L{latency_us:g}us_B{link_gbs:g}GBs"
+def model_name(latency_us, link_gbs, kind_gbs=""):
+    name = f"L{latency_us:g}us_B{link_gbs:g}GBs"
+    return name + (f"_{kind_gbs.replace(',', '_')}" if kind_gbs else "")
+
+
+def link_options(args):
+    """The link model's options, as tm-sim and tm-map take them."""
+    options = ["--sim-latency", f"{args.latency_us:g}", "--sim-link-bw", f"{args.link_gbs:g}"]
+    return options + (["--sim-bw", args.sim_bw] if args.sim_bw else [])
 
 
 def simulate(args, app, n, strategy, matrix):
     start = time.time()
     out = run([os.path.join(args.bin, "tm-sim"), "-t", fig2.MACHINE, "--alloc",
                fig2.allocation("contiguous", n // fig2.CORES), "-c", matrix, "-s", strategy, "--app", app,
-               "--sim-latency", f"{args.latency_us:g}", "--sim-link-bw", f"{args.link_gbs:g}",
-               "--timeout", str(args.timeout), "--format", "json"], timeout=args.timeout + 600)
+               *link_options(args), "--timeout", str(args.timeout), "--format", "json"], timeout=args.timeout + 600)
     result = json.loads(out)["runs"][0]
     result["wall_s"] = time.time() - start
     return result
@@ -84,9 +90,10 @@ def main():
     ap.add_argument("--fresh", action="store_true", help="forget the rows of earlier runs")
     ap.add_argument("--latency-us", type=float, default=0.5, help="latency per hop (sensitivity runs)")
     ap.add_argument("--link-gbs", type=float, default=12.5, help="link bandwidth, GB/s (sensitivity runs)")
+    ap.add_argument("--sim-bw", default="", help="bandwidth of some link kinds, GB/s, as tm-sim's (e.g. side=200)")
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
-    model = model_name(args.latency_us, args.link_gbs)
+    model = model_name(args.latency_us, args.link_gbs, args.sim_bw)
     rows_path = os.path.join(args.out, "fig3_smpi.jsonl")
     if args.fresh and os.path.exists(rows_path):
         os.remove(rows_path)
@@ -94,6 +101,7 @@ def main():
     for r in rows:
         r.setdefault("model", DEFAULT_MODEL)
     done = {(r["app"], r["ranks"], r["strategy"]) for r in rows if r["model"] == model}
+    failures = 0
     if not args.report_only:
         strategies = args.strategies.split(",")
         with tempfile.TemporaryDirectory() as tmp:
@@ -106,14 +114,20 @@ def main():
                     run([os.path.join(args.bin, "tm-gen"), app, "--ranks", str(n), "--output", matrix])
                     compared = json.loads(run([os.path.join(args.bin, "tm-map"), "-t", fig2.MACHINE, "-c", matrix,
                                                "--alloc", fig2.allocation("contiguous", n // fig2.CORES), "--compare",
-                                               ",".join(todo), "--simulate", "--sim-latency", f"{args.latency_us:g}",
-                                               "--sim-link-bw", f"{args.link_gbs:g}", "--format", "json", "-q"]))
+                                               ",".join(todo), "--simulate", *link_options(args), "--format", "json",
+                                               "-q"]))
                     metrics = {r["strategy"]: r for r in compared["results"]}
                     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
                         futures = {pool.submit(simulate, args, app, n, s, matrix): s for s in todo}
                         for future in concurrent.futures.as_completed(futures):
                             s = futures[future]
-                            sim = future.result()
+                            try:
+                                sim = future.result()
+                            except (RuntimeError, subprocess.TimeoutExpired, ValueError, KeyError) as e:
+                                # Said at once; the other runs go on (a rerun retries this one).
+                                print(f"{app} {n} {s}: {e}", file=sys.stderr, flush=True)
+                                failures += 1
+                                continue
                             m = metrics[s]
                             row = {"app": app, "ranks": n, "strategy": s, "model": model, "app_time_s": sim["app_time_s"],
                                    "comm_time_s": sim["comm_time_s"], "messages": sim["messages"],
@@ -124,6 +138,8 @@ def main():
                                 f.write(json.dumps(row) + "\n")
                             print(json.dumps(row), flush=True)
     report(rows, args.out)
+    if failures:
+        sys.exit(f"{failures} simulation(s) failed (see above)")
 
 
 def complete_cases(rows):

@@ -162,6 +162,7 @@ int run_tool(const Options& o) {
       x["time_vs_first"] = r.report.time_s / rows.front().report.time_s;
       if (r.hop_bytes) x["hop_bytes"] = *r.hop_bytes;
       if (r.mc) x["mc"] = *r.mc;
+      x["maxmin_precision"] = r.report.maxmin_precision;
       list.push_back(std::move(x));
     }
     j["runs"] = std::move(list);
@@ -177,6 +178,14 @@ int run_tool(const Options& o) {
         fmt::format("{:<16} {:>14.6e} {:>10.4f} {:>14.6e} {:>10} {:>14} {:>16} {:>12}\n", r.mapping, r.report.time_s,
                     r.report.time_s / rows.front().report.time_s, r.report.comm_s, r.report.messages, r.report.bytes,
                     r.hop_bytes ? std::to_string(*r.hop_bytes) : "-", r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
+  }
+  for (const auto& r : rows) {
+    if (r.report.maxmin_precision != kSimGridMaxminPrecision) {
+      text += fmt::format(
+          "# {}: SimGrid's solver gave up on rounding at its precision; run again at maxmin precision "
+          "{:g} (links full within that fraction of their bandwidth)\n",
+          r.mapping, r.report.maxmin_precision);
+    }
   }
   emit(text, o.output);
   return kExitOk;

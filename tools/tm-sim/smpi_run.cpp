@@ -1,6 +1,7 @@
 #include "smpi_run.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -116,50 +117,36 @@ std::string platform_module_path() {
   throw SystemError("libtmap-smpi-platform.so is not built (SimGrid was missing at build time?)");
 }
 
-ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, const Mapping& mapping) {
-  const RunFolder folder(run.keep);
-  const auto spec_path = folder.path() / "platform.txt";
-  write_file(spec_path, sim::to_text(platform));
-  std::string hosts;
-  for (const auto pe : mapping) hosts += sim::host_name(pe) + "\n";
-  write_file(folder.path() / "hosts.txt", hosts);
+namespace {
 
-  std::vector<std::string> command{"smpirun",
-                                   "-platform",
-                                   run.platform_module,
-                                   "-hostfile",
-                                   (folder.path() / "hosts.txt").string(),
-                                   "-np",
-                                   std::to_string(mapping.size()),
-                                   "-no-privatize",
-                                   "--cfg=network/model:CM02",
-                                   "--cfg=network/crosstraffic:0",
-                                   "--cfg=smpi/simulate-computation:no",
-                                   "--cfg=smpi/wtime:0",
-                                   "--log=root.thresh:critical",
-                                   run.program};
-  command.insert(command.end(), run.args.begin(), run.args.end());
+struct Finished {
+  int status = 0;
+  std::string out;
+  std::string err;
+};
+
+/// Runs `command` in `folder` (stdout and stderr to files there), in a
+/// process group of its own, killed at `deadline`.
+Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std::string>& env, const fs::path& folder,
+                        std::chrono::steady_clock::time_point deadline, double timeout_s) {
   std::vector<char*> argv;
   argv.reserve(command.size() + 1);
   for (auto& word : command) argv.push_back(word.data());
   argv.push_back(nullptr);
-  std::vector<std::string> env_text{"TMAP_SMPI_PLATFORM=" + spec_path.string()};
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::string_view(*e).rfind("TMAP_SMPI_PLATFORM=", 0) != 0) env_text.emplace_back(*e);
-  }
+  std::vector<std::string> env_text = env;
   std::vector<char*> envp;
   envp.reserve(env_text.size() + 1);
   for (auto& e : env_text) envp.push_back(e.data());
   envp.push_back(nullptr);
 
-  const auto out_path = folder.path() / "smpirun.out";
-  const auto err_path = folder.path() / "smpirun.err";
+  const auto out_path = folder / "smpirun.out";
+  const auto err_path = folder / "smpirun.err";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addchdir_np(&actions, folder.path().c_str());  // smpirun's own temporary files
+  posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());  // smpirun's own temporary files
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
@@ -170,42 +157,94 @@ ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, co
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) throw SystemError("cannot run smpirun (SimGrid's, from Debian's simgrid package): not found");
 
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(run.timeout_s);
-  int status = 0;
+  Finished finished;
   while (true) {
-    const auto done = waitpid(pid, &status, WNOHANG);
+    const auto done = waitpid(pid, &finished.status, WNOHANG);
     if (done == pid) break;
     if (done < 0) throw SystemError("waiting for smpirun failed");
     if (std::chrono::steady_clock::now() > deadline) {
       kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      throw SystemError("smpirun passed the time limit (" + std::to_string(static_cast<long>(run.timeout_s)) + " s)");
+      waitpid(pid, &finished.status, 0);
+      throw SystemError("smpirun passed the time limit (" + std::to_string(static_cast<long>(timeout_s)) + " s)");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  const auto out = read_all(out_path);
-  const auto err = read_all(err_path);
-  if (const auto refused = out.find("tmap-proxy-error: "); refused != std::string::npos) {
-    const auto begin = refused + std::string_view("tmap-proxy-error: ").size();
-    throw ParameterError("--app: " + out.substr(begin, out.find('\n', begin) - begin));
+  finished.out = read_all(out_path);
+  finished.err = read_all(err_path);
+  return finished;
+}
+
+}  // namespace
+
+ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, const Mapping& mapping) {
+  const RunFolder folder(run.keep);
+  const auto spec_path = folder.path() / "platform.txt";
+  write_file(spec_path, sim::to_text(platform));
+  std::string hosts;
+  for (const auto pe : mapping) hosts += sim::host_name(pe) + "\n";
+  write_file(folder.path() / "hosts.txt", hosts);
+
+  const std::vector<std::string> command{"smpirun",
+                                         "-platform",
+                                         run.platform_module,
+                                         "-hostfile",
+                                         (folder.path() / "hosts.txt").string(),
+                                         "-np",
+                                         std::to_string(mapping.size()),
+                                         "-no-privatize",
+                                         "--cfg=network/model:CM02",
+                                         "--cfg=network/crosstraffic:0",
+                                         "--cfg=smpi/simulate-computation:no",
+                                         "--cfg=smpi/wtime:0",
+                                         "--log=root.thresh:critical"};
+  std::vector<std::string> env{"TMAP_SMPI_PLATFORM=" + spec_path.string()};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("TMAP_SMPI_PLATFORM=", 0) != 0) env.emplace_back(*e);
   }
-  const auto at = out.find("tmap-proxy: ");
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || at == std::string::npos) {
-    const auto code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    throw SystemError("smpirun failed (exit " + std::to_string(code) + "): " + last_lines(err + out, 4));
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(run.timeout_s));
+
+  // SimGrid's max-min solver takes a link's flows off its sum of weights
+  // (about 1 / route latency each) and compares what is left with an
+  // absolute precision, 1e-5 by default: with thousands of flows on one link
+  // the rounding can pass it and smpimain aborts, asking for a coarser
+  // precision. Then the run is repeated at 1e-4, then 1e-3: a link counts as
+  // full within 0.01 % (0.1 %) of its bandwidth, below what the report shows.
+  for (const double precision : {kSimGridMaxminPrecision, 1e-4, 1e-3}) {
+    auto attempt = command;
+    if (precision != kSimGridMaxminPrecision) attempt.push_back(fmt::format("--cfg=maxmin/precision:{:g}", precision));
+    attempt.push_back(run.program);
+    attempt.insert(attempt.end(), run.args.begin(), run.args.end());
+    const auto finished = spawn_and_wait(attempt, env, folder.path(), deadline, run.timeout_s);
+    const auto& out = finished.out;
+    const auto& err = finished.err;
+    if (const auto refused = out.find("tmap-proxy-error: "); refused != std::string::npos) {
+      const auto begin = refused + std::string_view("tmap-proxy-error: ").size();
+      throw ParameterError("--app: " + out.substr(begin, out.find('\n', begin) - begin));
+    }
+    const auto at = out.find("tmap-proxy: ");
+    const auto status = finished.status;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || at == std::string::npos) {
+      if (err.find("--cfg=maxmin/precision") != std::string::npos && precision < 1e-3) continue;
+      const auto code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      throw SystemError("smpirun failed (exit " + std::to_string(code) + "): " + last_lines(err + out, 4));
+    }
+    ProxyReport report;
+    report.maxmin_precision = precision;
+    std::istringstream line(out.substr(at, out.find('\n', at) - at));
+    std::string word;
+    std::string name;
+    line >> word >> name;
+    while (line >> word) {
+      if (word == "time") line >> report.time_s;
+      if (word == "comm") line >> report.comm_s;
+      if (word == "messages") line >> report.messages;
+      if (word == "bytes") line >> report.bytes;
+    }
+    return report;
   }
-  ProxyReport report;
-  std::istringstream line(out.substr(at, out.find('\n', at) - at));
-  std::string word;
-  std::string name;
-  line >> word >> name;
-  while (line >> word) {
-    if (word == "time") line >> report.time_s;
-    if (word == "comm") line >> report.comm_s;
-    if (word == "messages") line >> report.messages;
-    if (word == "bytes") line >> report.bytes;
-  }
-  return report;
+  throw InternalError("tm-sim: no maxmin precision left to try");  // the loop returns or throws
 }
 
 }  // namespace tmap::cli

@@ -25,16 +25,23 @@ struct ProxyRun {
   std::string keep;  ///< folder to keep the generated files in ("" = none)
 };
 
+/// SimGrid's own maxmin precision (its `maxmin/precision` default).
+inline constexpr double kSimGridMaxminPrecision = 1e-5;
+
 struct ProxyReport {
   double time_s = 0;  ///< the latest rank's end
   double comm_s = 0;  ///< the largest time a rank spent in MPI calls
   std::int64_t messages = 0;
   std::int64_t bytes = 0;
+  /// The solver precision the run needed (coarser than SimGrid's only when
+  /// its default made the solver give up on rounding).
+  double maxmin_precision = kSimGridMaxminPrecision;
 };
 
 /// Simulates `run` with rank r on mapping[r]. InputError when the proxy
 /// refuses its arguments; SystemError when smpirun is missing, fails or
-/// passes the time limit (its last lines in the message).
+/// passes the time limit (its last lines in the message). A run SimGrid's
+/// solver gives up on for rounding is repeated at coarser precisions.
 [[nodiscard]] ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, const Mapping& mapping);
 
 /// The proxies tm-sim knows, and the folder their executables are in (next
