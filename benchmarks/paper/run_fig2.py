@@ -85,13 +85,7 @@ def plot(rows, out_dir, allocations, strategies):
             ax.set_xticks([i + 0.4 - width / 2 for i in range(len(sizes))])
             ax.set_xticklabels([str(n) for n in sizes])
             ax.axhline(1.0, color="black", linewidth=0.6)
-            # Ratios from 0.2 to 6: a log axis keeps the small ones readable.
-            if plots.spans_orders(values_all, factor=8):
-                ax.set_yscale("log")
-                ticks = [t for t in (0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7) if min(v for v in values_all if v > 0) / 1.2 <= t <= max(values_all) * 1.2]
-                ax.set_yticks(ticks)
-                ax.set_yticklabels([f"{t:g}" for t in ticks])
-                ax.minorticks_off()
+            plots.ratio_log_axis(ax, values_all)  # ratios from 0.2 to 6
             ax.set_title(f"({'abcdef'[APPS.index(app)]}) {app.upper() if len(app) == 2 else app}")
             ax.set_xlabel("processes")
             ax.set_ylabel("hop-bytes / in-order")

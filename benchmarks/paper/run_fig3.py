@@ -19,7 +19,6 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -85,12 +84,7 @@ def plot(rows, out_dir, sizes):
             colour, hatch = plots.style(s)
             ax.bar([i + k * width for i in range(len(sizes))], values, width, label=s, color=colour, hatch=hatch,
                    edgecolor="white", linewidth=0.3)
-        if plots.spans_orders(every, factor=8):  # ratios from 0.5 to 15: log, with plain ticks
-            ax.set_yscale("log")
-            ticks = [t for t in (0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10, 15, 20) if min(every) / 1.2 <= t <= max(every) * 1.2]
-            ax.set_yticks(ticks)
-            ax.set_yticklabels([f"{t:g}" for t in ticks])
-            ax.minorticks_off()
+        plots.ratio_log_axis(ax, every)  # ratios from 0.5 to 15
         label_panel(ax, f"({'abcdef'[fig2.APPS.index(app)]}) {app.upper() if len(app) == 2 else app}", sizes, width,
                     "simulated time / in-order")
     finish_figure(plt, fig, axes, len(STRATEGIES),

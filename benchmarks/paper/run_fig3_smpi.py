@@ -291,11 +291,14 @@ def plot(ratio, apps, sizes, strategies, out_dir):
     fig, axes = plt.subplots(2, 3, figsize=(16, 9))
     for ax, app in zip(axes.flat, apps):
         width = 0.8 / len(strategies)
+        every = []
         for k, s in enumerate(strategies):
             values = [ratio.get((app, n, s), float("nan")) for n in sizes]
+            every += [v for v in values if not math.isnan(v)]
             colour, hatch = plots.style(s)
             ax.bar([i + k * width for i in range(len(sizes))], values, width, label=s, color=colour, hatch=hatch,
                    edgecolor="white", linewidth=0.3)
+        plots.ratio_log_axis(ax, every)  # round-robin at 13x beside the default at 0.5
         fig3.label_panel(ax, f"({'abcdef'[apps.index(app)]}) {app.upper() if len(app) == 2 else app}", sizes, width,
                          "application time / in-order")
     for ax in list(axes.flat)[len(apps):]:

@@ -42,6 +42,20 @@ def spans_orders(values, factor=20.0):
     return len(positive) >= 2 and max(positive) / min(positive) >= factor
 
 
+def ratio_log_axis(ax, values, factor=8.0):
+    """Ratios that span `factor` or more (0.5 to 15, say): a log y axis with
+    plain ticks, so that the small ones stay readable beside the large."""
+    positive = [v for v in values if v > 0]
+    if not spans_orders(positive, factor=factor):
+        return
+    ax.set_yscale("log")
+    ticks = [t for t in (0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10, 15, 20)
+             if min(positive) / 1.2 <= t <= max(positive) * 1.2]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels([f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+
+
 def ranked_bars(ax, names, values, chosen, xlabel, labels=None):
     """Horizontal bars, best (smallest) at the top; the chosen one in
     vermillion, the others grey; a log axis when values span >= 20x."""
@@ -264,5 +278,5 @@ def nice_ratio(value):
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
 
-__all__ = ["OKABE_ITO", "GREY", "HIGHLIGHT", "style", "spans_orders", "ranked_bars", "distance_heatmap",
+__all__ = ["OKABE_ITO", "GREY", "HIGHLIGHT", "style", "spans_orders", "ratio_log_axis", "ranked_bars", "distance_heatmap",
            "node_grid", "occupancy", "link_picture", "figure", "save", "nice_ratio", "math"]
