@@ -116,6 +116,12 @@ cat > "$work/fakebin/smpirun" <<EOF
 case " \$* " in
   *" --cfg=maxmin/precision:\$WANT "*) exec $(command -v smpirun) "\$@" ;;
 esac
+if [ "\${CRASH:-}" = segv ]; then
+  # SimGrid 3.32 when the constraint at fault is the first: its assertion
+  # message reads the one before it and the solver dies of it, unsaid.
+  printf 'Segmentation fault.\nTry to enable SMPI variable privatization with --cfg=smpi/privatization:yes.\nExecution failed with code 139.\n' >&2
+  exit 139
+fi
 echo "[0.1] maxmin.cpp:217: [root/CRITICAL] Cannot saturate more a constraint that has no active element! You may want to change the maxmin precision (--cfg=maxmin/precision:<new_value>) because of possible rounding effects." >&2
 exit 134
 EOF
@@ -132,6 +138,17 @@ print("solver gave up at 1e-5: run again at", run["maxmin_precision"], "->", run
 PY
 WANT=0.0001 PATH="$work/fakebin:$PATH" "$bin/tm-sim" -t 'mesh2D 4 4' -m "$work/far.perm" \
   --app "pingpong --bytes 10" | grep -q "far.perm: SimGrid's solver gave up on rounding.*maxmin precision 0.0001"
+# The same failure as a segmentation fault (SimGrid 3.32's own assertion
+# crashes while saying it): retried the same way, here up to 1e-3.
+CRASH=segv WANT=0.001 PATH="$work/fakebin:$PATH" "$bin/tm-sim" -t 'mesh2D 4 4' -m "$work/far.perm" \
+  --app "pingpong --bytes $S --iterations $K" --sim-latency 1 --sim-link-bw 1 --format json > "$work/segv.json"
+python3 - "$work/segv.json" "$(hand "2 * $K * (3 * $L + $S / $B)")" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+assert run["maxmin_precision"] == 1e-3, run
+assert abs(run["app_time_s"] - float(sys.argv[2])) <= 1e-4 * float(sys.argv[2]), run
+print("solver crashed at 1e-5 and 1e-4: run again at", run["maxmin_precision"], "->", run["app_time_s"])
+PY
 set +e
 WANT=never PATH="$work/fakebin:$PATH" "$bin/tm-sim" -t 'mesh2D 4 4' -m "$work/far.perm" --app "pingpong" \
   --output "$work/never.txt" 2> "$work/never.err"
@@ -139,6 +156,13 @@ rc=$?
 set -e
 test "$rc" -ne 0 && grep -q "smpirun failed (exit 134)" "$work/never.err" && test ! -e "$work/never.txt"
 echo "a solver that always gives up: tm-sim fails ($rc), nothing written"
+set +e
+CRASH=segv WANT=never PATH="$work/fakebin:$PATH" "$bin/tm-sim" -t 'mesh2D 4 4' -m "$work/far.perm" --app "pingpong" \
+  --output "$work/never.txt" 2> "$work/never.err"
+rc=$?
+set -e
+test "$rc" -ne 0 && grep -q "smpirun failed (exit 139).*Segmentation fault" "$work/never.err" && test ! -e "$work/never.txt"
+echo "a crash at every precision: tm-sim fails ($rc) with SimGrid's words, nothing written"
 
 # Strategies on a given matrix: one row each, hop-bytes beside the time.
 "$bin/tm-gen" stencil2d --dims 4x4 --output "$work/st.coo"

@@ -182,7 +182,7 @@ int run_tool(const Options& o) {
   for (const auto& r : rows) {
     if (r.report.maxmin_precision != kSimGridMaxminPrecision) {
       text += fmt::format(
-          "# {}: SimGrid's solver gave up on rounding at its precision; run again at maxmin precision "
+          "# {}: SimGrid's solver gave up on rounding (or crashed) at its precision; run again at maxmin precision "
           "{:g} (links full within that fraction of their bandwidth)\n",
           r.mapping, r.report.maxmin_precision);
     }
