@@ -34,7 +34,8 @@ test "$ei_total" -gt "$e_total"
 a=$("$bin/tm-map" -t "tleaf 2 4 10 4 1" -c "$work/run" -s scotch -q)
 b=$("$bin/tm-map" -t "tleaf 2 4 10 4 1" -c "$work/run.1.prof" -s scotch -q)
 c=$("$bin/tm-map" -t "tleaf 2 4 10 4 1" -c "$work" -s scotch -q)
-test "$a" = "$b" && test "$a" = "$c"
+test "$a" = "$b"
+test "$a" = "$c"
 
 # A missing rank file is named, exit 2, nothing written.
 refused() {  # refused MESSAGE: tm-map on the run exits 2 naming it, nothing written

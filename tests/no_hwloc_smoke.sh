@@ -25,9 +25,12 @@ code=$?
 "$build/bin/tm-topo" tianhe3 --rows 1 --cols 1 --xml "$work/never.xml" 2> "$work/topo.err"
 topo_code=$?
 set -e
-test "$code" -eq 2 && grep -q "built without hwloc" "$work/xml.err"
-test "$topo_code" -eq 2 && grep -q "built without hwloc" "$work/topo.err"
-test ! -e "$work/never" && test ! -e "$work/never.xml"
+test "$code" -eq 2
+grep -q "built without hwloc" "$work/xml.err"
+test "$topo_code" -eq 2
+grep -q "built without hwloc" "$work/topo.err"
+test ! -e "$work/never"
+test ! -e "$work/never.xml"
 
 # Scotch targets still work, tm-topo's deco target included.
 "$build/bin/tm-topo" tianhe3 --rows 1 --cols 2 --nodes 4 --cores 4 --tgt "$work/t.tgt" -q

@@ -25,7 +25,8 @@ check() {  # NP TOPOLOGY COMM [extra tm-pmap/tm-eval args]
   local printed scored random
   printed=$(sed -n 's/.*hop_bytes \([0-9]*\) .*/\1/p' "$work/err")
   scored=$(score -t "$topology" -c "$comm" -m "$work/map.perm" "$@")
-  test -n "$printed" && test "$printed" = "$scored"
+  test -n "$printed"
+  test "$printed" = "$scored"
   pmap "$np" -t "$topology" -c "$comm" --output "$work/again.perm" -s "$strategy" -q "$@"
   cmp "$work/map.perm" "$work/again.perm"
   random=$("$bin/tm-map" -t "$topology" -c "$comm" -s random -q --format json "$@" |

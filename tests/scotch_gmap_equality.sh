@@ -91,7 +91,8 @@ for pair in "s512.grf torus.tgt" "s120.grf hcub.tgt" "r60.grf tleaf.tgt" "r100.g
   set -- $pair
   plain=$("$bin/tm-map" -t "$2" -c "$1" -s scotch --format json -q | sed -n 's/.*"hop_bytes": \([0-9]*\).*/\1/p')
   plus=$("$bin/tm-map" -t "$2" -c "$1" -s scotch+ --format json -q | sed -n 's/.*"hop_bytes": \([0-9]*\).*/\1/p')
-  test -n "$plain" && test -n "$plus"
+  test -n "$plain"
+  test -n "$plus"
   if [ "$plus" -gt "$plain" ]; then echo "FAIL: scotch+ $plus > scotch $plain on $pair" >&2; exit 1; fi
 done
 echo "scotch_gmap equality: $checked .map files and logs equal"
