@@ -29,6 +29,13 @@ echo "tleaf 3 4 100 4 10 4 1" > tleaf.tgt
 echo "tleaf 2 4 10 8 1" > tleaf1.tgt
 echo "mesh3D 32 16 16" > mesh8192.tgt
 echo "sub 32 $(seq -s ' ' 0 2 62) tleaf 2 8 10 8 1" > sub.tgt
+# sub targets whose labels have gaps or do not start at 0, on kinds whose
+# terminals are single PEs (Scotch numbers a sub's terminals by their place
+# in its list).
+echo "sub 16 $(seq -s ' ' 0 2 30) mesh2D 8 4" > subgap.tgt
+echo "sub 4 1 2 3 4 cmplt 8" > subfrom1.tgt
+"$bin/tm-gen" random --ranks 16 --degree 4 --seed 5 --output r16.grf
+"$bin/tm-gen" stencil2d --dims 2x2 --output s4.grf
 "$bin/tm-topo" tianhe3 --rows 2 --cols 2 --nodes 8 --cores 4 --tgt th.tgt -q
 "$bin/tm-topo" tianhe3 --rows 2 --cols 2 --nodes 8 --cores 4 --alloc 'cn[0-3,8-15,20-27]' --tgt tha.tgt -q
 
@@ -43,7 +50,8 @@ same() {  # same WHAT A B: the two files are equal, line for line
 }
 for pair in "s512.grf torus.tgt" "s64.grf mesh.tgt" "s120.grf mesh3.tgt" "s120.grf hcub.tgt" "r100.grf hcub.tgt" \
             "r60.grf cmplt.tgt" "s64.grf tleaf.tgt" "r60.grf tleaf.tgt" "s32.grf sub.tgt" "r100.grf th.tgt" \
-            "s64.grf th.tgt" "r60.grf tha.tgt" "r30.grf tleaf1.tgt" "s8192.grf mesh8192.tgt"; do
+            "s64.grf th.tgt" "r60.grf tha.tgt" "r30.grf tleaf1.tgt" "s8192.grf mesh8192.tgt" \
+            "r16.grf subgap.tgt" "s4.grf subfrom1.tgt"; do
   set -- $pair
   scotch_gmap -Cd -cb "$1" "$2" gmap.map
   "$bin/tm-map" -t "$2" -c "$1" -s scotch --format scotch --output tmap.map -q
@@ -86,6 +94,14 @@ same "tm-map --scotch-flags q --scotch-imbalance 0.05" gmap.map tmap.map
 scotch_gmap -Cd -cb m.grf th.tgt gmap.map
 "$bin/tm-map" -t th.tgt -c m.mat -s scotch --format scotch --output tmap.map -q
 same "tm-map -c MATRIX vs gmap on its .grf" gmap.map tmap.map
+# Byte volumes whose loads add up past 2^31 (each fits): libscotch gets the
+# very graph tm-gen convert writes, undivided, as gmap loads it.
+"$bin/tm-gen" stencil2d --dims 8x8 --volume 100000000 --shuffle 3 --output big.mat
+"$bin/tm-gen" convert --from big.mat --output big.grf
+scotch_gmap -Cd -cb big.grf tleaf.tgt gmap.map
+"$bin/tm-map" -t tleaf.tgt -c big.mat -s scotch --format scotch --output tmap.map -v 2> big.err
+same "tm-map -c MATRIX with loads past 2^31 vs gmap on its .grf" gmap.map tmap.map
+! grep -q "divided" big.err
 # scotch+ (tmap's portfolio) is never worse than scotch.
 for pair in "s512.grf torus.tgt" "s120.grf hcub.tgt" "r60.grf tleaf.tgt" "r100.grf th.tgt" "r60.grf tha.tgt"; do
   set -- $pair

@@ -140,6 +140,14 @@ class Topology {
 /// ancestor. InputError when hwloc cannot read it.
 [[nodiscard]] std::unique_ptr<Topology> load_hwloc_xml(const std::string& path);
 
+/// A machine from the content of a file named `path` (read once: a pipe
+/// gives its content only once), told apart as load_topology tells files
+/// apart: hwloc XML (`hwloc_xml`, a `.xml` name, or text starting with '<'),
+/// a `.dist` (that extension, or no extension and a number first), else
+/// Scotch target text. InputError naming the file and the problem.
+[[nodiscard]] std::unique_ptr<Topology> parse_topology_file(std::string_view text, const std::string& path,
+                                                            bool hwloc_xml = false);
+
 /// Parses Scotch target text (the content of a `.tgt` file). `origin` names
 /// the file in error messages.
 [[nodiscard]] std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& origin);

@@ -1,5 +1,6 @@
 // Turns what users give to -t into a Topology: Scotch target text (from a
 // file or inline) through a name -> loader table, or a built-in spec.
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <functional>
@@ -282,20 +283,53 @@ std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& or
   return topology;
 }
 
+namespace {
+
+std::unique_ptr<Topology> hwloc_xml_from_text(std::string_view text, const std::string& path) {
+#if TMAP_HAVE_HWLOC
+  return topo::HwlocTreeTopology::from_xml_text(std::string(text), path);
+#else
+  (void)text;
+  throw UnsupportedError(path +
+                         ": this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines cannot "
+                         "be read; rebuild with hwloc, or describe the machine as a Scotch target (tleaf, deco)");
+#endif
+}
+
+}  // namespace
+
+std::unique_ptr<Topology> parse_topology_file(std::string_view text, const std::string& path, bool hwloc_xml) {
+  const auto start = text.find_first_not_of(detail::kBlanks);
+  const auto ext = std::filesystem::path(path).extension().string();
+  // Told apart by the content first: an XML file is hwloc's whatever its name.
+  if (hwloc_xml || ext == ".xml" || (start != std::string_view::npos && text[start] == '<')) {
+    return hwloc_xml_from_text(text, path);
+  }
+  if (ext == ".dist") return topo::parse_dist(text, path);
+  const bool numeric = start != std::string_view::npos && text[start] >= '0' && text[start] <= '9';
+  if (numeric) {
+    // A stream or a file without an extension that starts with a number is a
+    // .dist (its size first); any other name is a mistake worth naming.
+    if (ext.empty()) return topo::parse_dist(text, path);
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n');
+    throw InputError(path, line,
+                     "this is not a machine: a Scotch target starts with its kind (" + known_kinds() +
+                         "), this file with a number. A communication matrix goes to -c; a distance matrix "
+                         "between PEs needs the extension .dist");
+  }
+  return parse_tgt(text, path);
+}
+
 std::unique_ptr<Topology> load_hwloc_xml(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw InputError(path, "cannot open the hwloc XML file (no such file)");
   if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory, not an hwloc XML file");
 #if TMAP_HAVE_HWLOC
   // A pipe or FIFO (-x <(lstopo --of xml)) is read as a bounded stream.
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return topo::HwlocTreeTopology::from_xml_text(detail::read_text_file(path), path);
-  }
+  if (!std::filesystem::is_regular_file(path, ec)) return hwloc_xml_from_text(detail::read_text_file(path), path);
   return std::make_unique<topo::HwlocTreeTopology>(path, true);
 #else
-  throw UnsupportedError(path +
-                         ": this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines cannot "
-                         "be read; rebuild with hwloc, or describe the machine as a Scotch target (tleaf, deco)");
+  return hwloc_xml_from_text({}, path);
 #endif
 }
 
@@ -313,10 +347,12 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
   const std::string path(spec);
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
-    const auto ext = std::filesystem::path(path).extension().string();
-    if (ext == ".dist") return topo::parse_dist(detail::read_text_file(path), path);
-    if (ext == ".xml") return load_hwloc_xml(path);
-    return parse_tgt(detail::read_text_file(path), path);
+    // libhwloc reads an XML file itself (its own size limits and errors).
+    if (std::filesystem::path(path).extension() == ".xml") return load_hwloc_xml(path);
+    const auto text = detail::read_text_file(path);
+    const auto start = text.find_first_not_of(detail::kBlanks);
+    if (start != std::string::npos && text[start] == '<') return load_hwloc_xml(path);
+    return parse_topology_file(text, path);
   }
 
   std::string_view rest = spec;
@@ -326,21 +362,7 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
   // A pipe, FIFO or device (-t <(tm-topo ...)): read as a stream, bounded,
   // and told apart by its content (no extension to go by).
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_directory(path, ec)) {
-    const auto text = detail::read_text_file(path);
-    const auto start = text.find_first_not_of(detail::kBlanks);
-    if (start != std::string::npos && text[start] == '<') {
-#if TMAP_HAVE_HWLOC
-      return topo::HwlocTreeTopology::from_xml_text(text, path);
-#else
-      throw UnsupportedError(path +
-                             ": this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): hwloc XML machines "
-                             "cannot be read");
-#endif
-    }
-    // A .dist starts with its size; a Scotch target with its kind's name.
-    const bool numeric = start != std::string::npos && text[start] >= '0' && text[start] <= '9';
-    if (numeric || std::filesystem::path(path).extension() == ".dist") return topo::parse_dist(text, path);
-    return parse_tgt(text, path);
+    return parse_topology_file(detail::read_text_file(path), path);
   }
   if (std::filesystem::exists(path, ec)) throw InputError(path, "is not a regular file");
   throw InputError("-t: cannot open topology file '" + path +

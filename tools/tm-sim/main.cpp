@@ -9,6 +9,8 @@
 //   tm-sim -t 'torus3D 8 8 16' -c lu.coo -s inorder,ohtma,best --app 'wavefront --px 32'
 #include <fmt/format.h>
 
+#include <cctype>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -62,17 +64,81 @@ std::string assumptions(const sim::SimOptions& o) {
       o.latency * 1e6, o.bandwidth / 1e9, kinds, o.node_bandwidth / 1e9, o.node_latency * 1e6);
 }
 
+/// The strategies of -s, in order; ParameterError when it names none.
+std::vector<std::string> strategy_list(const std::string& list) {
+  std::vector<std::string> names;
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    auto name = std::string(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (!name.empty()) names.push_back(std::move(name));
+  }
+  if (names.empty()) throw ParameterError("-s '" + list + "': no strategy named (e.g. -s inorder,auto)");
+  return names;
+}
+
+/// The machine, and its file's content when it came from a file (-x, or -t
+/// naming a file, a pipe included): read once here and copied into each
+/// run's folder, where the platform module reads it.
+struct Machine {
+  std::unique_ptr<Topology> topology;
+  std::string text;
+  std::string copy_name;
+};
+
+Machine load_machine(const InputOptions& in) {
+  namespace fs = std::filesystem;
+  Machine m;
+  std::error_code ec;
+  const bool from_file = !in.hwloc_xml.empty() || (!in.topology.starts_with("tianhe3:") &&
+                                                   fs::exists(in.topology, ec) && !fs::is_directory(in.topology, ec));
+  if (!from_file) {
+    m.topology = in.load_topology();
+    return m;
+  }
+  const auto& path = in.hwloc_xml.empty() ? in.topology : in.hwloc_xml;
+  m.text = read_text(path);
+  m.topology = parse_topology_file(m.text, path, !in.hwloc_xml.empty());
+  // The copy is named for what it was read as (parse_topology_file's rules:
+  // the content decides; a number first is a .dist).
+  const auto first = m.text.find_first_not_of(" \t\r\n");
+  const char lead = first == std::string::npos ? ' ' : m.text[first];
+  m.copy_name = !in.hwloc_xml.empty() || lead == '<'             ? "machine.xml"
+                : std::isdigit(static_cast<unsigned char>(lead)) ? "machine.dist"
+                                                                 : "machine.tgt";
+  return m;
+}
+
+/// --app's words, with the proxy's --matrix FILE taken out: tm-sim writes
+/// that file itself, by the output rules (whole or not at all, never over
+/// an input, a folder that exists), from what the proxy wrote in its run's
+/// folder.
+std::vector<std::string> app_words_of(const std::string& app, std::string& matrix_output) {
+  auto words = words_of(app);
+  for (std::size_t k = 1; k < words.size(); ++k) {
+    if (words[k] != "--matrix") continue;
+    if (k + 1 >= words.size()) throw ParameterError("--app: --matrix needs a file name");
+    if (!matrix_output.empty()) throw ParameterError("--app: --matrix is given twice");
+    matrix_output = words[k + 1];
+    words.erase(words.begin() + static_cast<std::ptrdiff_t>(k), words.begin() + static_cast<std::ptrdiff_t>(k) + 2);
+    --k;
+  }
+  return words;
+}
+
 int run_tool(const Options& o) {
   auto inputs = o.in.files();
   if (!o.mapping_file.empty()) inputs.push_back(o.mapping_file);
   protect_inputs(inputs);
-  check_outputs({o.output});
+  std::string matrix_output;
+  const auto app_words = app_words_of(o.app, matrix_output);
+  check_outputs({o.output, matrix_output});
   if (!o.in.has_topology()) throw InputError("-t TOPOLOGY is needed");
   if (o.mapping_file.empty() && o.in.comm.path.empty()) {
     throw InputError("give the mapping (-m FILE) or the traffic to map (-c MATRIX with -s STRATEGY)");
   }
   if (!o.strategies.empty() && o.in.comm.path.empty()) throw InputError("-s needs the traffic to map (-c MATRIX)");
-  const auto app_words = words_of(o.app);
   if (app_words.empty()) throw ParameterError("--app: expected a proxy name and its arguments");
   const auto& names = proxy_names();
   if (std::find(names.begin(), names.end(), app_words.front()) == names.end()) {
@@ -80,7 +146,9 @@ int run_tool(const Options& o) {
         fmt::format("--app: '{}' is not a proxy application (known: {})", app_words.front(), fmt::join(names, ", ")));
   }
 
-  const auto topology = o.in.load_topology();
+  const auto strategies = o.strategies.empty() ? std::vector<std::string>{} : strategy_list(o.strategies);
+  auto machine = load_machine(o.in);
+  const auto& topology = machine.topology;
   const auto routing = topology->routing_model();
   if (!routing) {
     throw UnsupportedError(topology->kind() +
@@ -107,13 +175,9 @@ int run_tool(const Options& o) {
     mappings.emplace_back(o.mapping_file, std::move(mapping));
   }
   if (comm) {
-    const auto list = o.strategies.empty() && o.mapping_file.empty() ? std::string("auto") : o.strategies;
-    std::string_view rest = list;
-    while (!rest.empty()) {
-      const auto comma = rest.find(',');
-      const auto name = std::string(rest.substr(0, comma));
-      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-      if (name.empty()) continue;
+    const auto list = strategies.empty() && o.mapping_file.empty() ? std::vector<std::string>{"auto"} : strategies;
+    for (const auto& name : list) {
+      check_interrupted();
       Context context;
       context.strategy = name;
       context.seed = o.seed;
@@ -127,6 +191,9 @@ int run_tool(const Options& o) {
   run.platform_module = platform_module_path();
   run.timeout_s = o.timeout_s;
   run.keep = o.keep;
+  run.machine_text = machine.text;
+  run.machine_name = machine.copy_name;
+  run.want_matrix = !matrix_output.empty();
   std::vector<Row> rows;
   for (const auto& [name, mapping] : mappings) {
     Row row;
@@ -135,6 +202,7 @@ int run_tool(const Options& o) {
     std::sort(platform.pes.begin(), platform.pes.end());
     platform.pes.erase(std::unique(platform.pes.begin(), platform.pes.end()), platform.pes.end());
     row.report = run_proxy(run, platform, mapping);
+    run.want_matrix = false;  // the traffic is the proxy's, the same on every mapping
     if (comm) {
       row.hop_bytes = evaluate(*comm, *topology, mapping).hop_bytes;
       row.mc = evaluate_routes(*comm, *routing, mapping).mc;
@@ -142,7 +210,16 @@ int run_tool(const Options& o) {
     rows.push_back(std::move(row));
   }
 
+  check_interrupted();
+  if (!matrix_output.empty()) emit(rows.front().report.matrix, matrix_output);
   const auto ranks = mappings.front().second.size();
+  // Against the first row; no ratio when the first run took no time (one
+  // rank, or no message): 0/0 says nothing.
+  const auto vs_first = [&](const Row& r) -> std::optional<double> {
+    const auto first = rows.front().report.time_s;
+    if (first > 0) return r.report.time_s / first;
+    return std::nullopt;
+  };
   if (o.format == "json") {
     nlohmann::ordered_json j;
     j["app"] = o.app;
@@ -159,7 +236,7 @@ int run_tool(const Options& o) {
       x["comm_time_s"] = r.report.comm_s;
       x["messages"] = r.report.messages;
       x["bytes"] = r.report.bytes;
-      x["time_vs_first"] = r.report.time_s / rows.front().report.time_s;
+      x["time_vs_first"] = vs_first(r) ? nlohmann::ordered_json(*vs_first(r)) : nlohmann::ordered_json(nullptr);
       if (r.hop_bytes) x["hop_bytes"] = *r.hop_bytes;
       if (r.mc) x["mc"] = *r.mc;
       x["maxmin_precision"] = r.report.maxmin_precision;
@@ -174,10 +251,10 @@ int run_tool(const Options& o) {
   text += fmt::format("{:<16} {:>14} {:>10} {:>14} {:>10} {:>14} {:>16} {:>12}\n", "mapping", "app_time_s", "vs_first",
                       "comm_time_s", "messages", "bytes", "hop_bytes", "mc");
   for (const auto& r : rows) {
-    text +=
-        fmt::format("{:<16} {:>14.6e} {:>10.4f} {:>14.6e} {:>10} {:>14} {:>16} {:>12}\n", r.mapping, r.report.time_s,
-                    r.report.time_s / rows.front().report.time_s, r.report.comm_s, r.report.messages, r.report.bytes,
-                    r.hop_bytes ? std::to_string(*r.hop_bytes) : "-", r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
+    text += fmt::format("{:<16} {:>14.6e} {:>10} {:>14.6e} {:>10} {:>14} {:>16} {:>12}\n", r.mapping, r.report.time_s,
+                        vs_first(r) ? fmt::format("{:.4f}", *vs_first(r)) : "-", r.report.comm_s, r.report.messages,
+                        r.report.bytes, r.hop_bytes ? std::to_string(*r.hop_bytes) : "-",
+                        r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
   }
   for (const auto& r : rows) {
     if (r.report.maxmin_precision != kSimGridMaxminPrecision) {
@@ -224,5 +301,13 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "Seed of the strategies");
   app.add_option("--format", o.format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--output", o.output, "Write the result to this file (whole or not at all)")->check(file_name());
-  return run("tm-sim", app, argc, argv, [&] { return run_tool(o); });
+  return run("tm-sim", app, argc, argv, [&] {
+    stop_on_signals();
+    try {
+      return run_tool(o);
+    } catch (const Interrupted&) {
+      fmt::print(stderr, "tm-sim: interrupted: smpirun stopped, nothing written\n");
+      return kExitInterrupted;
+    }
+  });
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -20,6 +21,12 @@ namespace tmap::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int /*signal*/) {
+  g_stop = true;  // the default action is back (SA_RESETHAND): a second signal kills
+}
 
 /// The folder of the running executable.
 fs::path own_folder() {
@@ -96,6 +103,19 @@ class RunFolder {
 
 }  // namespace
 
+void stop_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+void check_interrupted() {
+  if (g_stop.load()) throw Interrupted{};
+}
+
 const std::vector<std::string>& proxy_names() {
   static const std::vector<std::string> names{"pingpong", "wavefront", "lu", "sweep3d", "snap", "bt", "sp", "cg"};
   return names;
@@ -162,6 +182,12 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
     const auto done = waitpid(pid, &finished.status, WNOHANG);
     if (done == pid) break;
     if (done < 0) throw SystemError("waiting for smpirun failed");
+    if (g_stop.load()) {
+      // smpirun and smpimain are in the group; the folder goes with the throw.
+      kill(-pid, SIGKILL);
+      waitpid(pid, &finished.status, 0);
+      throw Interrupted{};
+    }
     if (std::chrono::steady_clock::now() > deadline) {
       kill(-pid, SIGKILL);
       waitpid(pid, &finished.status, 0);
@@ -176,19 +202,31 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
 
 }  // namespace
 
-ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, const Mapping& mapping) {
+ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& given_platform, const Mapping& mapping) {
+  check_interrupted();
   const RunFolder folder(run.keep);
+  auto platform = given_platform;
+  if (!run.machine_text.empty()) {
+    write_file(folder.path() / run.machine_name, run.machine_text);
+    platform.topology = (folder.path() / run.machine_name).string();
+  }
   const auto spec_path = folder.path() / "platform.txt";
   write_file(spec_path, sim::to_text(platform));
   std::string hosts;
   for (const auto pe : mapping) hosts += sim::host_name(pe) + "\n";
   write_file(folder.path() / "hosts.txt", hosts);
 
+  // smpirun (a shell script) splits the host file's path and the program's
+  // arguments on spaces and expands their wildcards, and takes any --cfg= or
+  // --log= among them as its own: the host file is named relative to the
+  // folder smpirun runs in, and the proxy's arguments travel in
+  // TMAP_PROXY_ARGS (words without white space, read by proxy.h), so they
+  // reach the proxy only.
   const std::vector<std::string> command{"smpirun",
                                          "-platform",
                                          run.platform_module,
                                          "-hostfile",
-                                         (folder.path() / "hosts.txt").string(),
+                                         "hosts.txt",
                                          "-np",
                                          std::to_string(mapping.size()),
                                          "-no-privatize",
@@ -197,9 +235,14 @@ ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, co
                                          "--cfg=smpi/simulate-computation:no",
                                          "--cfg=smpi/wtime:0",
                                          "--log=root.thresh:critical"};
-  std::vector<std::string> env{"TMAP_SMPI_PLATFORM=" + spec_path.string()};
+  auto proxy_args = run.args;
+  if (run.want_matrix) proxy_args.insert(proxy_args.end(), {"--matrix", "traffic.coo"});
+  std::string args_text;
+  for (const auto& word : proxy_args) args_text += (args_text.empty() ? "" : " ") + word;
+  std::vector<std::string> env{"TMAP_SMPI_PLATFORM=" + spec_path.string(), "TMAP_PROXY_ARGS=" + args_text};
   for (char** e = environ; *e != nullptr; ++e) {
-    if (std::string_view(*e).rfind("TMAP_SMPI_PLATFORM=", 0) != 0) env.emplace_back(*e);
+    const std::string_view entry(*e);
+    if (!entry.starts_with("TMAP_SMPI_PLATFORM=") && !entry.starts_with("TMAP_PROXY_ARGS=")) env.emplace_back(*e);
   }
   const auto deadline =
       std::chrono::steady_clock::now() +
@@ -221,7 +264,6 @@ ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, co
     auto attempt = command;
     if (precision != kSimGridMaxminPrecision) attempt.push_back(fmt::format("--cfg=maxmin/precision:{:g}", precision));
     attempt.push_back(run.program);
-    attempt.insert(attempt.end(), run.args.begin(), run.args.end());
     const auto finished = spawn_and_wait(attempt, env, folder.path(), deadline, run.timeout_s);
     const auto& out = finished.out;
     const auto& err = finished.err;
@@ -250,6 +292,12 @@ ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, co
       if (word == "comm") line >> report.comm_s;
       if (word == "messages") line >> report.messages;
       if (word == "bytes") line >> report.bytes;
+    }
+    if (run.want_matrix) {
+      const auto matrix = folder.path() / "traffic.coo";
+      std::error_code ec;
+      if (!fs::is_regular_file(matrix, ec)) throw SystemError("the proxy wrote no traffic matrix (--matrix)");
+      report.matrix = read_all(matrix);
     }
     return report;
   }

@@ -19,8 +19,17 @@ namespace tmap::cli {
 
 struct ProxyRun {
   std::string program;            ///< the proxy's executable
-  std::vector<std::string> args;  ///< its arguments
-  std::string platform_module;    ///< libtmap-smpi-platform.so
+  std::vector<std::string> args;  ///< its arguments (reach the proxy only, never smpirun)
+  /// The machine file's content when the machine came from a file (copied
+  /// into each run's folder as `machine_name`: the platform module reads it
+  /// there, so a relative path, a pipe or an -x file all work); empty: the
+  /// platform spec's topology is an inline description.
+  std::string machine_text;
+  std::string machine_name;
+  /// Ask the proxy for the traffic it sent (its --matrix), returned in
+  /// ProxyReport::matrix: the proxy writes inside the run's folder only.
+  bool want_matrix = false;
+  std::string platform_module;  ///< libtmap-smpi-platform.so
   double timeout_s = 600;
   std::string keep;  ///< folder to keep the generated files in ("" = none)
 };
@@ -36,7 +45,17 @@ struct ProxyReport {
   /// The solver precision the run needed (coarser than SimGrid's only when
   /// its default made the solver give up on rounding).
   double maxmin_precision = kSimGridMaxminPrecision;
+  std::string matrix;  ///< the proxy's --matrix output (.coo text), when asked
 };
+
+/// Thrown when SIGINT or SIGTERM arrived: smpirun's process group was
+/// stopped and the run's folder removed (unless kept); nothing is written.
+struct Interrupted {};
+
+/// SIGINT and SIGTERM set a flag that the runs check (a second one kills).
+void stop_on_signals();
+/// Throws Interrupted when a signal arrived.
+void check_interrupted();
 
 /// Simulates `run` with rank r on mapping[r]. InputError when the proxy
 /// refuses its arguments; SystemError when smpirun is missing, fails or

@@ -15,6 +15,8 @@
 // than it holds, the extra ranks move where they cost least and the run
 // says so (never silently). libscotch runs on as many threads as gmap
 // starts on this machine (SCOTCH_PTHREAD_NUMBER, else every core).
+#include <algorithm>
+#include <cctype>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -105,6 +107,13 @@ GmapPlan plan_gmap_target(const Topology& topology, const scotchmap::Terminals& 
   return {given ? GmapSource::Given : GmapSource::Written, !whole};
 }
 
+/// Is this Scotch target text a `sub` (its first word)?
+bool is_sub_text(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text.substr(first, 3) == "sub" &&
+         (text.size() == first + 3 || std::isspace(static_cast<unsigned char>(text[first + 3])) != 0);
+}
+
 /// Loads that target; nothing when there is none or libscotch refuses the
 /// text (tmap's reader is more lenient than libscotch's).
 std::unique_ptr<GmapTarget> load_gmap_target(const Topology& topology, const scotchmap::Terminals& terminals) {
@@ -114,8 +123,12 @@ std::unique_ptr<GmapTarget> load_gmap_target(const Topology& topology, const sco
   // Scotch numbers a terminal as its node's label where terminals are
   // nodes or nodes are single PEs (a deco's labels), else as the PE (a
   // tleaf's leaves, whose last level tmap calls nodes).
-  const bool by_node = topology.num_nodes() == topology.size() ||
-                       (topology.node_uniform_distance() == Distance{0} && topology.num_nodes() < topology.size());
+  // A `sub` target as given numbers its terminals by their place in its
+  // list (0..N-1), whatever labels the list names: they are tmap's PEs.
+  const bool listed_sub = plan.source == GmapSource::Given && is_sub_text(topology.scotch_source());
+  const bool by_node =
+      !listed_sub && (topology.num_nodes() == topology.size() ||
+                      (topology.node_uniform_distance() == Distance{0} && topology.num_nodes() < topology.size()));
   std::vector<SCOTCH_Num> numbers;
   for (std::int64_t t = 0; t < terminals.size(); ++t) {
     const auto pe = terminals.representative[static_cast<std::size_t>(t)];
@@ -191,15 +204,24 @@ Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, Sco
   }
   const scotchmap::Arch& arch = gmap ? gmap->arch : own;
 
-  // The graph, loads as they are (as gmap reads them) unless their sum
-  // overflows SCOTCH_Num, which gmap could not even load.
+  // The graph, loads as they are: exactly the .grf `tm-gen convert` writes
+  // and gmap loads (libscotch takes a sum of loads past 2^31 as gmap does).
+  // Only a load that does not fit SCOTCH_Num itself (gmap cannot load that
+  // graph), or tmap's own target whose distances multiply the loads, gets
+  // them divided, and says so.
   Int128 total = 0;
-  for (const Volume v : sym.all_volumes()) total += v;
+  Volume largest = 0;
+  for (const Volume v : sym.all_volumes()) {
+    total += v;
+    largest = std::max(largest, v);
+  }
   constexpr Int128 kLimit = std::numeric_limits<SCOTCH_Num>::max();
-  const Int128 scale = total * distance_scale > kLimit ? (total * distance_scale + kLimit - 1) / kLimit : 1;
+  const Int128 need = gmap ? Int128{largest} : total * distance_scale;
+  const Int128 scale = need > kLimit ? (need + kLimit - 1) / kLimit : 1;
   if (scale > 1) {
     context.note(1, "scotch: edge loads divided by " + std::to_string(static_cast<std::int64_t>(scale)) +
-                        " to fit libscotch's 32-bit integers (gmap cannot load this graph)");
+                        (gmap ? " to fit libscotch's 32-bit integers (a load past 2^31-1: gmap cannot load this graph)"
+                              : " to fit libscotch's 32-bit integers on tmap's own target"));
   }
   const auto source = scotchmap::source_graph(sym, scale);
 

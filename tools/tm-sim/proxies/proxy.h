@@ -34,6 +34,8 @@ typedef struct {
   long long messages, bytes;
   long long* sent; /* bytes to each rank */
   const char* matrix;
+  char** env_argv; /* the arguments read from TMAP_PROXY_ARGS (freed at the end) */
+  char* env_words;
 } proxy_t;
 
 /* Stops the job on a bad argument: tm-sim reads the line and exits 2. */
@@ -93,12 +95,38 @@ static inline void proxy_check_args(const char* name, int argc, char** argv, con
   }
 }
 
+/* tm-sim passes the arguments in TMAP_PROXY_ARGS (words separated by one
+ * space), not on smpirun's command line: smpirun is a shell script that
+ * would expand their wildcards and take any --cfg= among them as its own.
+ * With the variable set, its words replace argv[1..]. */
+static inline void proxy_env_args(proxy_t* p, int* argc, char*** argv) {
+  const char* text = getenv("TMAP_PROXY_ARGS");
+  if (text == NULL) return;
+  const size_t length = strlen(text);
+  p->env_words = malloc(length + 1);
+  p->env_argv = malloc((length / 2 + 3) * sizeof(char*));
+  if (p->env_words == NULL || p->env_argv == NULL) proxy_refuse("proxy", "out of memory");
+  memcpy(p->env_words, text, length + 1);
+  int count = 0;
+  p->env_argv[count++] = (*argv)[0];
+  for (char* at = p->env_words; *at != '\0';) {
+    while (*at == ' ') *at++ = '\0';
+    if (*at == '\0') break;
+    p->env_argv[count++] = at;
+    while (*at != '\0' && *at != ' ') ++at;
+  }
+  p->env_argv[count] = NULL;
+  *argc = count;
+  *argv = p->env_argv;
+}
+
 /* MPI_Init and the rank's state, the arguments checked against `keys`;
  * the clock starts here. */
 static inline void proxy_init(proxy_t* p, const char* name, int* argc, char*** argv, const char* const* keys) {
   MPI_Init(argc, argv);
-  proxy_check_args(name, *argc, *argv, keys);
   memset(p, 0, sizeof *p);
+  proxy_env_args(p, argc, argv);
+  proxy_check_args(name, *argc, *argv, keys);
   MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p->size);
   p->name = name;
@@ -254,6 +282,8 @@ static inline void proxy_finish(proxy_t* p) {
     fflush(stdout);
   }
   free(p->sent);
+  free(p->env_argv);
+  free(p->env_words);
   MPI_Finalize();
 }
 

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# tm-sim's inputs and outputs as a careless or hostile user gives them: a
+# machine file named relative to the current folder, an hwloc XML (-x), a
+# --keep folder with a space, proxy arguments that a shell would expand or
+# that SimGrid would take as its own, a proxy --matrix over an input or a
+# read-only file or into a missing folder, an -s naming no strategy, a run
+# without messages, and SIGTERM in the middle of a simulation.
+# Usage: tests/smpi_inputs.sh BIN_DIR
+set -euo pipefail
+bin=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+refused() {  # refused NAME MESSAGE -- tm-sim args: exit 2, the message, nothing on stdout
+  local name=$1 message=$2 rc=0
+  shift 3
+  "$bin/tm-sim" "$@" > out.txt 2> err.txt || rc=$?
+  test "$rc" -eq 2 || fail "$name: exit $rc, expected 2 ($(cat err.txt))"
+  grep -qF -- "$message" err.txt || fail "$name: stderr lacks '$message': $(cat err.txt)"
+  test ! -s out.txt || fail "$name: wrote to stdout"
+  echo "$name: refused: $(head -1 err.txt)"
+}
+time_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["app_time_s"])' "$1"; }
+
+printf 'mesh2D 2 2\n' > m22.tgt
+printf '4\n0 1 5\n1 0 5\n2 3 5\n3 2 5\n' > c.coo
+printf '0\n1\n2\n3\n' > m.perm
+
+# A machine file in the current folder (smpirun runs elsewhere): the time
+# equals the inline description's.
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --bytes 1000' --format json > rel.json
+"$bin/tm-sim" -t 'mesh2D 2 2' -m m.perm --app 'pingpong --bytes 1000' --format json > inline.json
+test "$(time_of rel.json)" = "$(time_of inline.json)" || fail "relative machine file: $(time_of rel.json) s"
+test "$(time_of rel.json)" != 0 || fail "relative machine file: no time"
+echo "relative -t m22.tgt: $(time_of rel.json) s, as inline"
+
+# The machine from a pipe: read once, copied into the run's folder.
+"$bin/tm-sim" -t <(printf 'mesh2D 2 2\n') -m m.perm --app 'pingpong --bytes 1000' --format json > pipe.json
+test "$(time_of pipe.json)" = "$(time_of inline.json)" || fail "machine from a pipe: $(time_of pipe.json) s"
+echo "-t from a pipe: as inline"
+
+# An hwloc XML with -x (the option --help offers).
+if command -v lstopo > /dev/null; then
+  lstopo -i 'pack:2 core:2 pu:1' --of xml node.xml 2> /dev/null
+  "$bin/tm-sim" -x node.xml -m m.perm --app 'pingpong --bytes 1000' --format json > xml.json
+  python3 -c 'import json, sys; t = json.load(open("xml.json"))["runs"][0]["app_time_s"]; sys.exit(0 if t > 0 else 1)' ||
+    fail "-x node.xml gave no time"
+  echo "-x node.xml: $(time_of xml.json) s"
+fi
+
+# --keep in a folder whose name has a space: the run happens and is kept.
+mkdir -p kept
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --bytes 1000' --keep "kept/my run" --format json > kept.json
+test "$(time_of kept.json)" = "$(time_of inline.json)" || fail "--keep with a space: $(time_of kept.json) s"
+test -s "kept/my run/platform.txt" || fail "--keep with a space: nothing kept"
+echo "--keep 'kept/my run': kept, same time"
+
+# Proxy words reach the proxy only: no wildcard expansion (a file would
+# match '*' here), no SimGrid option taken from them, no file written.
+touch decoy
+refused "wildcard" "--app: pingpong: unknown argument '*'" -- -t m22.tgt -m m.perm --app 'pingpong *'
+refused "SimGrid's --cfg in --app" "unknown argument '--cfg=network/model:LV08'" -- -t m22.tgt -m m.perm \
+  --app 'pingpong --cfg=network/model:LV08'
+refused "tracing into a file" "unknown argument '--cfg=tracing:yes'" -- -t m22.tgt -m m.perm \
+  --app "pingpong --cfg=tracing:yes --cfg=tracing/filename:$work/trace.out"
+test ! -e trace.out || fail "SimGrid wrote a trace named by --app"
+
+# The proxy's --matrix follows the output rules.
+cp c.coo c.keep
+refused "--matrix over the input" "c.coo: is the input c.coo; refusing to write over it" -- -t m22.tgt -c c.coo \
+  --app 'pingpong --matrix c.coo'
+cmp -s c.coo c.keep || fail "--matrix overwrote the input"
+printf 'keep me\n' > ro.coo
+chmod 444 ro.coo
+refused "--matrix over a read-only file" "ro.coo: the file is read-only; not replacing it" -- -t m22.tgt \
+  -m m.perm --app 'pingpong --matrix ro.coo'
+test "$(cat ro.coo)" = "keep me" || fail "--matrix replaced a read-only file"
+refused "--matrix in a missing folder" "nowhere/t.coo: cannot write: the folder nowhere does not exist" -- \
+  -t m22.tgt -m m.perm --app 'pingpong --matrix nowhere/t.coo'
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --bytes 1000 --iterations 2 --matrix sent.coo' > /dev/null
+test "$(cat sent.coo)" = "$(printf '4\n0 1 2000\n1 0 2000')" || fail "--matrix wrote: $(cat sent.coo)"
+echo "--matrix sent.coo: the traffic sent, written by tm-sim"
+
+refused "-s naming nothing" "-s ',': no strategy named" -- -t m22.tgt -c c.coo -s ',' --app pingpong
+
+# One rank: no message, no time; the ratio is left out rather than 0/0.
+printf '1\n' > one.coo
+"$bin/tm-sim" -t m22.tgt -c one.coo -s inorder,auto --app pingpong > one.txt
+! grep -qi nan one.txt || fail "one rank printed NaN: $(cat one.txt)"
+grep -qE '^inorder +0\.000000e\+00 +- ' one.txt || fail "one rank: $(cat one.txt)"
+"$bin/tm-sim" -t m22.tgt -c one.coo -s inorder --app pingpong --format json > one.json
+python3 -c 'import json; r = json.load(open("one.json"))["runs"][0]; assert r["time_vs_first"] is None, r'
+echo "one rank: vs_first '-' (JSON null)"
+
+# SIGTERM during a simulation: exit 130, smpirun and smpimain gone, no
+# scratch folder left, nothing written.
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --output never.txt 2> term.err &
+sim=$!
+for _ in $(seq 100); do
+  pgrep -P "$sim" > /dev/null && break
+  sleep 0.1
+done
+smpirun_pid=$(pgrep -P "$sim" | head -1)
+test -n "$smpirun_pid" || fail "smpirun did not start"
+sleep 1
+kill -TERM "$sim"
+rc=0
+wait "$sim" || rc=$?
+test "$rc" -eq 130 || fail "SIGTERM: exit $rc, expected 130 ($(cat term.err))"
+sleep 0.2
+! kill -0 "$smpirun_pid" 2> /dev/null || fail "SIGTERM left smpirun ($smpirun_pid) running"
+test -z "$(ls -A "$TMPDIR")" || fail "SIGTERM left $(ls "$TMPDIR")"
+test ! -e never.txt || fail "SIGTERM: an output was written"
+echo "SIGTERM: exit 130, smpirun stopped, scratch folder removed"
+echo "smpi inputs: all checks passed"
