@@ -2,18 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
-#include <csignal>
-
 namespace tmap::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int /*signal*/) {
-  g_interrupted = true;  // the default action is back (SA_RESETHAND): a second Ctrl-C kills
-}
 
 /// Runs shorter than this print no progress at the normal level.
 constexpr double kQuietSeconds = 2.0;
@@ -25,19 +16,6 @@ double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::ste
 }
 
 }  // namespace
-
-void stop_on_interrupt() {
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  action.sa_flags = SA_RESETHAND;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);  // a scheduler's time limit sends SIGTERM first
-}
-
-bool interrupted() {
-  return g_interrupted.load();
-}
 
 ProgressPrinter::ProgressPrinter(int level, bool terminal) : level_(level), terminal_(terminal) {
   if (level_ >= 1) beat_ = std::thread([this] { heartbeat(); });

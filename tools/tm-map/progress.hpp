@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "interrupt.hpp"
 #include "tmap/mapper.hpp"
 
 namespace tmap::cli {
@@ -44,11 +45,5 @@ class ProgressPrinter {
   std::condition_variable wake_;
   std::thread beat_;
 };
-
-/// Ctrl-C (SIGINT) or SIGTERM asks the run to stop instead of killing it;
-/// a second one kills as usual.
-void stop_on_interrupt();
-/// Whether Ctrl-C was pressed.
-[[nodiscard]] bool interrupted();
 
 }  // namespace tmap::cli

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "interrupt.hpp"
 #include "sim/platform_spec.hpp"
 #include "smpi_run.hpp"
 
@@ -302,7 +303,7 @@ int main(int argc, char** argv) {
   app.add_option("--format", o.format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--output", o.output, "Write the result to this file (whole or not at all)")->check(file_name());
   return run("tm-sim", app, argc, argv, [&] {
-    stop_on_signals();
+    stop_on_interrupt();  // checked between and during runs
     try {
       return run_tool(o);
     } catch (const Interrupted&) {

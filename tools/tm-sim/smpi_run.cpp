@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "interrupt.hpp"
 #include "tmap/error.hpp"
 
 namespace tmap::cli {
@@ -21,12 +21,6 @@ namespace tmap::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void on_stop_signal(int /*signal*/) {
-  g_stop = true;  // the default action is back (SA_RESETHAND): a second signal kills
-}
 
 /// The folder of the running executable.
 fs::path own_folder() {
@@ -103,17 +97,8 @@ class RunFolder {
 
 }  // namespace
 
-void stop_on_signals() {
-  struct sigaction action {};
-  action.sa_handler = on_stop_signal;
-  action.sa_flags = SA_RESETHAND;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
-
 void check_interrupted() {
-  if (g_stop.load()) throw Interrupted{};
+  if (interrupted()) throw Interrupted{};
 }
 
 const std::vector<std::string>& proxy_names() {
@@ -182,7 +167,7 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
     const auto done = waitpid(pid, &finished.status, WNOHANG);
     if (done == pid) break;
     if (done < 0) throw SystemError("waiting for smpirun failed");
-    if (g_stop.load()) {
+    if (interrupted()) {
       // smpirun and smpimain are in the group; the folder goes with the throw.
       kill(-pid, SIGKILL);
       waitpid(pid, &finished.status, 0);

@@ -52,8 +52,6 @@ struct ProxyReport {
 /// stopped and the run's folder removed (unless kept); nothing is written.
 struct Interrupted {};
 
-/// SIGINT and SIGTERM set a flag that the runs check (a second one kills).
-void stop_on_signals();
 /// Throws Interrupted when a signal arrived.
 void check_interrupted();
 
