@@ -80,8 +80,10 @@ struct Allocation {
 /// added, or only group `het_group`), else PBS_NODEFILE (one host per line,
 /// repeated per slot: the repetitions count the CPUs). InputError when
 /// none is set, or naming the variable that is malformed.
+/// `cpus_per_rank_given`: the caller sets the CPUs per rank itself (a flag
+/// overrides the variable), so SLURM_CPUS_PER_TASK is not read at all.
 [[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr,
-                                             std::optional<int> het_group = {});
+                                             std::optional<int> het_group = {}, bool cpus_per_rank_given = false);
 
 }  // namespace tmap
 

@@ -204,7 +204,8 @@ const char* env(const std::string& name) {
 /// One Slurm job's part of the allocation: SLURM_JOB_NODELIST<suffix>,
 /// SLURM_JOB_CPUS_PER_NODE<suffix>, SLURM_CPUS_PER_TASK<suffix>,
 /// SLURM_JOB_ID<suffix> (suffix "" or "_HET_GROUP_<g>").
-Allocation slurm_group(const std::string& suffix, const std::string& host_pattern, const HostIds* known) {
+Allocation slurm_group(const std::string& suffix, const std::string& host_pattern, const HostIds* known,
+                       bool cpus_per_rank_given) {
   const std::string nodelist = "SLURM_JOB_NODELIST" + suffix;
   auto a = parse_allocation(env(nodelist), host_pattern, nodelist, known);
   a.origin = nodelist;
@@ -218,7 +219,7 @@ Allocation slurm_group(const std::string& suffix, const std::string& host_patter
     }
   }
   const std::string per_task = "SLURM_CPUS_PER_TASK" + suffix;
-  if (const char* c = env(per_task)) {
+  if (const char* c = cpus_per_rank_given ? nullptr : env(per_task)) {
     if (!detail::parse_int(c, a.cpus_per_rank) || a.cpus_per_rank < 1 || a.cpus_per_rank > (std::int64_t{1} << 20)) {
       throw InputError(per_task + " '" + std::string(c) + "': expected a positive number of CPUs per task");
     }
@@ -230,7 +231,8 @@ Allocation slurm_group(const std::string& suffix, const std::string& host_patter
 
 /// A heterogeneous job: every group (hosts shared by groups merged, their
 /// CPUs added), or the one asked for.
-Allocation slurm_het_job(const std::string& host_pattern, const HostIds* known, std::optional<int> het_group) {
+Allocation slurm_het_job(const std::string& host_pattern, const HostIds* known, std::optional<int> het_group,
+                         bool cpus_per_rank_given) {
   int groups = 0;
   while (env("SLURM_JOB_NODELIST_HET_GROUP_" + std::to_string(groups)) != nullptr) ++groups;
   if (het_group) {
@@ -238,14 +240,14 @@ Allocation slurm_het_job(const std::string& host_pattern, const HostIds* known, 
       throw ParameterError("het-group: " + std::to_string(*het_group) + " is not a group of this job (Slurm set " +
                            "SLURM_JOB_NODELIST_HET_GROUP_0.." + std::to_string(groups - 1) + ")");
     }
-    return slurm_group("_HET_GROUP_" + std::to_string(*het_group), host_pattern, known);
+    return slurm_group("_HET_GROUP_" + std::to_string(*het_group), host_pattern, known, cpus_per_rank_given);
   }
   Allocation all;
   all.origin = "SLURM_JOB_NODELIST_HET_GROUP_*";
   std::map<NodeId, std::size_t> index;
   bool counted = true;  // every group said its CPUs per node
   for (int g = 0; g < groups; ++g) {
-    const auto part = slurm_group("_HET_GROUP_" + std::to_string(g), host_pattern, known);
+    const auto part = slurm_group("_HET_GROUP_" + std::to_string(g), host_pattern, known, cpus_per_rank_given);
     if (g > 0 && part.cpus_per_rank != all.cpus_per_rank) {
       throw InputError("the heterogeneous job's groups take " + std::to_string(all.cpus_per_rank) + " and " +
                        std::to_string(part.cpus_per_rank) +
@@ -272,12 +274,15 @@ Allocation slurm_het_job(const std::string& host_pattern, const HostIds* known, 
 
 }  // namespace
 
-Allocation allocation_from_env(const std::string& host_pattern, const HostIds* known, std::optional<int> het_group) {
-  if (env("SLURM_JOB_NODELIST_HET_GROUP_0") != nullptr) return slurm_het_job(host_pattern, known, het_group);
+Allocation allocation_from_env(const std::string& host_pattern, const HostIds* known, std::optional<int> het_group,
+                               bool cpus_per_rank_given) {
+  if (env("SLURM_JOB_NODELIST_HET_GROUP_0") != nullptr) {
+    return slurm_het_job(host_pattern, known, het_group, cpus_per_rank_given);
+  }
   if (het_group) {
     throw ParameterError("het-group: this is not a heterogeneous Slurm job (no SLURM_JOB_NODELIST_HET_GROUP_0)");
   }
-  if (env("SLURM_JOB_NODELIST") != nullptr) return slurm_group("", host_pattern, known);
+  if (env("SLURM_JOB_NODELIST") != nullptr) return slurm_group("", host_pattern, known, cpus_per_rank_given);
   if (const char* pbs = std::getenv("PBS_NODEFILE"); pbs != nullptr && *pbs != '\0') {
     const auto text = read_file(pbs);
     Allocation a;

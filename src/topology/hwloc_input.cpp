@@ -186,6 +186,13 @@ class Sanitizer {
         if (present) fail(in, type + " object with a " + name + " in a file whose root has none (all or none)");
         continue;
       }
+      // hwloc 1.x files may give nodesets to the root and the NUMA nodes only
+      // (libhwloc 2 imports them, computing the others): such an object
+      // keeps the parent's for the checks below, and none in the output.
+      if (k >= 2 && !present && version1_ && type != "NUMANode" && parent_sets != nullptr) {
+        sets[k] = (*parent_sets)[k];
+        continue;
+      }
       if (!present) fail(in, type + " object without " + name + " (every CPU or memory object needs all four sets)");
       auto map = parse_bitmap(text);
       if (!map) fail(in, std::string(name) + " '" + text.substr(0, 64) + "' is not an hwloc bitmap");

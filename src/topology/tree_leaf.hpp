@@ -6,6 +6,7 @@
 // label L sits on leaf L - L % P + inverse(p)[L % P] (Scotch's ltleaf).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "tmap/topology.hpp"
@@ -29,8 +30,12 @@ class TreeLeafTopology final : public Topology {
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return leaf(pe) % fanouts_.back(); }
   [[nodiscard]] std::string kind() const override { return permutation_.empty() ? "tleaf" : "ltleaf"; }
-  /// tleaf is native; Scotch's ltleaf distances differ from the labelled tree's.
-  [[nodiscard]] bool scotch_native() const override { return permutation_.empty(); }
+  /// tleaf is native; Scotch's ltleaf distances differ from the labelled
+  /// tree's, and libscotch refuses a level of fan-out 1 ("tleaf 3 1 10 ...":
+  /// archTleafArchLoad: bad input), which tmap reads as the tree it is.
+  [[nodiscard]] bool scotch_native() const override {
+    return permutation_.empty() && std::find(fanouts_.begin(), fanouts_.end(), 1) == fanouts_.end();
+  }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
 

@@ -336,7 +336,7 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
   const HostIds* listed = names.empty() ? nullptr : &known;
   try {
     if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
-    if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed, het_group);
+    if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed, het_group, cpus_per_rank.has_value());
   } catch (const ParameterError& e) {  // "host-pattern: ..." is our --host-pattern
     throw ParameterError("--" + std::string(e.what()));
   } catch (const InputError& e) {

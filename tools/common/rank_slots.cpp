@@ -38,6 +38,7 @@ RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64
     pes[slot] = p;
   }
   RankSlots slots;
+  std::int64_t most_cpus = 0;  // the most CPUs one node gives the job
   const auto nodes = allocation != nullptr ? allocation->nodes.size() : static_cast<std::size_t>(t.num_nodes());
   for (std::size_t k = 0; k < nodes; ++k) {
     const auto node = allocation != nullptr ? allocation->nodes[k] : static_cast<NodeId>(k);
@@ -72,10 +73,23 @@ RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64
       }
       for (std::int64_t id = 0; id < count; ++id) ids.push_back(id);
     }
+    most_cpus = std::max(most_cpus, static_cast<std::int64_t>(ids.size()));
     for (std::size_t g = 0; (g + 1) * static_cast<std::size_t>(cpus_per_rank) <= ids.size(); ++g) {
       const auto first = ids.begin() + static_cast<std::ptrdiff_t>(g * static_cast<std::size_t>(cpus_per_rank));
       slots.cpus_of[pes[static_cast<std::size_t>(*first)]] = {first, first + cpus_per_rank};
     }
+  }
+  if (slots.cpus_of.empty() && cpus_per_rank > 1) {
+    // Not one rank fits: mapping onto whole nodes instead would launch
+    // every rank on one CPU, which is not what was asked.
+    const auto origin = allocation != nullptr && !allocation->cpus_per_rank_origin.empty()
+                            ? allocation->cpus_per_rank_origin
+                            : std::string("--cpus-per-rank");
+    throw InputError(
+        fmt::format("{}{}{}: a rank takes {} CPUs, but no node has that many for this job ({} at most{}); "
+                    "ask for fewer CPUs per rank or for nodes with more",
+                    origin, origin.starts_with("--") ? " " : "=", cpus_per_rank, cpus_per_rank, most_cpus,
+                    allocation != nullptr && !allocation->cpus.empty() ? ", as the scheduler counts them" : ""));
   }
   if (!slots.shortfall.empty()) note(slots.shortfall);
   return slots;

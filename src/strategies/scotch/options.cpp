@@ -5,6 +5,7 @@
 
 #include "strategies/common/option_values.hpp"
 #include "strategies/scotch/libscotch.hpp"
+#include "strategies/scotch/libscotch_errors.hpp"
 #include "strategies/scotch/scotch.hpp"
 #include "tmap/error.hpp"
 
@@ -41,7 +42,8 @@ constexpr StrategyOption kScotchOptions[] = {
        scotchmap::Strat strat;
        const std::lock_guard lock(scotchmap::libscotch_parser());
        if (SCOTCH_stratGraphMap(&strat.a, text.c_str()) != 0) {
-         throw ParameterError("scotch-strategy: libscotch cannot parse the mapping strategy '" + text + "'");
+         throw ParameterError("scotch-strategy: libscotch cannot parse the mapping strategy '" + text + "'" +
+                              scotchmap::libscotch_said());
        }
        c.scotch.strategy = text;
      },

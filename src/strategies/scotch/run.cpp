@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "strategies/scotch/libscotch_errors.hpp"
 #include "strategies/scotch/repair.hpp"
 #include "tmap/error.hpp"
 
@@ -42,7 +43,7 @@ std::string captured(Print print) {
   std::fclose(stream);
   std::string text(buffer != nullptr ? buffer : "", size);
   std::free(buffer);  // NOLINT(cppcoreguidelines-no-malloc): open_memstream's buffer
-  if (failed != 0) throw InternalError("scotch: libscotch could not describe the mapping");
+  if (failed != 0) throw InternalError("scotch: libscotch could not describe the mapping" + libscotch_said());
   return text;
 }
 
@@ -57,38 +58,40 @@ std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const 
   if (SCOTCH_graphBuild(&graph.a, 0, n, const_cast<SCOTCH_Num*>(source.verttab.data()), nullptr, nullptr, nullptr,
                         static_cast<SCOTCH_Num>(source.edgetab.size()), const_cast<SCOTCH_Num*>(source.edgetab.data()),
                         const_cast<SCOTCH_Num*>(source.edlotab.data())) != 0) {
-    throw InternalError("scotch: SCOTCH_graphBuild failed");
+    throw InternalError("scotch: SCOTCH_graphBuild failed" + libscotch_said());
   }
   ScotchContext scontext;
   SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
   SCOTCH_contextOptionSetNum(&scontext.a, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
   // Without a clone the context draws from libscotch's one global generator,
   // which concurrent calls then share: a private generator, then our seed.
-  if (SCOTCH_contextRandomClone(&scontext.a) != 0) throw InternalError("scotch: SCOTCH_contextRandomClone failed");
+  if (SCOTCH_contextRandomClone(&scontext.a) != 0)
+    throw InternalError("scotch: SCOTCH_contextRandomClone failed" + libscotch_said());
   SCOTCH_contextRandomSeed(&scontext.a, static_cast<SCOTCH_Num>(run.seed & 0x7fffffff));
   // 0: libscotch's own default, as scotch_gmap (SCOTCH_PTHREAD_NUMBER, else every core).
   if (run.threads > 0) SCOTCH_contextThreadSpawn(&scontext.a, run.threads, nullptr);
   Graph bound;
   if (SCOTCH_contextBindGraph(&scontext.a, &graph.a, &bound.a) != 0) {
-    throw InternalError("scotch: SCOTCH_contextBindGraph failed");
+    throw InternalError("scotch: SCOTCH_contextBindGraph failed" + libscotch_said());
   }
   Strat strat;
   {
     const std::lock_guard lock(libscotch_parser());
     if (!setting.strategy.empty()) {
       if (SCOTCH_stratGraphMap(&strat.a, setting.strategy.c_str()) != 0) {
-        throw ParameterError("scotch: libscotch cannot parse the mapping strategy '" + setting.strategy + "'");
+        throw ParameterError("scotch: libscotch cannot parse the mapping strategy '" + setting.strategy + "'" +
+                             libscotch_said());
       }
     } else if (SCOTCH_stratGraphMapBuild(&strat.a, setting.flags, static_cast<SCOTCH_Num>(parts), setting.imbalance) !=
                0) {
-      throw InternalError("scotch: SCOTCH_stratGraphMapBuild failed");
+      throw InternalError("scotch: SCOTCH_stratGraphMapBuild failed" + libscotch_said());
     }
   }
   std::vector<SCOTCH_Num> parttab(static_cast<std::size_t>(n), 0);
   // The architecture is only read while mapping.
   if (log == nullptr) {
     if (SCOTCH_graphMap(&bound.a, const_cast<SCOTCH_Arch*>(&arch.a), &strat.a, parttab.data()) != 0) {
-      throw InternalError("scotch: SCOTCH_graphMap failed");
+      throw InternalError("scotch: SCOTCH_graphMap failed" + libscotch_said());
     }
   } else {
     // As gmap: the mapping made on the graph, computed on its context
@@ -96,7 +99,7 @@ std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const 
     // terminal numbers back would go through deco's off-by-one lookup).
     SCOTCH_Mapping mapping;
     if (SCOTCH_graphMapInit(&graph.a, &mapping, &arch.a, parttab.data()) != 0) {
-      throw InternalError("scotch: SCOTCH_graphMapInit failed");
+      throw InternalError("scotch: SCOTCH_graphMapInit failed" + libscotch_said());
     }
     const int failed = SCOTCH_graphMapCompute(&bound.a, &mapping, &strat.a);
     if (failed == 0) {
@@ -117,7 +120,7 @@ std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const 
       if (count != n || !lines) throw InternalError("scotch: libscotch's mapping file could not be read back");
     }
     SCOTCH_graphMapExit(&graph.a, &mapping);
-    if (failed != 0) throw InternalError("scotch: SCOTCH_graphMapCompute failed");
+    if (failed != 0) throw InternalError("scotch: SCOTCH_graphMapCompute failed" + libscotch_said());
   }
   return {parttab.begin(), parttab.end()};
 }
@@ -177,7 +180,7 @@ std::vector<std::int64_t> map_two_level(const SourceGraph& source, const CommMat
     for (const auto t : mine) weights.push_back(static_cast<SCOTCH_Num>(terminals.capacity[t]));
     Arch complete;
     if (SCOTCH_archCmpltw(&complete.a, static_cast<SCOTCH_Num>(weights.size()), weights.data()) != 0) {
-      throw InternalError("scotch: SCOTCH_archCmpltw failed");
+      throw InternalError("scotch: SCOTCH_archCmpltw failed" + libscotch_said());
     }
     const auto labels = map_labels(inside, complete, static_cast<std::int64_t>(mine.size()), setting, run);
     for (std::size_t k = 0; k < ranks.size(); ++k) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "strategies/scotch/libscotch_errors.hpp"
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
 #include "topology/tianhe3.hpp"
@@ -19,7 +20,8 @@ namespace {
 constexpr Distance kMaxScotchDistance = 65535;
 
 void load_text(Arch& arch, const std::string& text) {
-  if (!try_load_target(arch, text)) throw InternalError("scotch: libscotch refused the target it was given");
+  if (!try_load_target(arch, text))
+    throw InternalError("scotch: libscotch refused the target it was given" + libscotch_said());
 }
 
 /// deco 0: exact distances, scaled down only if they would overflow
@@ -75,10 +77,10 @@ void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals
   Graph graph;
   if (SCOTCH_graphBuild(&graph.a, 0, static_cast<SCOTCH_Num>(vertices), verttab.data(), nullptr, velotab.data(),
                         nullptr, static_cast<SCOTCH_Num>(edgetab.size()), edgetab.data(), edlotab.data()) != 0) {
-    throw InternalError("scotch: SCOTCH_graphBuild failed on the machine graph");
+    throw InternalError("scotch: SCOTCH_graphBuild failed on the machine graph" + libscotch_said());
   }
   if (SCOTCH_archBuild2(&arch.a, &graph.a, static_cast<SCOTCH_Num>(list.size()), list.data()) != 0) {
-    throw InternalError("scotch: SCOTCH_archBuild2 failed");
+    throw InternalError("scotch: SCOTCH_archBuild2 failed" + libscotch_said());
   }
 }
 
@@ -86,6 +88,7 @@ void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals
 
 bool try_load_target(Arch& arch, const std::string& text) {
   const std::lock_guard lock(libscotch_parser());
+  (void)take_libscotch_messages();  // a refusal's words are its own
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(fmemopen(const_cast<char*>(text.data()), text.size(), "r"),
                                                        &std::fclose);
   return file && SCOTCH_archLoad(&arch.a, file.get()) == 0;
