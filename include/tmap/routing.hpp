@@ -65,6 +65,11 @@ class RoutingModel {
   std::vector<double> bandwidth_;
 };
 
+/// "kind=value[,kind=value...]" read as (kind, value) pairs, whatever the
+/// machine: InputError for an item without KIND= or a value that is not a
+/// positive number (a configuration checks its link-bw with it).
+[[nodiscard]] std::vector<std::pair<std::string, double>> parse_link_bandwidths(std::string_view spec);
+
 /// The routing model of a topology, or nullptr when its kind has none (deco,
 /// distance matrices, weighted complete graphs, complete graphs above 8192
 /// PEs whose N^2/2 links are not worth tracking).

@@ -1,5 +1,6 @@
 // Every option of a Context by key: the run's own rows here, each
 // strategy's from its row of the strategy table; and the JSON form.
+#include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -8,6 +9,7 @@
 #include "strategies/common/option_values.hpp"
 #include "tmap/config.hpp"
 #include "tmap/error.hpp"
+#include "tmap/routing.hpp"
 #include "tmap/version.hpp"
 
 namespace tmap {
@@ -78,7 +80,14 @@ constexpr StrategyOption kRunOptions[] = {
      [](Context& c, std::string_view v) { c.refine.time_limit_s = real_value("time-limit", v, 0.0, 1e9); },
      [](const Context& c) { return real_text(c.refine.time_limit_s); }},
     {"link-bw", "link bandwidths by kind for routing-aware strategies ('row=2,col=2'; empty = 1)",
-     [](Context& c, std::string_view v) { c.link_bandwidths = std::string(v); },
+     [](Context& c, std::string_view v) {
+       try {
+         (void)parse_link_bandwidths(v);  // the kinds are the machine's, checked with it
+       } catch (const InputError& e) {
+         throw ParameterError(std::string("link-bw: ") + e.what());
+       }
+       c.link_bandwidths = std::string(v);
+     },
      [](const Context& c) { return c.link_bandwidths; }},
 };
 
@@ -131,6 +140,12 @@ std::string save_config(const Context& context) {
 }
 
 Context load_config(std::string_view text, const std::string& origin, const Context& base) {
+  // nlohmann's reader stops at a NUL as at the end: what follows it would
+  // pass unread.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+    throw InputError(origin, line, "a NUL byte: a configuration is JSON text");
+  }
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(text);

@@ -293,6 +293,11 @@ Allocation allocation_from_env(const std::string& host_pattern, const HostIds* k
     while (lines.next(line)) {
       std::string_view host;
       if (!detail::next_token(line, host)) continue;
+      if (const auto bad = std::find_if(host.begin(), host.end(),
+                                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+          bad != host.end()) {
+        throw InputError(pbs, lines.line_number(), "a host name holds a control byte: not a host name");
+      }
       const auto [it, fresh] = index.emplace(host, a.hosts.size());
       if (!fresh) {  // one line per slot: count the CPUs
         ++a.cpus[it->second];

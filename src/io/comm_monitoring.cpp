@@ -51,7 +51,8 @@ std::int64_t rank_of_file(const std::string& name, const std::string& base) {
     return -1;
   }
   const auto digits = std::string_view(name).substr(base.size() + 1, name.size() - base.size() - 1 - kSuffix.size());
-  if (digits.empty() || digits.size() > 9 ||
+  // Up to 18 digits: a rank past tmap's limit is named, not passed over.
+  if (digits.empty() || digits.size() > 18 ||
       !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return -1;
   }
@@ -102,7 +103,11 @@ RankFiles find_rank_files(const std::string& given) {
     const auto name = it->path().filename().string();
     const auto k = rank_of_file(name, base);
     if (k < 0) continue;
-    if (k >= kMaxRanks) throw InputError(it->path().string(), "rank " + std::to_string(k) + " is beyond tmap's limit");
+    if (k >= kMaxRanks) {
+      throw InputError(it->path().string(),
+                       "rank " + std::to_string(k) + " is beyond tmap's limit of " + std::to_string(kMaxRanks) +
+                           " ranks: a file of another run, or renamed? Move it away to map this run");
+    }
     const auto [at, fresh] = found.emplace(k, it->path().string());
     if (!fresh) {
       throw InputError(it->path().string(), "a second file for rank " + std::to_string(k) + " (also " + at->second +

@@ -19,7 +19,8 @@ SubRouting::SubRouting(std::unique_ptr<RoutingModel> base, std::vector<PE> termi
 
 }  // namespace routing
 
-void RoutingModel::set_bandwidths(std::string_view spec) {
+std::vector<std::pair<std::string, double>> parse_link_bandwidths(std::string_view spec) {
+  std::vector<std::pair<std::string, double>> items;
   std::size_t start = 0;
   while (start <= spec.size()) {
     const auto end = std::min(spec.find(',', start), spec.size());
@@ -27,18 +28,27 @@ void RoutingModel::set_bandwidths(std::string_view spec) {
     start = end + 1;
     if (item.empty()) continue;
     const auto eq = item.find('=');
-    const auto kind = item.substr(0, eq);
-    const auto it = std::find(kinds_.begin(), kinds_.end(), kind);
-    if (eq == std::string_view::npos || it == kinds_.end()) {
-      std::string known;
-      for (const auto& k : kinds_) known += (known.empty() ? "" : ", ") + k;
-      throw InputError(fmt::format("link bandwidth '{}': expected KIND=VALUE with KIND one of {}", item, known));
+    if (eq == std::string_view::npos || eq == 0) {
+      throw InputError(fmt::format("link bandwidth '{}': expected KIND=VALUE (e.g. row=2)", item));
     }
     const std::string value(item.substr(eq + 1));
     char* stop = nullptr;
     const double bw = std::strtod(value.c_str(), &stop);
     if (value.empty() || stop != value.c_str() + value.size() || !std::isfinite(bw) || bw <= 0.0) {
       throw InputError(fmt::format("link bandwidth '{}': the value must be a positive number", item));
+    }
+    items.emplace_back(std::string(item.substr(0, eq)), bw);
+  }
+  return items;
+}
+
+void RoutingModel::set_bandwidths(std::string_view spec) {
+  for (const auto& [kind, bw] : parse_link_bandwidths(spec)) {
+    const auto it = std::find(kinds_.begin(), kinds_.end(), kind);
+    if (it == kinds_.end()) {
+      std::string known;
+      for (const auto& k : kinds_) known += (known.empty() ? "" : ", ") + k;
+      throw InputError(fmt::format("link bandwidth '{}={:g}': this machine's link kinds are {}", kind, bw, known));
     }
     bandwidth_[static_cast<std::size_t>(it - kinds_.begin())] = bw;
   }

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <csignal>
@@ -312,6 +313,14 @@ std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
       if (entry.find_first_of(" \t") != std::string_view::npos) {
         throw InputError(hosts_file, line, "expected one host name per line, found '" + std::string(entry) + "'");
       }
+      // A launcher file gets the name as it is: no NUL or control byte.
+      if (const auto bad = std::find_if(entry.begin(), entry.end(),
+                                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+          bad != entry.end()) {
+        throw InputError(hosts_file, line,
+                         fmt::format("a host name holds the control byte 0x{:02x}: not a host name",
+                                     static_cast<unsigned char>(*bad)));
+      }
       if (const auto [it, fresh] = line_of.emplace(entry, line); !fresh) {
         throw InputError(
             hosts_file, line,
@@ -434,7 +443,13 @@ std::unique_ptr<RoutingModel> RoutingOptions::load(const Topology& topology) con
     }
     return nullptr;
   }
-  if (!bandwidths.empty()) routing->set_bandwidths(bandwidths);
+  if (!bandwidths.empty()) {
+    try {
+      routing->set_bandwidths(bandwidths);
+    } catch (const InputError& e) {
+      throw InputError(bandwidths_origin + ": " + e.what());
+    }
+  }
   return routing;
 }
 

@@ -143,6 +143,8 @@ void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ra
 /// --link-bw and --link-loads, shared by tm-map and tm-eval.
 struct RoutingOptions {
   std::string bandwidths;
+  /// Where `bandwidths` came from, for messages ("cfg.json: link-bw").
+  std::string bandwidths_origin = "--link-bw";
   std::string loads_file;
 
   void add_to(CLI::App& app);

@@ -196,6 +196,7 @@ int main(int argc, char** argv) {
       }
     }
     links.bandwidths = context.link_bandwidths;  // the metrics see what the strategies see
+    if (!given("--link-bw") && !config_file.empty()) links.bandwidths_origin = config_file + ": link-bw";
     if (dump_config) {
       check_outputs({output});
       emit(save_config(context), output);
@@ -254,8 +255,8 @@ int main(int argc, char** argv) {
                        (slots.shortfall.empty() ? " (use -o K to oversubscribe)" : ": " + slots.shortfall));
     }
 
-    if (compare.empty() && !compare_files.empty()) throw InputError("--compare-file needs --compare");
-    if (!compare.empty()) {
+    if (!given("--compare") && !compare_files.empty()) throw InputError("--compare-file needs --compare");
+    if (given("--compare")) {
       if (out_format != MappingFormat::Perm && out_format != MappingFormat::Json) {  // perm = the default
         throw InputError("--compare prints a table (default) or JSON (--format json)");
       }

@@ -119,7 +119,9 @@ std::vector<std::string> parse_strategy_list(const std::string& list) {
     }
     rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
   }
-  if (names.empty()) throw InputError("--compare: no strategy given");
+  if (names.empty()) {
+    throw ParameterError("--compare '" + list + "': no strategy named (e.g. --compare inorder,scotch,auto, or all)");
+  }
   return names;
 }
 

@@ -83,6 +83,12 @@ dist::LocalGraph read_share(MPI_Comm comm, const std::string& path) {
     std::istringstream fields(lines[k]);
     std::vector<std::string> tokens;
     for (std::string t; fields >> t;) tokens.push_back(t);
+    // A UTF-8 byte-order mark (some editors write one) opens the file, as
+    // tm-map's reader reads it.
+    if (line_number == 1 && !tokens.empty() && tokens[0].starts_with("\xEF\xBB\xBF")) {
+      tokens[0].erase(0, 3);
+      if (tokens[0].empty()) tokens.erase(tokens.begin());
+    }
     if (tokens.empty() || tokens[0][0] == '#' || tokens[0][0] == '%') continue;
     const auto where = path + ":" + std::to_string(line_number) + ": ";
     long long i = 0;
