@@ -75,6 +75,20 @@ for mode in cart graph adjacent dist; do
     echo "$mode with TMAP_DIST_GRAPH=ranks: hop_bytes $(hop_bytes "$work/graph.coo" "$work/ranks.perm")"
   fi
 done
+# A dist graph's figure says what it assumes (each process keeps its edges by default).
+grep -q "hold when each process does the work of its new rank" "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
+# Verbose 1 says why nothing was done: a misspelt strategy, a machine it cannot read, no machine.
+if [ -z "$strategy" ]; then
+  run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" -x TMAP_STRATEGY=scotch_plus -x TMAP_VERBOSE=1 \
+    "$program" cart "$work/graph.coo" "$work/typo.perm" 2> "$work/typo.txt"
+  grep -q "not reordered: .*scotch_plus" "$work/typo.txt" || { echo "misspelt strategy:"; cat "$work/typo.txt"; exit 1; }
+fi
+run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="tleaf 2 oops" -x TMAP_VERBOSE=1 "$program" cart "$work/graph.coo" \
+  "$work/typo.perm" 2> "$work/typo.txt"
+grep -q "not reordered: " "$work/typo.txt" || { echo "no reason for a bad machine:"; cat "$work/typo.txt"; exit 1; }
+run -x LD_PRELOAD="$library" -x TMAP_VERBOSE=1 "$program" cart "$work/graph.coo" "$work/typo.perm" 2> "$work/typo.txt"
+grep -q "not reordered: no machine is set" "$work/typo.txt" || { echo "no reason without a machine:"; cat "$work/typo.txt"; exit 1; }
+echo "verbose 1: why not reordered, said (misspelt strategy, bad machine, none)"
 # A machine tmap cannot read: MPI's own behaviour, no abort, no output.
 run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="no such machine" "$program" cart "$work/graph.coo" "$work/bad.perm"
 cmp -s "$work/bad.perm" <(seq 0 $((ranks - 1))) || { run "$program" cart "$work/graph.coo" "$work/plain.perm"; cmp "$work/bad.perm" "$work/plain.perm"; }

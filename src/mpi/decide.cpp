@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mpi/binding.hpp"
@@ -62,6 +63,16 @@ void report(const Settings& settings, const char* routine, int vertices, const t
   std::fprintf(stderr, "tmap-mpi: %s, %d ranks, %s: hop_bytes %lld -> %lld (%s, %.4f s; %s)\n", routine, vertices,
                topology.description().c_str(), static_cast<long long>(a.identity_hop_bytes),
                static_cast<long long>(a.hop_bytes), strategy.c_str(), seconds, how.c_str());
+  // Under the default reading a dist graph's process keeps the edges it
+  // declared: the figure after the arrow is what the program gains only if
+  // each process takes up the part (data, role) its new rank names.
+  if (std::string_view(routine).starts_with("MPI_Dist_graph") && settings.dist_graph == DistGraphEdges::processes) {
+    std::fprintf(stderr,
+                 "tmap-mpi: %s: the hop_bytes after the arrow hold when each process does the work of its new rank; "
+                 "each process keeps the edges it declared (TMAP_DIST_GRAPH=processes), so its traffic moves only "
+                 "if the program gives it its new rank's data (docs/mpi.md, what reorder means)\n",
+                 routine);
+  }
 }
 
 /// The process that plays each vertex, decided where the graph lives
@@ -73,7 +84,7 @@ std::vector<int> decide_distributed(const Settings& settings, MPI_Comm comm, con
 #ifndef TMAP_MPI_PTSCOTCH
   (void)source;
   (void)sites;
-  if (rank == 0 && settings.verbose >= 2) {
+  if (rank == 0 && settings.verbose >= 1) {
     std::fprintf(stderr, "tmap-mpi: %s not reordered: this libtmap-mpi was built without PT-Scotch\n", routine);
   }
   return {};
@@ -137,7 +148,7 @@ std::vector<int> decide_distributed(const Settings& settings, MPI_Comm comm, con
     PMPI_Comm_free(&work);
   }
   if (ok == 0) {
-    if (rank == 0 && settings.verbose >= 2) {
+    if (rank == 0 && settings.verbose >= 1) {
       std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine,
                    error.empty() ? "another process could not take part" : error.c_str());
     }
@@ -179,7 +190,7 @@ std::vector<int> decide(const Settings& settings, MPI_Comm comm, const char* rou
       vertices = static_cast<int>(process_of_vertex.size());
       report(settings, routine, graph.vertices, *topology, a, chosen, seconds_since(start), how);
     } catch (const std::exception& e) {
-      if (settings.verbose >= 2) std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine, e.what());
+      if (settings.verbose >= 1) std::fprintf(stderr, "tmap-mpi: %s not reordered: %s\n", routine, e.what());
       process_of_vertex.clear();
       vertices = 0;
     } catch (...) {  // nothing may escape into the MPI program

@@ -28,8 +28,13 @@ Wanted wanted(MPI_Comm comm, int reorder, const Settings& settings) {
   if (rank == 0) {
     answer[0] = reorder != 0 && !settings.topology.empty() && settings.error.empty() ? 1 : 0;
     answer[1] = settings.dist_graph == DistGraphEdges::ranks ? 1 : 0;
-    if (reorder != 0 && !settings.error.empty() && settings.verbose >= 2)
+    // Who asked for output learns why nothing was done.
+    if (reorder != 0 && !settings.error.empty() && settings.verbose >= 1)
       std::fprintf(stderr, "tmap-mpi: not reordered: %s\n", settings.error.c_str());
+    if (reorder != 0 && settings.topology.empty() && settings.error.empty() && settings.verbose >= 1)
+      std::fprintf(stderr,
+                   "tmap-mpi: not reordered: no machine is set (TMAP_TOPOLOGY, or Open MPI's "
+                   "topo_tmap_machine)\n");
   }
   PMPI_Bcast(answer, 2, MPI_INT, 0, comm);
   return {answer[0] != 0, answer[1] != 0 ? DistGraphEdges::ranks : DistGraphEdges::processes};
@@ -222,11 +227,14 @@ AdjacentOrder adjacent_order(const Settings& settings, MPI_Comm comm_old, int in
   order.process_of_vertex = decide(settings, comm_old, "MPI_Dist_graph_create_adjacent", edge_source(comm_old, mine));
   if (order.process_of_vertex.empty()) return order;
   const bool weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
-  std::vector<int> out{weighted ? 1 : 0, indegree, outdegree};
+  const int flag = !weighted ? 0
+                             : TMAP_WEIGHTED | (sourceweights == MPI_WEIGHTS_EMPTY ? TMAP_WEIGHTS_EMPTY : 0) |
+                                   (destweights == MPI_WEIGHTS_EMPTY ? TMAP_DEST_WEIGHTS_EMPTY : 0);
+  std::vector<int> out{flag, indegree, outdegree};
   for (int k = 0; k < indegree; ++k) out.push_back(sources[k]);
-  for (int k = 0; k < indegree; ++k) out.push_back(weighted ? sourceweights[k] : 1);
+  for (int k = 0; k < indegree; ++k) out.push_back(weighted ? weight_at(sourceweights, k) : 1);
   for (int k = 0; k < outdegree; ++k) out.push_back(destinations[k]);
-  for (int k = 0; k < outdegree; ++k) out.push_back(weighted ? destweights[k] : 1);
+  for (int k = 0; k < outdegree; ++k) out.push_back(weighted ? weight_at(destweights, k) : 1);
   if (asked.edges == DistGraphEdges::processes) {
     // This process keeps its edges; the ranks they name are renumbered.
     const auto new_rank_of = new_ranks(order.process_of_vertex, size);
@@ -273,13 +281,15 @@ DistGraphOrder dist_graph_order(const Settings& settings, MPI_Comm comm_old, int
   const auto new_rank_of = new_ranks(order.process_of_vertex, size);
   const bool keep = asked.edges == DistGraphEdges::processes;
   const auto rank_of = [&](int r) { return keep ? renumber(new_rank_of, r) : r; };
-  const bool weighted = weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
+  // MPI_WEIGHTS_EMPTY is a weighted graph with no edges here: declared again as such.
+  const bool weighted = weights != MPI_UNWEIGHTED;
+  const bool empty = weights == MPI_WEIGHTS_EMPTY;
   auto& d = order.declared.data;
-  d = {weighted ? 1 : 0, n, edges};
+  d = {weighted ? TMAP_WEIGHTED | (empty ? TMAP_WEIGHTS_EMPTY : 0) : 0, n, edges};
   for (int i = 0; i < n; ++i) d.push_back(rank_of(sources[i]));
   for (int i = 0; i < n; ++i) d.push_back(degrees[i]);
   for (int k = 0; k < edges; ++k) d.push_back(rank_of(destinations[k]));
-  if (weighted) d.insert(d.end(), weights, weights + edges);
+  if (weighted && !empty) d.insert(d.end(), weights, weights + edges);
   return order;
 }
 

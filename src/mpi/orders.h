@@ -23,6 +23,22 @@ struct tmap_orders_settings {
   void* hwloc_topology;   /* this machine's hwloc_topology_t (Open MPI's), or NULL: tmap loads one */
 };
 
+/* The weighted flag of a declaration (its first int): 0 when the program
+ * passed MPI_UNWEIGHTED; else TMAP_WEIGHTED, with a bit for each weights
+ * array that was MPI_WEIGHTS_EMPTY (a weighted graph with no edges there:
+ * MPI_Dist_graph_neighbors_count still reports it weighted). */
+#define TMAP_WEIGHTED 1
+#define TMAP_WEIGHTS_EMPTY 2      /* the weights (MPI_Dist_graph_create), or the source weights */
+#define TMAP_DEST_WEIGHTS_EMPTY 4 /* MPI_Dist_graph_create_adjacent's destination weights */
+
+/* The weights argument to pass again: MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, or
+ * `given` (the declaration's own array), as the program passed it. */
+static inline const int* tmap_orders_weights(int flag, int empty_bit, const int* given) {
+  if (flag == 0) return MPI_UNWEIGHTED;
+  if ((flag & empty_bit) != 0) return MPI_WEIGHTS_EMPTY;
+  return given;
+}
+
 int tmap_orders_cart(const struct tmap_orders_settings* settings, MPI_Comm comm, int ndims, const int dims[],
                      const int periods[], int reorder, int* key);
 int tmap_orders_graph(const struct tmap_orders_settings* settings, MPI_Comm comm, int nnodes, const int index[],
@@ -30,14 +46,15 @@ int tmap_orders_graph(const struct tmap_orders_settings* settings, MPI_Comm comm
 /* On 1, *declared (free it with tmap_orders_free) holds what this process
  * passes to MPI_Dist_graph_create on the renumbered communicator: weighted
  * flag, n, edge count, sources[n], degrees[n], destinations, weights
- * (weights only when weighted). */
+ * (weights only when TMAP_WEIGHTED and not TMAP_WEIGHTS_EMPTY). */
 int tmap_orders_dist_graph(const struct tmap_orders_settings* settings, MPI_Comm comm, int n, const int sources[],
                            const int degrees[], const int destinations[], const int weights[], int reorder, int* key,
                            int** declared);
 /* On 1, *declared (free it with tmap_orders_free) holds what this process
  * passes to MPI_Dist_graph_create_adjacent on the renumbered communicator:
  * weighted flag, indegree, outdegree, sources, source weights,
- * destinations, destination weights (weights only when weighted). */
+ * destinations, destination weights (weights only when weighted; an
+ * array that was MPI_WEIGHTS_EMPTY holds its degree's worth of ones). */
 int tmap_orders_dist_graph_adjacent(const struct tmap_orders_settings* settings, MPI_Comm comm, int indegree,
                                     const int sources[], const int sourceweights[], int outdegree,
                                     const int destinations[], const int destweights[], int reorder, int* key,

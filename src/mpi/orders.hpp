@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mpi/decide.hpp"
+#include "mpi/orders.h"
 #include "mpi/settings.hpp"
 
 namespace tmap::mpi {
@@ -60,7 +61,9 @@ struct EdgeDeclaration {
   [[nodiscard]] const int* sources() const { return data.data() + 3; }
   [[nodiscard]] const int* degrees() const { return sources() + n(); }
   [[nodiscard]] const int* destinations() const { return degrees() + n(); }
-  [[nodiscard]] const int* weights() const { return weighted() ? destinations() + edges() : MPI_UNWEIGHTED; }
+  [[nodiscard]] const int* weights() const {
+    return tmap_orders_weights(data[0], TMAP_WEIGHTS_EMPTY, destinations() + edges());
+  }
 };
 /// MPI_Dist_graph_create's order and what this process declares on the
 /// renumbered communicator: its edges with every rank renumbered
@@ -82,9 +85,13 @@ struct Neighbourhood {
   [[nodiscard]] int indegree() const { return data[1]; }
   [[nodiscard]] int outdegree() const { return data[2]; }
   [[nodiscard]] const int* sources() const { return data.data() + 3; }
-  [[nodiscard]] const int* sourceweights() const { return weighted() ? sources() + indegree() : MPI_UNWEIGHTED; }
+  [[nodiscard]] const int* sourceweights() const {
+    return tmap_orders_weights(data[0], TMAP_WEIGHTS_EMPTY, sources() + indegree());
+  }
   [[nodiscard]] const int* destinations() const { return sources() + 2 * static_cast<std::ptrdiff_t>(indegree()); }
-  [[nodiscard]] const int* destweights() const { return weighted() ? destinations() + outdegree() : MPI_UNWEIGHTED; }
+  [[nodiscard]] const int* destweights() const {
+    return tmap_orders_weights(data[0], TMAP_DEST_WEIGHTS_EMPTY, destinations() + outdegree());
+  }
 };
 /// MPI_Dist_graph_create_adjacent's order, and the neighbourhood this
 /// process now declares: its own, renumbered (DistGraphEdges::processes:

@@ -171,7 +171,8 @@ static int tmap_dist_graph_create(mca_topo_base_module_t* module, ompi_communica
     const int* sources = declared + 3;
     const int* destinations = sources + 2 * (ptrdiff_t)count;
     rc = mca_topo_base_dist_graph_create(module, split, count, sources, sources + count, destinations,
-                                         weighted ? destinations + edges : MPI_UNWEIGHTED, info, 0, new_comm);
+                                         tmap_orders_weights(weighted, TMAP_WEIGHTS_EMPTY, destinations + edges), info,
+                                         0, new_comm);
     PMPI_Comm_free(&split);
   }
   tmap_orders_free(declared);
@@ -201,8 +202,9 @@ static int tmap_dist_graph_create_adjacent(mca_topo_base_module_t* module, ompi_
     const int out = declared[2];
     const int* src = declared + 3;
     const int* dst = src + 2 * (ptrdiff_t)in;
-    rc = mca_topo_base_dist_graph_create_adjacent(module, split, in, src, weighted ? src + in : MPI_UNWEIGHTED, out,
-                                                  dst, weighted ? dst + out : MPI_UNWEIGHTED, info, 0, new_comm);
+    rc = mca_topo_base_dist_graph_create_adjacent(
+        module, split, in, src, tmap_orders_weights(weighted, TMAP_WEIGHTS_EMPTY, src + in), out, dst,
+        tmap_orders_weights(weighted, TMAP_DEST_WEIGHTS_EMPTY, dst + out), info, 0, new_comm);
     PMPI_Comm_free(&split);
   }
   tmap_orders_free(declared);

@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
     ring_neighbours(world_rank, nb);
     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nb, weights, 2, nb, weights, MPI_INFO_NULL, 1, &comm);
   } else {
-    /* Rank 0 declares every edge; the others none. */
+    /* Rank 0 declares every edge; the others none, with MPI_WEIGHTS_EMPTY
+     * (a weighted graph with no edges here, as MPICH's distgraph1 does): the
+     * graph stays weighted on every process. */
     int count = world_rank == 0 ? n : 0;
     int* sources = malloc(sizeof(int) * (size_t)n);
     int* degrees = malloc(sizeof(int) * (size_t)n);
@@ -89,7 +91,8 @@ int main(int argc, char** argv) {
       ring_neighbours(v, targets + 2 * v);
       weights[2 * v] = weights[2 * v + 1] = 100;
     }
-    MPI_Dist_graph_create(MPI_COMM_WORLD, count, sources, degrees, targets, weights, MPI_INFO_NULL, 1, &comm);
+    MPI_Dist_graph_create(MPI_COMM_WORLD, count, sources, degrees, targets,
+                          world_rank == 0 ? weights : MPI_WEIGHTS_EMPTY, MPI_INFO_NULL, 1, &comm);
     free(sources);
     free(degrees);
     free(targets);
@@ -125,6 +128,10 @@ int main(int argc, char** argv) {
     int in = 0, out = 0, weighted = 0, got_in[8], got_out[8], w_in[8], w_out[8], want[2];
     MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
     MPI_Dist_graph_neighbors(comm, in < 8 ? in : 8, got_in, w_in, out < 8 ? out : 8, got_out, w_out);
+    if (!weighted) {
+      fprintf(stderr, "rank %d: the %s graph was declared with weights but reads unweighted\n", k, mode);
+      ++errors;
+    }
     /* What the dist graph's edges mean after reordering: the 4th argument, else TMAP_DIST_GRAPH. */
     const char* meaning = argc > 4 ? argv[4] : getenv("TMAP_DIST_GRAPH");
     if (meaning != NULL && strcmp(meaning, "ranks") == 0) {
