@@ -43,6 +43,16 @@ CommMatrix parse_coo(std::string_view text, const std::string& origin) {
                            (count == 4 ? " or more values" : " value(s)"));
     }
     const auto hi = n < 0 ? kMaxRanks - 1 : n - 1;
+    for (int k = 0; k < 2; ++k) {
+      std::int64_t value = 0;
+      if (n > 0 && parse_int(tokens[k], value) && value == n) {
+        throw InputError(origin, at,
+                         std::string(k == 0 ? "rank i" : "rank j") + " must be between 0 and " + std::to_string(hi) +
+                             ", found " + std::to_string(n) +
+                             ": ranks are numbered from 0 (is the file numbered "
+                             "from 1? subtract 1 from every rank)");
+      }
+    }
     const auto i = parse_int_in(tokens[0], 0, hi, "rank i", origin, at);
     const auto j = parse_int_in(tokens[1], 0, hi, "rank j", origin, at);
     const auto bytes = parse_volume(tokens[2], origin, at);

@@ -234,6 +234,25 @@ void CommInput::add_to(CLI::App& app, const std::string& names) {
 CommMatrix CommInput::load() const {
   auto selection = monitoring;
   selection.messages = monitoring_count == "messages";
+  std::error_code ec;
+  if (format.empty() && !is_ompi_monitoring(path) && !std::filesystem::is_directory(path, ec)) {
+    bool known = true;
+    try {
+      (void)comm_format_from_path(path);
+    } catch (const InputError&) {
+      known = false;
+    }
+    if (!known && !std::filesystem::exists(path, ec)) {
+      throw InputError(path, "no such file, nor Open MPI monitoring output " + path +
+                                 ".<rank>.prof (check the name: -c takes the prefix given to "
+                                 "pml_monitoring_filename, one of its files or their folder)");
+    }
+    if (!known) {
+      throw InputError(path, "cannot tell the communication format from the extension '" +
+                                 std::filesystem::path(path).extension().string() +
+                                 "': name it with --comm-format FORMAT (mat, csv, coo, mtx, grf, graph, prof)");
+    }
+  }
   if (format.empty()) return read_comm(path, std::nullopt, selection);
   return read_comm(path, comm_format_from_name(format), selection);
 }
