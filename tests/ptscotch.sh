@@ -80,6 +80,12 @@ test "$code" -ne 0
 grep -q "tm-pmap: error: $work/bad.coo:3: expected 'i j bytes'" "$work/err"
 test ! -e "$work/bad.perm"
 echo "bad input refused"
+# A .coo opening with a UTF-8 byte-order mark reads as tm-map reads it.
+{ printf '\xef\xbb\xbf'; cat "$work/s960.coo"; } > "$work/bom.coo"
+pmap 2 -t "torus3D 12 10 8" -c "$work/bom.coo" --output "$work/bom.perm" -q
+"$bin/tm-map" -t "torus3D 12 10 8" -c "$work/bom.coo" -s inorder -q > /dev/null
+test "$(score -t "torus3D 12 10 8" -c "$work/s960.coo" -m "$work/bom.perm")" -gt 0
+echo "a .coo with a byte-order mark: mapped"
 
 # Outputs are checked before any work, on every process, as tm-map checks
 # them: never over an input (directly or through a link), never into a

@@ -57,6 +57,41 @@ if "$report" cmp.json never --links badlinks.csv 2> err.txt; then exit 1; fi
 grep -q "badlinks.csv:2: bytes 'lots' is not a number" err.txt
 test ! -e never
 
+# What the pictures show (drawn on Agg axes and read back):
+# a torus's wrap-around links are drawn (a stub at each end), colour bars
+# in bytes carry no "1e7" multiplier over the title, one rank per PE shows
+# which rank sits where (not one colour everywhere), a tree machine gets its
+# picture, and strategies tied at the lowest hop-bytes are named as a tie.
+"$bin/tm-gen" random --ranks 16 --degree 6 --volume 10000000 --output big.mat
+"$bin/tm-map" -t "torus2D 4 4" -c big.mat -s inorder --link-loads torus.csv -q > /dev/null
+"$bin/tm-map" -t "torus2D 4 4" -c big.mat --compare inorder,scotch --format json --output torus.json -q
+PYTHONPATH="$(dirname "$report")" /usr/bin/python3 - torus.csv torus.json <<'PY'
+import csv, json, sys
+import tmap_plots as plots
+links = list(csv.DictReader(open(sys.argv[1])))
+fig, ax = plots.figure(6, 5)
+assert plots.link_picture(ax, "torus2D 4 4", links)
+wrap = sum(1 for r in links if abs(int(r["name"].split("-")[0]) % 4 - int(r["name"].split("-")[1]) % 4) == 3
+           or abs(int(r["name"].split("-")[0]) // 4 - int(r["name"].split("-")[1]) // 4) == 3)
+assert wrap > 0, "the torus has wrap-around links"
+assert len(ax.lines) == len(links) + wrap, (len(ax.lines), len(links), wrap)
+fig.canvas.draw()
+bar = fig.axes[1]
+assert bar.yaxis.get_offset_text().get_text() == "", bar.yaxis.get_offset_text().get_text()
+assert any("B" in t.get_text() for t in bar.get_yticklabels()), [t.get_text() for t in bar.get_yticklabels()]
+mapping = json.load(open(sys.argv[2]))["results"][0]["mapping"]
+fig, ax = plots.figure(6, 5)
+assert plots.occupancy(ax, "torus2D 4 4", mapping, "one rank per PE")
+assert len(set(ax.images[0].get_array().compressed().tolist())) == 16, "one colour per rank"
+print(f"pictures: {len(links)} links drawn, {wrap} of them wrap-around; no offset text; 16 ranks, 16 colours")
+PY
+"$bin/tm-map" -t "tleaf 3 2 100 4 10 4 1" -c c.mat --compare all --format json --output tree.json -q
+"$report" tree.json tree > /dev/null
+test -s tree/machine.png || test -s tree/occupancy.png
+grep -q "strategies tie at the lowest hop-bytes" tree/index.html
+"$report" torus.json torus > /dev/null
+grep -q "Chosen: <b>" torus/index.html
+
 # Bad input: exit 2, the file named, nothing written.
 echo '{"results": 3}' > bad.json
 if "$report" bad.json never 2> err.txt; then exit 1; fi

@@ -180,6 +180,10 @@ struct RunHooks {
   /// ends at its next step with the best mapping found so far (a valid
   /// mapping; `stopped()` then says it is partial). Empty: no reports.
   std::function<bool(const Progress&)> progress;
+  /// Told when a strategy could not run as itself here and mapped with
+  /// another (geometric on a machine that is not a grid: scotch), so a
+  /// comparison can say which rows are another strategy's. Empty: ignored.
+  std::function<void(std::string_view strategy, std::string_view instead, std::string_view why)> fallback;
   /// Cancellation: set `control->stop` (from any thread) to stop the run as
   /// `progress` returning false does. Made by map() when empty, shared with
   /// the runs nested in it.
@@ -200,6 +204,12 @@ struct Run : Context {
   /// Sends a message to the log when the verbosity reaches `level`.
   void note(int level, std::string_view message) const {
     if (hooks.log && hooks.verbosity >= level) hooks.log(message);
+  }
+  /// `strategy` maps with `instead` here, because `why`: a level-1 note and
+  /// the `fallback` hook.
+  void fall_back(std::string_view who, std::string_view instead, std::string_view why) const {
+    note(1, std::string(who) + ": " + std::string(why) + "; mapping with " + std::string(instead));
+    if (hooks.fallback) hooks.fallback(who, instead, why);
   }
   /// Reports to `progress` (elapsed time filled in); returns false once the
   /// run should stop (start and done events ignore it, hence not nodiscard).

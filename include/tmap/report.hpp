@@ -61,6 +61,10 @@ struct MappingReport {
   /// What the run said a user must know (e.g. scotch repaired Scotch's
   /// overfull PEs); the JSON's "notes".
   std::vector<std::string> notes;
+  /// The strategy that really mapped when the one asked for could not run
+  /// here (geometric off a grid: "scotch"); empty otherwise. JSON
+  /// "fell_back_to".
+  std::string fell_back_to;
   /// tm-map --simulate: the simulated time of the mapping's communication
   /// rounds (SimGrid), in seconds; JSON "sim_time_s".
   std::optional<double> sim_time_s;

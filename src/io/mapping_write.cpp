@@ -62,6 +62,7 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
   }
   if (r.partial) j["partial"] = true;  // stopped early: the best mapping found by then
   if (!r.notes.empty()) j["notes"] = r.notes;
+  if (!r.fell_back_to.empty()) j["fell_back_to"] = r.fell_back_to;
   if (r.sim_time_s) j["sim_time_s"] = *r.sim_time_s;
   j["topology"] = r.topology;
   auto histogram = nlohmann::ordered_json::array();

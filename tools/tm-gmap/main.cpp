@@ -142,6 +142,13 @@ int main(int argc, char** argv) {
     if (verbose.find('m') != std::string::npos) {
       if (!gmap_log.mapping_view.empty()) {
         log += gmap_log.mapping_view;
+        if (comm.num_ranks() < static_cast<Rank>(constraints.allowed_pes().size())) {
+          note(fmt::format(
+              "libscotch's M lines count a rank left on a domain of several PEs as close to its partners (here "
+              "{} ranks on {} PEs: Scotch spreads them and stops splitting), so its CommExpan is below the mapping's "
+              "true cost: tm-eval -m on this .map gives that",
+              comm.num_ranks(), constraints.allowed_pes().size()));
+        }
       } else {
         if (strategy == "scotch" && !gmap_log.strategy.empty()) {
           note(

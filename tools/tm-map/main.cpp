@@ -318,7 +318,9 @@ int main(int argc, char** argv) {
       simulated.reserve(results.size());
       for (auto& r : results) simulated.push_back(&r);
       simulation.run(problem, simulated);
-      emit(out_format == MappingFormat::Json ? compare_json(results, references) : compare_text(results, references),
+      const auto notes = compare_notes(problem);
+      emit(out_format == MappingFormat::Json ? compare_json(results, references, notes)
+                                             : compare_text(results, references, notes),
            output);
       bool partial = false;
       for (const auto& r : results) partial = partial || r.report.partial;

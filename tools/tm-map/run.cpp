@@ -53,6 +53,12 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Ru
     const std::lock_guard lock(notes_lock);
     result.report.notes.emplace_back(message);
   };
+  // A fallback of the strategy asked for (not of a candidate inside a portfolio).
+  construct.hooks.fallback = [&result, &strategy, &notes_lock](std::string_view who, std::string_view instead,
+                                                               std::string_view /*why*/) {
+    const std::lock_guard lock(notes_lock);
+    if (who == strategy && result.report.fell_back_to.empty()) result.report.fell_back_to = std::string(instead);
+  };
   result.mapping = map_with(strategy, problem, construct);
   if (!refines_itself && run.refine.kind != RefineKind::None && !run.stopped()) {
     result.report.refine = refine_mapping(problem, result.mapping, run);
@@ -154,7 +160,34 @@ std::vector<const RunResult*> sorted(const std::vector<RunResult>& results) {
 
 }  // namespace
 
-std::string compare_text(const std::vector<RunResult>& results, const std::vector<RunResult>& references) {
+std::vector<std::string> compare_notes(const Problem& problem) {
+  const auto n = problem.comm.num_ranks();
+  const auto pes = static_cast<Rank>(problem.constraints.allowed_pes().size());
+  if (n >= pes) return {};
+  return {
+      fmt::format("scotch spreads the {} ranks over all {} allowed PEs (its static mapping balances load over "
+                  "every PE, as scotch_gmap does): vs_scotch compares with that spread job",
+                  n, pes)};
+}
+
+namespace {
+
+/// The problem's notes, then each row that another strategy mapped.
+std::vector<std::string> all_notes(const std::vector<RunResult>& results, const std::vector<std::string>& notes) {
+  auto all = notes;
+  for (const auto& r : results) {
+    if (!r.report.fell_back_to.empty()) {
+      all.push_back(fmt::format("{} could not run here: its row is {}'s mapping (see its note with -v)",
+                                r.report.strategy, r.report.fell_back_to));
+    }
+  }
+  return all;
+}
+
+}  // namespace
+
+std::string compare_text(const std::vector<RunResult>& results, const std::vector<RunResult>& references,
+                         const std::vector<std::string>& notes) {
   const auto* scotch = find_result(results, references, "scotch");
   const auto* inorder = find_result(results, references, "inorder");
   auto show = [](std::optional<double> v) { return v ? fmt::format("{:.3f}", *v) : std::string("-"); };
@@ -173,10 +206,12 @@ std::string compare_text(const std::vector<RunResult>& results, const std::vecto
                        r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
                        r->report.metrics.max_com, mc, time, sim);
   }
+  for (const auto& note : all_notes(results, notes)) out += "# " + note + "\n";
   return out;
 }
 
-std::string compare_json(const std::vector<RunResult>& results, const std::vector<RunResult>& references) {
+std::string compare_json(const std::vector<RunResult>& results, const std::vector<RunResult>& references,
+                         const std::vector<std::string>& notes) {
   const auto* scotch = find_result(results, references, "scotch");
   const auto* inorder = find_result(results, references, "inorder");
   nlohmann::ordered_json j;
@@ -195,6 +230,7 @@ std::string compare_json(const std::vector<RunResult>& results, const std::vecto
   }
   j["best"] = array.empty() ? nlohmann::ordered_json(nullptr) : array.front()["strategy"];
   j["results"] = std::move(array);
+  if (const auto said = all_notes(results, notes); !said.empty()) j["notes"] = said;
   return j.dump(2) + "\n";
 }
 

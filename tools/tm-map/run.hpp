@@ -33,7 +33,16 @@ struct RunResult {
 [[nodiscard]] std::vector<std::string> parse_strategy_list(const std::string& list);
 
 /// The --compare output: an aligned table, or JSON with a "results" array.
-[[nodiscard]] std::string compare_text(const std::vector<RunResult>& results, const std::vector<RunResult>& references);
-[[nodiscard]] std::string compare_json(const std::vector<RunResult>& results, const std::vector<RunResult>& references);
+/// `notes`: what the table's reader must know about the problem (printed as
+/// "# ..." lines under the table, the JSON's "notes"); the rows' fallbacks
+/// are added from the results.
+[[nodiscard]] std::string compare_text(const std::vector<RunResult>& results, const std::vector<RunResult>& references,
+                                       const std::vector<std::string>& notes = {});
+[[nodiscard]] std::string compare_json(const std::vector<RunResult>& results, const std::vector<RunResult>& references,
+                                       const std::vector<std::string>& notes = {});
+
+/// Notes for the --compare table: Scotch spreads a job smaller than the
+/// machine over all of it (so vs_scotch compares with a spread job).
+[[nodiscard]] std::vector<std::string> compare_notes(const Problem& problem);
 
 }  // namespace tmap::cli

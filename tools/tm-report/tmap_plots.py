@@ -13,6 +13,11 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.patches  # noqa: E402  (after the backend)
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+
+# Colour bars in bytes say "20 MB", never a "1e7" multiplier that the
+# colour bar's top would print over the panel's title.
+BYTES = matplotlib.ticker.EngFormatter(unit="B")
 
 # Okabe and Ito's palette: distinguishable with every common colour-vision deficiency.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
@@ -97,6 +102,17 @@ def distance_heatmap(ax, names, histograms):
 
 _TIANHE3 = re.compile(r"tianhe3:(\d+)x(\d+)(?:,nodes=(\d+))?(?:,cores=(\d+))?$")
 _GRID2D = re.compile(r"(mesh2D|torus2D)\s+(\d+)\s+(\d+)$")
+_TLEAF = re.compile(r"tleaf\s+(\d+)((?:\s+\d+\s+\d+)+)$")
+
+
+def _tleaf_fanouts(topology):
+    """Scotch's tleaf: the fan-out of each level, or None."""
+    m = _TLEAF.match(topology.strip())
+    if not m:
+        return None
+    numbers = [int(x) for x in m.group(2).split()]
+    fanouts = numbers[0::2]
+    return fanouts if len(fanouts) == int(m.group(1)) and all(f >= 1 for f in fanouts) else None
 
 
 def node_grid(topology):
@@ -121,6 +137,12 @@ def node_grid(topology):
     if m:
         x, y = int(m.group(2)), int(m.group(3))
         return y, x, (lambda pe: (pe // x, pe % x)), f"{m.group(1)} {x} x {y}; a cell = a PE"
+    fanouts = _tleaf_fanouts(topology)
+    if fanouts:
+        # A row per node (the leaves below one last-level switch), a cell per PE.
+        last = fanouts[-1]
+        nodes = math.prod(fanouts[:-1])
+        return nodes, last, (lambda pe: divmod(pe, last)), f"tree: a row = a node of {last} PEs, a cell = a PE"
     return None
 
 
@@ -132,6 +154,14 @@ def node_cell(topology):
     if grid is None:
         return None
     rows, cols, cell, caption = grid
+    fanouts = _tleaf_fanouts(topology)
+    if fanouts:
+        # Nodes in a grid: a row per top-level switch, lines between them.
+        nodes = math.prod(fanouts[:-1])
+        groups = fanouts[0] if len(fanouts) > 2 else 1
+        per = nodes // groups
+        return (groups, per, (lambda node: divmod(node, per)), [],
+                f"tree: a row = a top-level switch's {per} nodes, a cell = a node")
     m = _TIANHE3.match(topology.replace(" ", ""))
     if not m:
         return rows, cols, cell, [], caption
@@ -164,7 +194,7 @@ def node_traffic(ax, topology, traffic, top, title):
     ax.set_xlabel(caption + "; grey: no rank", fontsize=8)
     ax.set_xticks([])
     ax.set_yticks([])
-    plt.colorbar(image, ax=ax, fraction=0.046, pad=0.02, label="bytes to and from other nodes")
+    plt.colorbar(image, ax=ax, fraction=0.046, pad=0.02, label="to and from other nodes", format=BYTES)
     return True
 
 
@@ -174,16 +204,28 @@ def occupancy(ax, topology, mapping, title):
     if grid is None:
         return False
     rows, cols, cell, caption = grid
-    counts = [[0] * cols for _ in range(rows)]
-    for pe in mapping:
+    counts = np.zeros((rows, cols))
+    rank_at = np.full((rows, cols), np.nan)
+    for rank, pe in enumerate(mapping):
         r, c = cell(pe)
         counts[r][c] += 1
-    image = ax.imshow(counts, cmap="cividis", interpolation="nearest", vmin=0)
+        rank_at[r][c] = rank
+    if counts.max() <= 1:
+        # One rank per PE: the count is 1 everywhere; which rank sits where
+        # shows the placement (empty PEs grey).
+        cmap = plt.get_cmap("viridis").copy()
+        cmap.set_bad("#d9d9d9")
+        image = ax.imshow(np.ma.masked_invalid(rank_at), cmap=cmap, interpolation="nearest", vmin=0,
+                          vmax=max(len(mapping) - 1, 1))
+        label = "rank (grey: no rank)"
+    else:
+        image = ax.imshow(counts, cmap="cividis", interpolation="nearest", vmin=0)
+        label = "ranks"
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(caption, fontsize=8)
     ax.set_xticks([])
     ax.set_yticks([])
-    plt.colorbar(image, ax=ax, fraction=0.046, pad=0.02, label="ranks")
+    plt.colorbar(image, ax=ax, fraction=0.046, pad=0.02, label=label, ticks=matplotlib.ticker.MaxNLocator(integer=True))
     return True
 
 
@@ -198,7 +240,7 @@ def _draw_segments(ax, segments):
     for x0, y0, x1, y1, b in segments:
         ax.plot([x0, x1], [y0, y1], color=cmap(b / top), linewidth=1 + 7 * b / top, solid_capstyle="round")
     mappable = matplotlib.cm.ScalarMappable(norm=matplotlib.colors.Normalize(0, top), cmap=cmap)
-    plt.colorbar(mappable, ax=ax, fraction=0.046, pad=0.02, label="bytes on the link")
+    plt.colorbar(mappable, ax=ax, fraction=0.046, pad=0.02, label="on the link", format=BYTES)
 
 
 def link_picture(ax, topology, links):
@@ -252,9 +294,15 @@ def link_picture(ax, topology, links):
                 continue
             a, b = int(m.group(1)), int(m.group(2))
             (ya, xa), (yb, xb) = divmod(a, x), divmod(b, x)
-            if abs(xa - xb) + abs(ya - yb) != 1:
-                continue  # a torus's wrap-around link: not drawn
-            segments.append((xa, ya, xb, yb, float(row["bytes"])))
+            load = float(row["bytes"])
+            if abs(xa - xb) + abs(ya - yb) == 1:
+                segments.append((xa, ya, xb, yb, load))
+                continue
+            # A torus's wrap-around link: a stub leaving each end outward,
+            # in the link's colour (they meet across the picture's edge).
+            dx, dy = (0.5 if xb < xa else -0.5) if ya == yb else 0, (0.5 if yb < ya else -0.5) if xa == xb else 0
+            segments.append((xa, ya, xa + dx, ya + dy, load))
+            segments.append((xb, yb, xb - dx, yb - dy, load))
         _draw_segments(ax, segments)
         ax.invert_yaxis()
         ax.set_aspect("equal")

@@ -125,7 +125,7 @@ std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, 
 Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
   std::string why;
   if (auto mapping = lay_out_grid(problem, context, why)) return std::move(*mapping);
-  context.note(1, "geometric: " + why + "; mapping with scotch");
+  context.fall_back("geometric", "scotch", why);
   return map_with("scotch", problem, context);
 }
 
