@@ -135,6 +135,23 @@ class Topology {
 /// spec ("tianhe3:4x4,cores=64"). Throws InputError with file and line.
 [[nodiscard]] std::unique_ptr<Topology> load_topology(std::string_view spec);
 
+/// What a user gives to describe a machine: `topology` as load_topology
+/// reads it (-t); for a network of nodes (`fattree:L;d..;u..;p..`, SimGrid's
+/// FAT_TREE parameters), what one node holds (`node`: an hwloc synthetic
+/// description such as "package:2 core:8", or an lstopo XML file; empty:
+/// one PE per node) and the nodes' host names in node order (empty:
+/// cn<node>), which launcher files then name.
+struct MachineSpec {
+  std::string topology;
+  std::string node;
+  std::vector<std::string> host_names;
+};
+
+/// The machine of `spec`. ParameterError when a node or host names are given
+/// for a machine that describes its PEs and hosts itself (a Scotch target,
+/// Tianhe-3, an hwloc XML).
+[[nodiscard]] std::unique_ptr<Topology> load_machine(const MachineSpec& spec);
+
 /// A node's hardware tree from an hwloc XML file (lstopo's output): PEs are
 /// the PUs in logical order, distance = tree edges through the lowest common
 /// ancestor. InputError when hwloc cannot read it.

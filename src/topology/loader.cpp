@@ -8,6 +8,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/topology.hpp"
+#include "topology/cluster.hpp"
 #include "topology/complete.hpp"
 #include "topology/distance_matrix.hpp"
 #if TMAP_HAVE_HWLOC
@@ -344,6 +345,7 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
     check_size(*machine, "-t");
     return machine;
   }
+  if (spec.starts_with("fattree:")) return topo::load_fattree(spec, {}, {});
   const std::string path(spec);
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
@@ -368,6 +370,23 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
   throw InputError("-t: cannot open topology file '" + path +
                    "' (no such file), and it is not a Scotch target description (" + known_kinds() +
                    ") or a tianhe3:RxC spec");
+}
+
+std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
+  const auto first = spec.topology.find_first_not_of(detail::kBlanks);
+  const std::string_view topology =
+      first == std::string::npos ? std::string_view{} : std::string_view(spec.topology).substr(first);
+  if (topology.starts_with("fattree:")) return topo::load_fattree(topology, spec.node, spec.host_names);
+  if (!spec.node.empty()) {
+    throw ParameterError("node: only a network of nodes (fattree:...) takes a node description; '" +
+                         std::string(topology.substr(0, 40)) + "' describes its PEs itself");
+  }
+  if (!spec.host_names.empty()) {
+    throw ParameterError(
+        "host-names: only a network of nodes (fattree:...) takes host names here; name the hosts "
+        "of this machine with --hosts FILE or an allocation");
+  }
+  return load_topology(spec.topology);
 }
 
 }  // namespace tmap

@@ -275,7 +275,7 @@ std::vector<BadInput> catalog() {
       {"link_bw_unknown_kind",
        {{"c.mat", kGood}},
        {"-t", "mesh2D 3 1", "-c", "c.mat", "--link-bw", "row=2"},
-       "link bandwidth 'row=2': expected KIND=VALUE with KIND one of dim0, dim1"},
+       "--link-bw: link bandwidth 'row=2': this machine's link kinds are dim0, dim1"},
       {"link_bw_not_positive",
        {{"c.mat", kGood}},
        {"-t", "tianhe3:1x1,nodes=4", "-c", "c.mat", "--link-bw", "side=-1"},

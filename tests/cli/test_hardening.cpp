@@ -204,8 +204,8 @@ TEST(Round4, CompareSaysWhenScotchSpreadsAndWhoFellBack) {
   EXPECT_NE(table.out.find("# scotch spreads the 4 ranks over all 16 allowed PEs"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("# geometric could not run here: its row is scotch's mapping"), std::string::npos)
       << table.out;
-  const auto json = box.run("tm-map", {"-t", "tleaf 2 4 10 4 1", "-c", "c.coo", "--compare", "inorder,geometric",
-                                       "--format", "json"});
+  const auto json = box.run(
+      "tm-map", {"-t", "tleaf 2 4 10 4 1", "-c", "c.coo", "--compare", "inorder,geometric", "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto j = nlohmann::json::parse(json.out);
   ASSERT_EQ(j["notes"].size(), 2U) << json.out;
@@ -227,8 +227,8 @@ TEST(Round4, OversubscribedLauncherFileWarns) {
   std::string ring = "8\n";
   for (int r = 0; r < 8; ++r) ring += std::to_string(r) + " " + std::to_string((r + 1) % 8) + " 7\n";
   box.write("c.coo", ring);
-  const auto r = box.run("tm-map", {"-t", "tianhe3:1x1,nodes=2,cores=1", "-c", "c.coo", "-o", "4", "--format",
-                                    "rankfile"});
+  const auto r =
+      box.run("tm-map", {"-t", "tianhe3:1x1,nodes=2,cores=1", "-c", "c.coo", "-o", "4", "--format", "rankfile"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("note: -o 4 puts up to 4 ranks on one CPU"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("mpi_yield_when_idle 1"), std::string::npos) << r.err;

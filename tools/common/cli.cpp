@@ -286,6 +286,12 @@ void InputOptions::add_to(CLI::App& app) {
   app.add_option("--hosts", hosts_file,
                  "Host names in the machine's node order, one per line (line k names node k): used in launcher "
                  "files and to read --alloc host lists whose names carry no node number");
+  app.add_option("--node", node_spec,
+                 "What each node of a network (-t fattree:...) holds: an hwloc synthetic description "
+                 "('package:2 core:8') or an lstopo XML file of one node; default one PE per node");
+  app.add_option("--host-names", host_name_list,
+                 "The nodes of a network (-t fattree:...) by name, in node order, as a Slurm host list "
+                 "('cn[01-16]'); launcher files and --alloc use them");
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
       ->transform(whole_number(1, kMaxOversubscription));
   app.add_option("--cpus-per-rank", cpus_per_rank,
@@ -299,8 +305,19 @@ void InputOptions::add_to(CLI::App& app) {
 }
 
 std::unique_ptr<Topology> InputOptions::load_topology() const {
-  if (!hwloc_xml.empty()) return tmap::load_hwloc_xml(hwloc_xml);
-  return tmap::load_topology(topology);
+  if (!hwloc_xml.empty()) {
+    if (!node_spec.empty() || !host_name_list.empty()) {
+      throw ParameterError("--node/--host-names describe the nodes of a network (-t fattree:...), not -x");
+    }
+    return tmap::load_hwloc_xml(hwloc_xml);
+  }
+  MachineSpec spec{topology, node_spec, {}};
+  if (!host_name_list.empty()) spec.host_names = expand_hostlist(host_name_list, "--host-names");
+  try {
+    return load_machine(spec);
+  } catch (const ParameterError& e) {  // "node: ..." is our --node
+    throw ParameterError("--" + std::string(e.what()));
+  }
 }
 
 CommMatrix InputOptions::load_comm() const {
@@ -309,6 +326,8 @@ CommMatrix InputOptions::load_comm() const {
 
 std::vector<std::string> InputOptions::files() const {
   std::vector<std::string> list{topology, hwloc_xml, constraints_file, hosts_file};
+  std::error_code ec;
+  if (!node_spec.empty() && std::filesystem::exists(node_spec, ec)) list.push_back(node_spec);  // an lstopo XML
   for (auto& file : comm.files()) list.push_back(std::move(file));
   std::erase_if(list, [](const std::string& f) { return f.empty(); });
   return list;
@@ -358,7 +377,10 @@ std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
 
 std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
   std::optional<Allocation> allocation;
-  const auto names = load_hosts(t);
+  auto names = load_hosts(t);
+  if (names.empty() && !host_name_list.empty()) {
+    for (NodeId k = 0; k < t.num_nodes(); ++k) names.push_back(t.host_name(k));
+  }
   HostIds known;
   for (std::size_t k = 0; k < names.size(); ++k) known.emplace(names[k], t.node_label(static_cast<NodeId>(k)));
   const HostIds* listed = names.empty() ? nullptr : &known;

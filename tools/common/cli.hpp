@@ -87,6 +87,9 @@ struct CommInput {
 struct InputOptions {
   std::string topology;
   std::string hwloc_xml;
+  /// --node and --host-names: a network's nodes (tmap::MachineSpec).
+  std::string node_spec;
+  std::string host_name_list;
   CommInput comm;
   std::string constraints_file;
   std::optional<std::string> alloc;

@@ -157,7 +157,7 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
   for (const PE p : constraints.allowed_pes()) {
     std::vector<std::int64_t> path;
     if (!topology.tree_path(p, path)) {
-      context.fall_back("treematch", "scotch", topology.kind() + " is not a tree (TopoMatch does the same)");
+      context.fall_back("treematch", "scotch", topology.kind() + " is not a tree");  // as TopoMatch does
       return ScotchMapper().map(problem, context);
     }
     entries.emplace_back(std::move(path), p);

@@ -1,0 +1,76 @@
+// A cluster: compute nodes on a network, each node a tree of its own (an
+// hwloc description: packages, caches, cores, PUs). PEs are numbered node
+// by node in host order, inside a node in hwloc's logical order.
+//
+// The distance of two PEs is the number of edges between them in the whole
+// machine's graph: inside a node, hwloc's tree edges through their lowest
+// common ancestor; across nodes, each PE's edges up to its node, plus the
+// network cables between the two nodes (a fat tree: 2 per switch level
+// climbed). So two cores of a socket < two sockets of a node < two nodes
+// under one leaf switch < across the spine, as the machine orders them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "routing/fat_tree.hpp"
+#include "tmap/topology.hpp"
+
+namespace tmap::topo {
+
+class ClusterTopology final : public Topology {
+ public:
+  /// `node`: one node's topology (every node alike), or nullptr for nodes of
+  /// one PE; `node_text`: how it was given, for the description; `hosts`:
+  /// the nodes' host names in node order (empty: cn<node>).
+  ClusterTopology(routing::FatTreeNetwork network, std::unique_ptr<Topology> node, std::string node_text,
+                  std::vector<std::string> hosts);
+
+  [[nodiscard]] PE size() const override { return size_; }
+  [[nodiscard]] Distance distance(PE a, PE b) const override;
+  [[nodiscard]] Distance max_distance() const override { return max_distance_; }
+  [[nodiscard]] NodeId num_nodes() const override { return network_.num_nodes(); }
+  [[nodiscard]] NodeId node_of(PE pe) const override { return pe / per_node_; }
+  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return uniform_; }
+  [[nodiscard]] std::string host_name(NodeId node) const override;
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override;
+  [[nodiscard]] std::int64_t pu_in_node(PE pe) const override;
+  /// The fat tree's label digits from the top level down, then the node's
+  /// own path: the distance is this tree's (every level one edge).
+  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
+  [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
+  [[nodiscard]] std::string kind() const override { return "fattree"; }
+  [[nodiscard]] std::string description() const override;
+  /// deco 0 of the exact distances (Scotch has no fat tree of its own).
+  [[nodiscard]] std::string to_tgt() const override;
+
+  [[nodiscard]] const routing::FatTreeNetwork& network() const noexcept { return network_; }
+
+ private:
+  /// Edges from a PE up to its node's root.
+  [[nodiscard]] Distance depth(PE local) const;
+
+  routing::FatTreeNetwork network_;
+  std::unique_ptr<Topology> node_;
+  std::string node_text_;
+  std::vector<std::string> hosts_;
+  PE per_node_ = 1;
+  PE size_ = 0;
+  Distance max_distance_ = 0;
+  Distance node_depth_ = 0;  ///< depth of every PE in its node (uniform trees), for the routes' base hops
+  std::optional<Distance> uniform_;
+};
+
+}  // namespace tmap::topo
+
+namespace tmap::topo {
+
+/// "fattree:L;d1,..,dL;u1,..,uL;p1,..,pL" (SimGrid's FAT_TREE parameters)
+/// with nodes of `node` (an hwloc synthetic description such as
+/// "package:2 core:8", or an lstopo XML file; empty: one PE per node) named
+/// `hosts`. InputError naming the spec and the problem.
+[[nodiscard]] std::unique_ptr<Topology> load_fattree(std::string_view spec, const std::string& node,
+                                                     std::vector<std::string> hosts);
+
+}  // namespace tmap::topo

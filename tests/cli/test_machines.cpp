@@ -1,0 +1,101 @@
+// A user's own cluster, described once (issue #42): a fat tree of
+// two-socket nodes with host names; the launcher files name hosts and
+// slots, never a socket as a host.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+using tmap::test::Sandbox;
+
+const std::vector<std::string> kCluster = {"-t", "fattree:2;4,4;1,2;1,2", "--node", "package:2 core:8",
+                                           "--host-names", "cn[01-16]"};
+
+/// A 256-rank halo (16 x 16 stencil) as a .coo.
+std::string halo() {
+  std::ostringstream out;
+  out << "256\n";
+  for (int y = 0; y < 16; ++y) {
+    for (int x = 0; x < 16; ++x) {
+      const int r = 16 * y + x;
+      if (x + 1 < 16) out << r << ' ' << r + 1 << " 1000\n" << r + 1 << ' ' << r << " 1000\n";
+      if (y + 1 < 16) out << r << ' ' << r + 16 << " 1000\n" << r + 16 << ' ' << r << " 1000\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace
+
+TEST(Machines, FatTreeOfTwoSocketNodesNamesItsHostsAndSlots) {
+  Sandbox box;
+  box.write("halo.coo", halo());
+  auto args = kCluster;
+  args.insert(args.end(), {"-c", "halo.coo", "--format", "rankfile"});
+  const auto rankfile = box.run("tm-map", args);
+  ASSERT_EQ(rankfile.exit_code, 0) << rankfile.err;
+  // 16 hosts x 16 slots: every (host, slot) once.
+  std::map<std::string, std::map<int, int>> used;
+  std::istringstream lines(rankfile.out);
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    const auto eq = line.find('=');
+    const auto space = line.find(' ', eq);
+    ASSERT_NE(eq, std::string::npos) << line;
+    const auto host = line.substr(eq + 1, space - eq - 1);
+    const int slot = std::stoi(line.substr(line.find("slot=") + 5));
+    EXPECT_EQ(++used[host][slot], 1) << line;
+  }
+  EXPECT_EQ(count, 256);
+  EXPECT_EQ(used.size(), 16U);
+  EXPECT_TRUE(used.contains("cn01") && used.contains("cn16"));
+  for (const auto& [host, slots] : used) {
+    EXPECT_EQ(slots.size(), 16U) << host;
+    EXPECT_EQ(slots.begin()->first, 0) << host;
+    EXPECT_EQ(slots.rbegin()->first, 15) << host;
+  }
+  // A hostfile: 16 lines for each host.
+  args.back() = "hostfile";
+  const auto hostfile = box.run("tm-map", args);
+  ASSERT_EQ(hostfile.exit_code, 0) << hostfile.err;
+  std::map<std::string, int> lines_of;
+  std::istringstream hosts(hostfile.out);
+  for (std::string line; std::getline(hosts, line);) ++lines_of[line];
+  EXPECT_EQ(lines_of.size(), 16U);
+  for (const auto& [host, n] : lines_of) EXPECT_EQ(n, 16) << host;
+}
+
+TEST(Machines, AllocationByTheClustersOwnHostNames) {
+  Sandbox box;
+  std::string ring = "32\n";
+  for (int r = 0; r < 32; ++r) ring += std::to_string(r) + " " + std::to_string((r + 1) % 32) + " 100\n";
+  box.write("ring.coo", ring);
+  auto args = kCluster;
+  args.insert(args.end(), {"-c", "ring.coo", "--alloc", "cn[05-06]", "--format", "hostfile"});
+  const auto r = box.run("tm-map", args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, int> lines_of;
+  std::istringstream hosts(r.out);
+  for (std::string line; std::getline(hosts, line);) ++lines_of[line];
+  EXPECT_EQ(lines_of, (std::map<std::string, int>{{"cn05", 16}, {"cn06", 16}}));
+}
+
+TEST(Machines, NodeAndHostNamesOnlyForNetworks) {
+  Sandbox box;
+  box.write("c.coo", "2\n0 1 5\n");
+  const auto tleaf = box.run("tm-map", {"-t", "tleaf 2 4 10 4 1", "--node", "core:4", "-c", "c.coo"});
+  EXPECT_EQ(tleaf.exit_code, 2);
+  EXPECT_NE(tleaf.err.find("--node: only a network of nodes (fattree:...) takes a node description"),
+            std::string::npos)
+      << tleaf.err;
+  const auto few = box.run("tm-map", {"-t", "fattree:2;4,4;1,2;1,2", "--host-names", "cn[01-15]", "-c", "c.coo"});
+  EXPECT_EQ(few.exit_code, 2);
+  EXPECT_NE(few.err.find("host-names: 15 names for the 16 nodes"), std::string::npos) << few.err;
+  const auto bad = box.run("tm-map", {"-t", "fattree:2;4,4;1,2", "-c", "c.coo"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("expected fattree:L;d1,..,dL;u1,..,uL;p1,..,pL"), std::string::npos) << bad.err;
+}

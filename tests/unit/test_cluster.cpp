@@ -1,0 +1,118 @@
+// Clusters: a fat tree of nodes (SimGrid's FAT_TREE parameters), each node
+// an hwloc tree; distances, the tree view and D-mod-k routes against values
+// worked out by hand.
+#include <gtest/gtest.h>
+
+#include "routing/fat_tree.hpp"
+#include "tmap/error.hpp"
+#include "tmap/routing.hpp"
+#include "tmap/topology.hpp"
+
+namespace {
+
+using tmap::routing::FatTreeNetwork;
+
+// fattree:2;4,4;1,2;1,2: 16 nodes under 4 leaf switches of 4 nodes; each
+// leaf has 2 spine switches above it, joined by 2 parallel cables each.
+FatTreeNetwork two_level() {
+  return FatTreeNetwork({4, 4}, {1, 2}, {1, 2});
+}
+
+}  // namespace
+
+TEST(FatTree, CountsAndHops) {
+  const auto net = two_level();
+  EXPECT_EQ(net.num_nodes(), 16);
+  EXPECT_EQ(net.count(1), 4);  // leaves: up[0] x down[1]
+  EXPECT_EQ(net.count(2), 2);  // spines: up[0] x up[1]
+  EXPECT_EQ(net.num_links(), 16 + 4 * 2 * 2);
+  EXPECT_EQ(net.hops(0, 0), 0);
+  EXPECT_EQ(net.hops(0, 3), 2);   // one leaf (node label digit 0 differs)
+  EXPECT_EQ(net.hops(0, 5), 4);   // across the spine
+  EXPECT_EQ(net.hops(15, 12), 2);
+  EXPECT_EQ(net.parameters(), "2;4,4;1,2;1,2");
+}
+
+// Node 0 to node 5, by hand: up through node 0's only link (0); at leaf
+// switch(1,0) the port is (5 / (1 x 1)) mod (2 x 2) = 1: spine 1 over
+// parallel cable 0 (link 16 + 0 x 4 + 1 = 17); down from spine 1 on
+// parallel cable (source 0 mod 2) = 0 to leaf switch(1,1) (node 5's label
+// digit 1 is 1), whose port to spine 1 is 1 (link 16 + 1 x 4 + 1 = 21);
+// then node 5's own link (5).
+TEST(FatTree, DestinationModKRouteByHand) {
+  const auto net = two_level();
+  std::vector<tmap::LinkId> links;
+  net.route(0, 5, links);
+  EXPECT_EQ(links, (std::vector<tmap::LinkId>{0, 17, 21, 5}));
+  links.clear();
+  net.route(0, 1, links);
+  EXPECT_EQ(links, (std::vector<tmap::LinkId>{0, 1}));
+  // Every route is as long as the hops, and inside the link range.
+  for (std::int64_t a = 0; a < 16; ++a) {
+    for (std::int64_t b = 0; b < 16; ++b) {
+      links.clear();
+      net.route(a, b, links);
+      EXPECT_EQ(static_cast<std::int64_t>(links.size()), net.hops(a, b)) << a << " -> " << b;
+      for (const auto l : links) EXPECT_TRUE(l >= 0 && l < net.num_links()) << l;
+    }
+  }
+  EXPECT_EQ(net.link_name(17), "switch(1,0) - switch(2,1) #0");  // parallel cable 0 of 2
+  EXPECT_EQ(net.link_name(5), "node 5 - switch(1,1)");
+}
+
+TEST(FatTree, RefusesWhatIsNotAFatTree) {
+  EXPECT_THROW((void)FatTreeNetwork({4}, {1, 2}, {1}), tmap::InputError);
+  EXPECT_THROW((void)FatTreeNetwork({4, 0}, {1, 2}, {1, 2}), tmap::InputError);
+  EXPECT_THROW((void)FatTreeNetwork({}, {}, {}), tmap::InputError);
+  for (const char* bad : {"fattree:2;4,4;1,2", "fattree:2;4,4;1,2;1", "fattree:x;4;1;1", "fattree:1;0;1;1"}) {
+    EXPECT_THROW((void)tmap::load_topology(bad), tmap::InputError) << bad;
+  }
+}
+
+// The cluster: 16 nodes of 2 packages of 8 cores on a 2-level fat
+// tree. A PU is 3 edges below its node (package, core, PU): 4 apart on one
+// package, 6 on two, 3 + 2 + 3 = 8 under one leaf switch, 3 + 4 + 3 = 10
+// across the spine.
+TEST(Cluster, DistancesOrderAsTheMachine) {
+  const auto machine = tmap::load_machine({"fattree:2;4,4;1,2;1,2", "package:2 core:8", {}});
+  ASSERT_EQ(machine->size(), 256);
+  EXPECT_EQ(machine->num_nodes(), 16);
+  EXPECT_EQ(machine->node_of(17), 1);
+  EXPECT_EQ(machine->distance(0, 1), 4);
+  EXPECT_EQ(machine->distance(0, 8), 6);
+  EXPECT_EQ(machine->distance(0, 16), 8);
+  EXPECT_EQ(machine->distance(0, 64), 10);
+  EXPECT_EQ(machine->max_distance(), 10);
+  EXPECT_EQ(machine->slot_in_node(16 + 9), 9);
+  EXPECT_EQ(machine->host_name(3), "cn3");
+  // The tree view gives the same distances (every level one edge).
+  for (const tmap::PE b : {1, 8, 16, 64, 255}) {
+    std::vector<std::int64_t> x;
+    std::vector<std::int64_t> y;
+    ASSERT_TRUE(machine->tree_path(0, x));
+    ASSERT_TRUE(machine->tree_path(b, y));
+    std::size_t common = 0;
+    while (common < x.size() && x[common] == y[common]) ++common;
+    EXPECT_EQ(static_cast<tmap::Distance>(x.size() + y.size() - 2 * common), machine->distance(0, b)) << b;
+  }
+  // Routes count the same hops: the node's edges (3 + 3) plus the cables.
+  const auto routing = machine->routing_model();
+  ASSERT_NE(routing, nullptr);
+  for (const tmap::PE b : {16, 64, 255}) EXPECT_EQ(routing->route_hops(0, b), machine->distance(0, b)) << b;
+  std::vector<tmap::LinkId> links;
+  routing->route(0, 7, links);
+  EXPECT_TRUE(links.empty());  // one node: no cable
+}
+
+TEST(Cluster, HostNamesAndWhatOnlyNetworksTake) {
+  std::vector<std::string> hosts;
+  for (int k = 1; k <= 16; ++k) hosts.push_back((k < 10 ? "cn0" : "cn") + std::to_string(k));
+  const auto machine = tmap::load_machine({"fattree:2;4,4;1,2;1,2", "core:4", hosts});
+  EXPECT_EQ(machine->size(), 64);
+  EXPECT_EQ(machine->host_name(0), "cn01");
+  EXPECT_EQ(machine->host_name(15), "cn16");
+  hosts.pop_back();
+  EXPECT_THROW((void)tmap::load_machine({"fattree:2;4,4;1,2;1,2", "", hosts}), tmap::InputError);
+  EXPECT_THROW((void)tmap::load_machine({"tleaf 2 4 10 4 1", "core:4", {}}), tmap::ParameterError);
+  EXPECT_THROW((void)tmap::load_machine({"fattree:2;4,4;1,2;1,2", "core:x", {}}), tmap::InputError);
+}
