@@ -100,8 +100,10 @@ void FatTreeNetwork::route(std::int64_t a, std::int64_t b, std::vector<LinkId>& 
   };
   while (!holds_b()) {
     const auto l = static_cast<std::size_t>(level);
+    // SimGrid 3.32 (Debian's): divided by the parents of each level below,
+    // then taken modulo this level's parents x parallel cables.
     std::int64_t d = b;
-    for (std::size_t i = 0; i < l; ++i) d /= up_[i] * ports_[i];
+    for (std::size_t i = 0; i < l; ++i) d /= up_[i];
     d %= up_[l] * ports_[l];
     links.push_back(up_link(level, position(level, here), d));
     here[l] = d % up_[l];
@@ -131,7 +133,7 @@ std::int64_t FatTreeNetwork::link_level(LinkId link) const {
   return level;
 }
 
-std::string FatTreeNetwork::link_name(LinkId link) const {
+FatTreeNetwork::Ends FatTreeNetwork::ends(LinkId link) const {
   const auto level = link_level(link);
   const auto l = static_cast<std::size_t>(level);
   const auto per = up_[l] * ports_[l];
@@ -139,12 +141,15 @@ std::string FatTreeNetwork::link_name(LinkId link) const {
   const auto child = local / per;
   const auto port = local % per;
   auto digits = label(level, child);
-  const auto parallel = port / up_[l];
   digits[l] = port % up_[l];
-  const auto parent = position(level + 1, digits);
-  const auto lower = level == 0 ? fmt::format("node {}", child) : fmt::format("switch({},{})", level, child);
-  return fmt::format("{} - switch({},{})", lower, level + 1, parent) +
-         (ports_[l] > 1 ? fmt::format(" #{}", parallel) : std::string());
+  return {level, child, position(level + 1, digits), port / up_[l]};
+}
+
+std::string FatTreeNetwork::link_name(LinkId link) const {
+  const auto e = ends(link);
+  const auto lower = e.level == 0 ? fmt::format("node {}", e.lower) : fmt::format("switch({},{})", e.level, e.lower);
+  return fmt::format("{} - switch({},{})", lower, e.level + 1, e.upper) +
+         (ports_[static_cast<std::size_t>(e.level)] > 1 ? fmt::format(" #{}", e.parallel) : std::string());
 }
 
 std::string FatTreeNetwork::parameters() const {

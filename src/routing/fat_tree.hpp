@@ -9,9 +9,10 @@
 // fastest. A parent and a child are linked when their labels agree on every
 // digit but the child's level.
 //
-// Routing is SimGrid's destination-mod-k: up from the source through the
-// parent port (dest / prod_{i<l}(up[i] ports[i])) mod (up[l] ports[l]) at
-// level l, until a switch whose subtree holds the destination; then down,
+// Routing is SimGrid's destination-mod-k (as SimGrid 3.32, Debian's, does
+// it): up from the source through the parent port
+// (dest / prod_{i<l} up[i]) mod (up[l] ports[l]) at level l, until a switch
+// whose subtree holds the destination; then down,
 // taking the parallel link (source mod ports) and continuing the port
 // search as SimGrid's loop does, so routes (and hence simulated times) are
 // SimGrid's link for link.
@@ -46,6 +47,12 @@ class FatTreeNetwork {
   void route(std::int64_t a, std::int64_t b, std::vector<LinkId>& links) const;
   /// The level (0-based: 0 = node to level-1 switch) a link climbs from.
   [[nodiscard]] std::int64_t link_level(LinkId link) const;
+  /// A cable's ends: the lower element's level and position, the upper
+  /// one's position (at level + 1), and which of their parallel cables.
+  struct Ends {
+    std::int64_t level, lower, upper, parallel;
+  };
+  [[nodiscard]] Ends ends(LinkId link) const;
   /// "node 3 - switch(1,0) #1": the cable's two ends and parallel index.
   [[nodiscard]] std::string link_name(LinkId link) const;
   /// A node's label digit at `level` (its branch there).
@@ -64,8 +71,8 @@ class FatTreeNetwork {
   [[nodiscard]] LinkId up_link(std::int64_t level, std::int64_t position, std::int64_t port) const;
 
   std::vector<std::int64_t> down_, up_, ports_;
-  std::vector<std::int64_t> count_;        ///< elements per level 0..L
-  std::vector<LinkId> first_link_;         ///< per level 0..L-1: the first of its elements' up links
+  std::vector<std::int64_t> count_;  ///< elements per level 0..L
+  std::vector<LinkId> first_link_;   ///< per level 0..L-1: the first of its elements' up links
   LinkId links_ = 0;
 };
 
@@ -80,6 +87,7 @@ class FatTreeRouting final : public RoutingModel {
   void route(PE a, PE b, std::vector<LinkId>& links) const override;
   [[nodiscard]] Distance base_hops() const override { return node_hops_; }
   [[nodiscard]] std::string link_name(LinkId link) const override { return network_.link_name(link); }
+  [[nodiscard]] const FatTreeNetwork& network() const noexcept { return network_; }
   [[nodiscard]] int link_kind(LinkId link) const override { return static_cast<int>(network_.link_level(link)); }
 
  private:

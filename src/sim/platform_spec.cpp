@@ -38,6 +38,7 @@ std::string host_name(PE pe) {
 std::string to_text(const PlatformSpec& spec) {
   std::string text = "# tmap SMPI platform (tm-sim): the machine, its link model, the PEs used\n";
   text += "topology " + spec.topology + "\n";
+  if (!spec.node.empty()) text += "node " + spec.node + "\n";
   text += fmt::format("latency {}\nbandwidth {}\n", spec.options.latency, spec.options.bandwidth);
   for (const auto& [kind, value] : spec.options.bandwidth_of_kind)
     text += fmt::format("bandwidth_of_kind {} {}\n", kind, value);
@@ -82,6 +83,14 @@ PlatformSpec parse_platform_spec(std::string_view text, const std::string& origi
       has_topology = true;
       continue;
     }
+    if (key == "node") {  // a network's node description: the rest of the line
+      const auto first = words.find_first_not_of(" \t\r");
+      if (first == std::string_view::npos) fail("node: expected a node description");
+      auto node_text = words.substr(first);
+      while (!node_text.empty() && (node_text.back() == '\r' || node_text.back() == ' ')) node_text.remove_suffix(1);
+      spec.node = std::string(node_text);
+      continue;
+    }
     if (key == "latency") {
       spec.options.latency = real(key, 0, 1);
     } else if (key == "bandwidth") {
@@ -106,7 +115,7 @@ PlatformSpec parse_platform_spec(std::string_view text, const std::string& origi
       continue;
     } else {
       fail("unknown item " + detail::quote(key) +
-           " (expected topology, latency, bandwidth, bandwidth_of_kind, node_latency, node_bandwidth or pes)");
+           " (expected topology, node, latency, bandwidth, bandwidth_of_kind, node_latency, node_bandwidth or pes)");
     }
     std::string_view extra;
     if (detail::next_token(words, extra)) fail("unexpected " + detail::quote(extra) + " after the value");

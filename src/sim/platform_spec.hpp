@@ -5,6 +5,7 @@
 // a node's memory for ranks that share one) and the PEs the ranks sit on
 // (one SimGrid host each, "pe<ID>"). One item per line:
 //   topology torus3D 4 4 4
+//   node package:2 core:8        (a network of nodes only)
 //   latency 5e-07
 //   bandwidth 12500000000
 //   bandwidth_of_kind dim0 25000000000
@@ -24,6 +25,7 @@ namespace tmap::sim {
 
 struct PlatformSpec {
   std::string topology;
+  std::string node;  ///< a network's node description (tmap::MachineSpec::node); empty for other machines
   SimOptions options;
   std::vector<PE> pes;  ///< distinct, increasing
 };

@@ -24,8 +24,8 @@ constexpr PE kMostCheckedPerNode = 512;
 
 }  // namespace
 
-ClusterTopology::ClusterTopology(routing::FatTreeNetwork network, std::unique_ptr<Topology> node,
-                                 std::string node_text, std::vector<std::string> hosts)
+ClusterTopology::ClusterTopology(routing::FatTreeNetwork network, std::unique_ptr<Topology> node, std::string node_text,
+                                 std::vector<std::string> hosts)
     : network_(std::move(network)), node_(std::move(node)), node_text_(std::move(node_text)), hosts_(std::move(hosts)) {
   per_node_ = node_ ? node_->size() : 1;
   if (per_node_ < 1) throw InputError("the node has no PE");
@@ -35,8 +35,8 @@ ClusterTopology::ClusterTopology(routing::FatTreeNetwork network, std::unique_pt
   }
   size_ = network_.num_nodes() * per_node_;
   if (!hosts_.empty() && static_cast<NodeId>(hosts_.size()) != network_.num_nodes()) {
-    throw InputError(fmt::format("host-names: {} names for the {} nodes of the machine", hosts_.size(),
-                                 network_.num_nodes()));
+    throw InputError(
+        fmt::format("host-names: {} names for the {} nodes of the machine", hosts_.size(), network_.num_nodes()));
   }
   Distance deepest = 0;
   bool same_depth = true;
@@ -133,9 +133,10 @@ std::vector<std::int64_t> counts_of(std::string_view list, std::string_view spec
     const auto end = std::min(list.find(',', start), list.size());
     std::int64_t value = 0;
     if (!detail::parse_int(list.substr(start, end - start), value) || value < 1 || value > (std::int64_t{1} << 20)) {
-      throw InputError(fmt::format("-t '{}': '{}' is not a count between 1 and 2^20 (expected "
-                                   "fattree:L;d1,..,dL;u1,..,uL;p1,..,pL, SimGrid's FAT_TREE parameters)",
-                                   spec, list.substr(start, end - start)));
+      throw InputError(
+          fmt::format("-t '{}': '{}' is not a count between 1 and 2^20 (expected "
+                      "fattree:L;d1,..,dL;u1,..,uL;p1,..,pL, SimGrid's FAT_TREE parameters)",
+                      spec, list.substr(start, end - start)));
     }
     counts.push_back(value);
     start = end + 1;
@@ -173,18 +174,19 @@ std::unique_ptr<Topology> load_fattree(std::string_view spec, const std::string&
     start = end + 1;
   }
   if (parts.size() != 4) {
-    throw InputError(fmt::format("-t '{}': expected fattree:L;d1,..,dL;u1,..,uL;p1,..,pL (levels; children per "
-                                 "switch, parents per element and parallel links per level, bottom up)",
-                                 spec));
+    throw InputError(
+        fmt::format("-t '{}': expected fattree:L;d1,..,dL;u1,..,uL;p1,..,pL (levels; children per "
+                    "switch, parents per element and parallel links per level, bottom up)",
+                    spec));
   }
   const auto levels = counts_of(parts[0], spec);
   auto down = counts_of(parts[1], spec);
   auto up = counts_of(parts[2], spec);
   auto ports = counts_of(parts[3], spec);
-  if (levels.size() != 1 || levels[0] != static_cast<std::int64_t>(down.size()) ||
-      down.size() != up.size() || down.size() != ports.size()) {
-    throw InputError(fmt::format("-t '{}': {} levels need {} counts in each of the three lists", spec, levels[0],
-                                 levels[0]));
+  if (levels.size() != 1 || levels[0] != static_cast<std::int64_t>(down.size()) || down.size() != up.size() ||
+      down.size() != ports.size()) {
+    throw InputError(
+        fmt::format("-t '{}': {} levels need {} counts in each of the three lists", spec, levels[0], levels[0]));
   }
   std::unique_ptr<Topology> machine_node;
   if (!node.empty()) {

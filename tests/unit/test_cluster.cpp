@@ -27,8 +27,8 @@ TEST(FatTree, CountsAndHops) {
   EXPECT_EQ(net.count(2), 2);  // spines: up[0] x up[1]
   EXPECT_EQ(net.num_links(), 16 + 4 * 2 * 2);
   EXPECT_EQ(net.hops(0, 0), 0);
-  EXPECT_EQ(net.hops(0, 3), 2);   // one leaf (node label digit 0 differs)
-  EXPECT_EQ(net.hops(0, 5), 4);   // across the spine
+  EXPECT_EQ(net.hops(0, 3), 2);  // one leaf (node label digit 0 differs)
+  EXPECT_EQ(net.hops(0, 5), 4);  // across the spine
   EXPECT_EQ(net.hops(15, 12), 2);
   EXPECT_EQ(net.parameters(), "2;4,4;1,2;1,2");
 }

@@ -158,6 +158,12 @@ int run_tool(const Options& o) {
   }
   sim::PlatformSpec platform;
   platform.topology = o.in.topology;
+  {
+    // The platform module reads the node where smpirun runs: a file by its absolute path.
+    std::error_code ec;
+    platform.node = std::filesystem::exists(o.in.node_spec, ec) ? std::filesystem::absolute(o.in.node_spec).string()
+                                                                : o.in.node_spec;
+  }
   platform.options.bandwidth = o.bandwidth_gbs * 1e9;
   platform.options.latency = o.latency_us * 1e-6;
   platform.options.node_bandwidth = o.node_bandwidth_gbs * 1e9;
