@@ -156,18 +156,16 @@ std::string FatTreeNetwork::parameters() const {
   return fmt::format("{};{};{};{}", levels(), fmt::join(down_, ","), fmt::join(up_, ","), fmt::join(ports_, ","));
 }
 
-FatTreeRouting::FatTreeRouting(FatTreeNetwork network, std::int64_t pes_per_node, Distance node_hops)
-    : RoutingModel([&] {
-        std::vector<std::string> kinds;
-        for (std::int64_t l = 0; l < network.levels(); ++l) kinds.push_back(fmt::format("level{}", l + 1));
-        return kinds;
-      }()),
-      network_(std::move(network)),
-      pes_per_node_(pes_per_node),
-      node_hops_(node_hops) {}
+std::vector<std::string> FatTreeNetwork::link_kinds() const {
+  std::vector<std::string> kinds;
+  for (std::int64_t l = 0; l < levels(); ++l) kinds.push_back(fmt::format("level{}", l + 1));
+  return kinds;
+}
 
-void FatTreeRouting::route(PE a, PE b, std::vector<LinkId>& links) const {
-  network_.route(a / pes_per_node_, b / pes_per_node_, links);
+bool FatTreeNetwork::tree_path(std::int64_t node, std::vector<std::int64_t>& path) const {
+  const auto digits = label(0, node);
+  path.assign(digits.rbegin(), digits.rend());
+  return true;
 }
 
 }  // namespace tmap::routing

@@ -22,29 +22,30 @@
 #include <string>
 #include <vector>
 
-#include "tmap/routing.hpp"
+#include "routing/network.hpp"
 
 namespace tmap::routing {
 
-class FatTreeNetwork {
+class FatTreeNetwork final : public Network {
  public:
   /// InputError naming `origin` when the parameters are not a fat tree
   /// (counts < 1, vectors of another length than `levels`, too large).
   FatTreeNetwork(std::vector<std::int64_t> down, std::vector<std::int64_t> up, std::vector<std::int64_t> ports);
 
   [[nodiscard]] std::int64_t levels() const noexcept { return static_cast<std::int64_t>(down_.size()); }
-  [[nodiscard]] std::int64_t num_nodes() const noexcept { return count_[0]; }
+  [[nodiscard]] std::int64_t num_nodes() const override { return count_[0]; }
   /// Elements (nodes or switches) at a level.
   [[nodiscard]] std::int64_t count(std::int64_t level) const { return count_[static_cast<std::size_t>(level)]; }
   /// Links (cables) in all: every element below the top has up[l] x ports[l] of them.
-  [[nodiscard]] LinkId num_links() const noexcept { return links_; }
+  [[nodiscard]] LinkId num_links() const override { return links_; }
   /// Cables a message from node a to node b crosses: 2 x the level of the
   /// lowest switch above both (0 when a == b).
-  [[nodiscard]] std::int64_t hops(std::int64_t a, std::int64_t b) const;
+  [[nodiscard]] std::int64_t hops(std::int64_t a, std::int64_t b) const override;
+  [[nodiscard]] std::int64_t max_hops() const override { return 2 * levels(); }
   /// The lowest switch level above both nodes (0 when a == b).
   [[nodiscard]] std::int64_t top_level(std::int64_t a, std::int64_t b) const;
   /// Appends the links of the D-mod-k route from node a to node b.
-  void route(std::int64_t a, std::int64_t b, std::vector<LinkId>& links) const;
+  void route(std::int64_t a, std::int64_t b, std::vector<LinkId>& links) const override;
   /// The level (0-based: 0 = node to level-1 switch) a link climbs from.
   [[nodiscard]] std::int64_t link_level(LinkId link) const;
   /// A cable's ends: the lower element's level and position, the upper
@@ -54,7 +55,14 @@ class FatTreeNetwork {
   };
   [[nodiscard]] Ends ends(LinkId link) const;
   /// "node 3 - switch(1,0) #1": the cable's two ends and parallel index.
-  [[nodiscard]] std::string link_name(LinkId link) const;
+  [[nodiscard]] std::string link_name(LinkId link) const override;
+  /// Kind k: the cables between levels k and k+1 ("level1" above the nodes).
+  [[nodiscard]] int link_kind(LinkId link) const override { return static_cast<int>(link_level(link)); }
+  [[nodiscard]] std::vector<std::string> link_kinds() const override;
+  [[nodiscard]] std::string kind() const override { return "fattree"; }
+  [[nodiscard]] std::string spec() const override { return "fattree:" + parameters(); }
+  /// The label digits from the top level down: hops are this tree's distance.
+  [[nodiscard]] bool tree_path(std::int64_t node, std::vector<std::int64_t>& path) const override;
   /// A node's label digit at `level` (its branch there).
   [[nodiscard]] std::int64_t digit(std::int64_t node, std::int64_t level) const;
   /// "L;d1,..,dL;u1,..,uL;p1,..,pL", SimGrid's topo_parameters.
@@ -74,26 +82,6 @@ class FatTreeNetwork {
   std::vector<std::int64_t> count_;  ///< elements per level 0..L
   std::vector<LinkId> first_link_;   ///< per level 0..L-1: the first of its elements' up links
   LinkId links_ = 0;
-};
-
-/// Routes of a cluster whose nodes sit on a fat tree: a PE's node is
-/// pe / pes_per_node; PEs of one node take no link. Every route also counts
-/// `node_hops` (the edges from a PE up to its node and back down on the
-/// other side) so that its hops equal the cluster's distance.
-class FatTreeRouting final : public RoutingModel {
- public:
-  FatTreeRouting(FatTreeNetwork network, std::int64_t pes_per_node, Distance node_hops);
-  [[nodiscard]] LinkId num_links() const override { return network_.num_links(); }
-  void route(PE a, PE b, std::vector<LinkId>& links) const override;
-  [[nodiscard]] Distance base_hops() const override { return node_hops_; }
-  [[nodiscard]] std::string link_name(LinkId link) const override { return network_.link_name(link); }
-  [[nodiscard]] const FatTreeNetwork& network() const noexcept { return network_; }
-  [[nodiscard]] int link_kind(LinkId link) const override { return static_cast<int>(network_.link_level(link)); }
-
- private:
-  FatTreeNetwork network_;
-  std::int64_t pes_per_node_;
-  Distance node_hops_;
 };
 
 }  // namespace tmap::routing

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "routing/fat_tree.hpp"
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
 #if TMAP_HAVE_HWLOC
@@ -24,19 +25,19 @@ constexpr PE kMostCheckedPerNode = 512;
 
 }  // namespace
 
-ClusterTopology::ClusterTopology(routing::FatTreeNetwork network, std::unique_ptr<Topology> node, std::string node_text,
-                                 std::vector<std::string> hosts)
+ClusterTopology::ClusterTopology(std::shared_ptr<const routing::Network> network, std::unique_ptr<Topology> node,
+                                 std::string node_text, std::vector<std::string> hosts)
     : network_(std::move(network)), node_(std::move(node)), node_text_(std::move(node_text)), hosts_(std::move(hosts)) {
   per_node_ = node_ ? node_->size() : 1;
   if (per_node_ < 1) throw InputError("the node has no PE");
-  if (network_.num_nodes() > kMaxPEs / per_node_) {
-    throw InputError(fmt::format("the cluster has {} nodes of {} PEs: more than tmap's {} PEs", network_.num_nodes(),
+  if (network_->num_nodes() > kMaxPEs / per_node_) {
+    throw InputError(fmt::format("the cluster has {} nodes of {} PEs: more than tmap's {} PEs", network_->num_nodes(),
                                  per_node_, kMaxPEs));
   }
-  size_ = network_.num_nodes() * per_node_;
-  if (!hosts_.empty() && static_cast<NodeId>(hosts_.size()) != network_.num_nodes()) {
+  size_ = network_->num_nodes() * per_node_;
+  if (!hosts_.empty() && static_cast<NodeId>(hosts_.size()) != network_->num_nodes()) {
     throw InputError(
-        fmt::format("host-names: {} names for the {} nodes of the machine", hosts_.size(), network_.num_nodes()));
+        fmt::format("host-names: {} names for the {} nodes of the machine", hosts_.size(), network_->num_nodes()));
   }
   Distance deepest = 0;
   bool same_depth = true;
@@ -47,7 +48,7 @@ ClusterTopology::ClusterTopology(routing::FatTreeNetwork network, std::unique_pt
   }
   node_depth_ = same_depth ? deepest : 0;
   max_distance_ = std::max(node_ ? node_->max_distance() : Distance{0},
-                           network_.num_nodes() > 1 ? 2 * deepest + 2 * network_.levels() : Distance{0});
+                           network_->num_nodes() > 1 ? 2 * deepest + network_->max_hops() : Distance{0});
   if (per_node_ == 1) {
     uniform_ = Distance{0};
   } else if (per_node_ <= kMostCheckedPerNode) {
@@ -75,7 +76,7 @@ Distance ClusterTopology::distance(PE a, PE b) const {
   const auto la = a % per_node_;
   const auto lb = b % per_node_;
   if (na == nb) return node_->distance(la, lb);
-  return depth(la) + depth(lb) + network_.hops(na, nb);
+  return depth(la) + depth(lb) + network_->hops(na, nb);
 }
 
 std::string ClusterTopology::host_name(NodeId node) const {
@@ -93,8 +94,7 @@ std::int64_t ClusterTopology::pu_in_node(PE pe) const {
 
 bool ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
   const auto node = pe / per_node_;
-  path.clear();
-  for (std::int64_t j = network_.levels() - 1; j >= 0; --j) path.push_back(network_.digit(node, j));
+  if (!network_->tree_path(node, path)) return false;
   if (node_) {
     std::vector<std::int64_t> inside;
     if (!node_->tree_path(pe % per_node_, inside) || inside.empty()) return false;
@@ -104,11 +104,11 @@ bool ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
 }
 
 std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {
-  return std::make_unique<routing::FatTreeRouting>(network_, per_node_, 2 * node_depth_);
+  return std::make_unique<routing::NetworkRouting>(network_, per_node_, 2 * node_depth_);
 }
 
 std::string ClusterTopology::description() const {
-  return "fattree:" + network_.parameters() + (node_ ? " of nodes '" + node_text_ + "'" : std::string()) +
+  return network_->spec() + (node_ ? " of nodes '" + node_text_ + "'" : std::string()) +
          (hosts_.empty() ? std::string() : " named " + hosts_.front() + ".." + hosts_.back());
 }
 
@@ -198,7 +198,7 @@ std::unique_ptr<Topology> load_fattree(std::string_view spec, const std::string&
     }
   }
   try {
-    routing::FatTreeNetwork network(std::move(down), std::move(up), std::move(ports));
+    auto network = std::make_shared<routing::FatTreeNetwork>(std::move(down), std::move(up), std::move(ports));
     return std::make_unique<ClusterTopology>(std::move(network), std::move(machine_node), node, std::move(hosts));
   } catch (const InputError& e) {
     if (!e.file().empty()) throw;

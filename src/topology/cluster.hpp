@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "routing/fat_tree.hpp"
+#include "routing/network.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::topo {
@@ -24,34 +24,34 @@ class ClusterTopology final : public Topology {
   /// `node`: one node's topology (every node alike), or nullptr for nodes of
   /// one PE; `node_text`: how it was given, for the description; `hosts`:
   /// the nodes' host names in node order (empty: cn<node>).
-  ClusterTopology(routing::FatTreeNetwork network, std::unique_ptr<Topology> node, std::string node_text,
-                  std::vector<std::string> hosts);
+  ClusterTopology(std::shared_ptr<const routing::Network> network, std::unique_ptr<Topology> node,
+                  std::string node_text, std::vector<std::string> hosts);
 
   [[nodiscard]] PE size() const override { return size_; }
   [[nodiscard]] Distance distance(PE a, PE b) const override;
   [[nodiscard]] Distance max_distance() const override { return max_distance_; }
-  [[nodiscard]] NodeId num_nodes() const override { return network_.num_nodes(); }
+  [[nodiscard]] NodeId num_nodes() const override { return network_->num_nodes(); }
   [[nodiscard]] NodeId node_of(PE pe) const override { return pe / per_node_; }
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return uniform_; }
   [[nodiscard]] std::string host_name(NodeId node) const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override;
   [[nodiscard]] std::int64_t pu_in_node(PE pe) const override;
-  /// The fat tree's label digits from the top level down, then the node's
-  /// own path: the distance is this tree's (every level one edge).
+  /// Where the network is a tree (fat trees): its branches from the top
+  /// down, then the node's own path: the distance is this tree's.
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
-  [[nodiscard]] std::string kind() const override { return "fattree"; }
+  [[nodiscard]] std::string kind() const override { return network_->kind(); }
   [[nodiscard]] std::string description() const override;
-  /// deco 0 of the exact distances (Scotch has no fat tree of its own).
+  /// deco 0 of the exact distances (Scotch has no such network of its own).
   [[nodiscard]] std::string to_tgt() const override;
 
-  [[nodiscard]] const routing::FatTreeNetwork& network() const noexcept { return network_; }
+  [[nodiscard]] const routing::Network& network() const noexcept { return *network_; }
 
  private:
   /// Edges from a PE up to its node's root.
   [[nodiscard]] Distance depth(PE local) const;
 
-  routing::FatTreeNetwork network_;
+  std::shared_ptr<const routing::Network> network_;
   std::unique_ptr<Topology> node_;
   std::string node_text_;
   std::vector<std::string> hosts_;

@@ -7,12 +7,11 @@
 // other position by position (a differing D-mod-k choice breaks it), and
 // that each route's latency is hops x the cable latency, as tm-sim gives.
 // Usage: fat_tree_oracle PLATFORM.xml 'fattree:L;d..;u..;p..' LATENCY_S
-#include <simgrid/s4u.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
@@ -39,9 +38,8 @@ int main(int argc, char** argv) {
   if (argc != 4) return fail("usage: fat_tree_oracle PLATFORM.xml FATTREE_SPEC LATENCY_S");
   engine.load_platform(argv[1]);
   auto hosts = engine.get_all_hosts();
-  std::sort(hosts.begin(), hosts.end(), [](const auto* a, const auto* b) {
-    return suffix_number(a->get_name()) < suffix_number(b->get_name());
-  });
+  std::sort(hosts.begin(), hosts.end(),
+            [](const auto* a, const auto* b) { return suffix_number(a->get_name()) < suffix_number(b->get_name()); });
   const auto machine = tmap::load_topology(argv[2]);
   const auto routing = machine->routing_model();
   const double latency = std::stod(argv[3]);
@@ -50,9 +48,10 @@ int main(int argc, char** argv) {
   }
   // SimGrid numbers nodes 0..N-1 and switches down from 2N-1, level by
   // level, position by position; its cables are "link_from_CHILD_PARENT_n".
-  const auto* fat = dynamic_cast<const tmap::routing::FatTreeRouting*>(routing.get());
+  const auto* cluster = dynamic_cast<const tmap::routing::NetworkRouting*>(routing.get());
+  const auto* fat = cluster ? dynamic_cast<const tmap::routing::FatTreeNetwork*>(&cluster->network()) : nullptr;
   if (fat == nullptr) return fail("not a fat tree's routing");
-  const auto& net = fat->network();
+  const auto& net = *fat;
   const auto simgrid_id = [&](std::int64_t level, std::int64_t position) {
     if (level == 0) return position;
     std::int64_t before = 0;

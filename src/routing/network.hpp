@@ -1,0 +1,64 @@
+// The network between a cluster's compute nodes (a fat tree, a dragonfly):
+// how many cables a message crosses between two nodes, which ones, and
+// what they are called. A cluster (topology/cluster.hpp) puts a node's PEs
+// on each of its nodes; NetworkRouting gives its routes to the link metrics.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tmap/routing.hpp"
+
+namespace tmap::routing {
+
+class Network {
+ public:
+  virtual ~Network() = default;
+  [[nodiscard]] virtual std::int64_t num_nodes() const = 0;
+  /// Cables between two nodes on their route (0 when a == b).
+  [[nodiscard]] virtual std::int64_t hops(std::int64_t a, std::int64_t b) const = 0;
+  /// The most cables between two nodes.
+  [[nodiscard]] virtual std::int64_t max_hops() const = 0;
+  /// Appends the cables of the route from node a to node b, in order.
+  virtual void route(std::int64_t a, std::int64_t b, std::vector<LinkId>& links) const = 0;
+  [[nodiscard]] virtual LinkId num_links() const = 0;
+  [[nodiscard]] virtual std::string link_name(LinkId link) const = 0;
+  /// The cable's class (its index in link_kinds()): a bandwidth class.
+  [[nodiscard]] virtual int link_kind(LinkId link) const = 0;
+  [[nodiscard]] virtual std::vector<std::string> link_kinds() const = 0;
+  /// The kind's name ("fattree") and the spec that builds it again.
+  [[nodiscard]] virtual std::string kind() const = 0;
+  [[nodiscard]] virtual std::string spec() const = 0;
+  /// Where hops are a tree's distance (fat trees): the branch taken at each
+  /// level from the top down, every level one edge on each side. False
+  /// otherwise.
+  [[nodiscard]] virtual bool tree_path(std::int64_t /*node*/, std::vector<std::int64_t>& /*path*/) const {
+    return false;
+  }
+};
+
+/// Routes of a cluster on a network: a PE's node is pe / pes_per_node; PEs
+/// of one node take no cable. Every route also counts `node_hops` (the
+/// edges from a PE up to its node and back down on the other side) so that
+/// its hops equal the cluster's distance.
+class NetworkRouting final : public RoutingModel {
+ public:
+  NetworkRouting(std::shared_ptr<const Network> network, std::int64_t pes_per_node, Distance node_hops);
+  [[nodiscard]] LinkId num_links() const override { return network_->num_links(); }
+  void route(PE a, PE b, std::vector<LinkId>& links) const override {
+    network_->route(a / pes_per_node_, b / pes_per_node_, links);
+  }
+  [[nodiscard]] Distance base_hops() const override { return node_hops_; }
+  [[nodiscard]] std::string link_name(LinkId link) const override { return network_->link_name(link); }
+  [[nodiscard]] int link_kind(LinkId link) const override { return network_->link_kind(link); }
+  [[nodiscard]] const Network& network() const noexcept { return *network_; }
+
+ private:
+  std::shared_ptr<const Network> network_;
+  std::int64_t pes_per_node_;
+  Distance node_hops_;
+};
+
+}  // namespace tmap::routing
