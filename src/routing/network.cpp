@@ -1,5 +1,7 @@
 #include "routing/network.hpp"
 
+#include <fmt/format.h>
+
 #include <utility>
 
 namespace tmap::routing {
@@ -8,6 +10,14 @@ NetworkRouting::NetworkRouting(std::shared_ptr<const Network> network, std::int6
     : RoutingModel(network->link_kinds()),
       network_(std::move(network)),
       pes_per_node_(pes_per_node),
-      node_hops_(node_hops) {}
+      node_hops_(node_hops) {
+  std::string spec;
+  const auto kinds = network_->link_kinds();
+  const auto bandwidths = network_->kind_bandwidths();
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    if (bandwidths[k] != 1.0) spec += fmt::format("{}{}={}", spec.empty() ? "" : ",", kinds[k], bandwidths[k]);
+  }
+  if (!spec.empty()) set_bandwidths(spec);
+}
 
 }  // namespace tmap::routing

@@ -28,6 +28,11 @@ class Network {
   /// The cable's class (its index in link_kinds()): a bandwidth class.
   [[nodiscard]] virtual int link_kind(LinkId link) const = 0;
   [[nodiscard]] virtual std::vector<std::string> link_kinds() const = 0;
+  /// Each kind's bandwidth relative to one cable (a link standing for k
+  /// parallel cables: k); --link-bw and --sim-bw set them absolutely.
+  [[nodiscard]] virtual std::vector<double> kind_bandwidths() const {
+    return std::vector<double>(link_kinds().size(), 1.0);
+  }
   /// The kind's name ("fattree") and the spec that builds it again.
   [[nodiscard]] virtual std::string kind() const = 0;
   [[nodiscard]] virtual std::string spec() const = 0;

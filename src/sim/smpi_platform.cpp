@@ -53,7 +53,9 @@ class MachineZone final : public routing::NetZoneImpl {
       const auto& kind = routing_->link_kinds()[static_cast<std::size_t>(routing_->link_kind(id))];
       const auto it = o.bandwidth_of_kind.find(kind);
       links_[static_cast<std::size_t>(id)] =
-          zone->create_link("l" + std::to_string(id), it != o.bandwidth_of_kind.end() ? it->second : o.bandwidth)
+          // A kind's link standing for k cables (a dragonfly's) has k times the bandwidth.
+          zone->create_link("l" + std::to_string(id),
+                            it != o.bandwidth_of_kind.end() ? it->second : o.bandwidth * routing_->bandwidth(id))
               ->set_latency(o.latency * static_cast<double>(routing_->link_hops(id)))
               ->seal();
     }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "routing/dragonfly.hpp"
 #include "routing/fat_tree.hpp"
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
@@ -165,20 +166,30 @@ std::unique_ptr<Topology> load_node(const std::string& node) {
 
 }  // namespace
 
-std::unique_ptr<Topology> load_fattree(std::string_view spec, const std::string& node, std::vector<std::string> hosts) {
-  auto rest = spec.substr(std::string_view("fattree:").size());
+namespace {
+
+/// The ';'-separated parts of what follows "kind:".
+std::vector<std::string_view> parts_of(std::string_view spec) {
+  auto rest = spec.substr(spec.find(':') + 1);
   std::vector<std::string_view> parts;
   for (std::size_t start = 0; start <= rest.size();) {
     const auto end = std::min(rest.find(';', start), rest.size());
     parts.push_back(rest.substr(start, end - start));
     start = end + 1;
   }
-  if (parts.size() != 4) {
-    throw InputError(
-        fmt::format("-t '{}': expected fattree:L;d1,..,dL;u1,..,uL;p1,..,pL (levels; children per "
-                    "switch, parents per element and parallel links per level, bottom up)",
-                    spec));
-  }
+  return parts;
+}
+
+constexpr std::string_view kFatTreeSyntax =
+    "fattree:L;d1,..,dL;u1,..,uL;p1,..,pL (levels; children per switch, parents per element and parallel cables "
+    "per level, bottom up: SimGrid's FAT_TREE parameters)";
+constexpr std::string_view kDragonflySyntax =
+    "dragonfly:G,gl;C,cl;R,rl;N (groups, chassis per group, routers per chassis, each with the cables a blue, "
+    "black or green link stands for, and nodes per router: SimGrid's DRAGONFLY parameters)";
+
+std::shared_ptr<const routing::Network> fattree_of(std::string_view spec) {
+  const auto parts = parts_of(spec);
+  if (parts.size() != 4) throw InputError(fmt::format("-t '{}': expected {}", spec, kFatTreeSyntax));
   const auto levels = counts_of(parts[0], spec);
   auto down = counts_of(parts[1], spec);
   auto up = counts_of(parts[2], spec);
@@ -188,6 +199,29 @@ std::unique_ptr<Topology> load_fattree(std::string_view spec, const std::string&
     throw InputError(
         fmt::format("-t '{}': {} levels need {} counts in each of the three lists", spec, levels[0], levels[0]));
   }
+  return std::make_shared<routing::FatTreeNetwork>(std::move(down), std::move(up), std::move(ports));
+}
+
+std::shared_ptr<const routing::Network> dragonfly_of(std::string_view spec) {
+  const auto parts = parts_of(spec);
+  if (parts.size() != 4) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
+  std::vector<std::vector<std::int64_t>> counts;
+  for (const auto part : parts) counts.push_back(counts_of(part, spec));
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (counts[k].size() != 2) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
+  }
+  if (counts[3].size() != 1) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
+  return std::make_shared<routing::DragonflyNetwork>(routing::DragonflyNetwork::Shape{
+      counts[0][0], counts[0][1], counts[1][0], counts[1][1], counts[2][0], counts[2][1], counts[3][0]});
+}
+
+}  // namespace
+
+bool is_cluster_spec(std::string_view spec) {
+  return spec.starts_with("fattree:") || spec.starts_with("dragonfly:");
+}
+
+std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string& node, std::vector<std::string> hosts) {
   std::unique_ptr<Topology> machine_node;
   if (!node.empty()) {
     try {
@@ -198,10 +232,10 @@ std::unique_ptr<Topology> load_fattree(std::string_view spec, const std::string&
     }
   }
   try {
-    auto network = std::make_shared<routing::FatTreeNetwork>(std::move(down), std::move(up), std::move(ports));
+    auto network = spec.starts_with("fattree:") ? fattree_of(spec) : dragonfly_of(spec);
     return std::make_unique<ClusterTopology>(std::move(network), std::move(machine_node), node, std::move(hosts));
   } catch (const InputError& e) {
-    if (!e.file().empty()) throw;
+    if (!e.file().empty() || e.problem().starts_with("-t '")) throw;
     throw InputError(fmt::format("-t '{}': {}", spec, e.problem()));
   }
 }

@@ -345,7 +345,7 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
     check_size(*machine, "-t");
     return machine;
   }
-  if (spec.starts_with("fattree:")) return topo::load_fattree(spec, {}, {});
+  if (topo::is_cluster_spec(spec)) return topo::load_cluster(spec, {}, {});
   const std::string path(spec);
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
@@ -376,9 +376,9 @@ std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
   const auto first = spec.topology.find_first_not_of(detail::kBlanks);
   const std::string_view topology =
       first == std::string::npos ? std::string_view{} : std::string_view(spec.topology).substr(first);
-  if (topology.starts_with("fattree:")) return topo::load_fattree(topology, spec.node, spec.host_names);
+  if (topo::is_cluster_spec(topology)) return topo::load_cluster(topology, spec.node, spec.host_names);
   if (!spec.node.empty()) {
-    throw ParameterError("node: only a network of nodes (fattree:...) takes a node description; '" +
+    throw ParameterError("node: only a network of nodes (fattree:..., dragonfly:...) takes a node description; '" +
                          std::string(topology.substr(0, 40)) + "' describes its PEs itself");
   }
   if (!spec.host_names.empty()) {

@@ -116,3 +116,44 @@ TEST(Cluster, HostNamesAndWhatOnlyNetworksTake) {
   EXPECT_THROW((void)tmap::load_machine({"tleaf 2 4 10 4 1", "core:4", {}}), tmap::ParameterError);
   EXPECT_THROW((void)tmap::load_machine({"fattree:2;4,4;1,2;1,2", "core:x", {}}), tmap::InputError);
 }
+
+// dragonfly:3,1;2,1;3,1;2: 3 groups of 2 chassis of 3 routers, 2 nodes per
+// router (36 nodes); router index in a group = chassis x 3 + blade, and the
+// blue cable from group 0 to group g sits on router index g. By hand from
+// node 0 (group 0, chassis 0, blade 0): node 1 shares its router (2 local
+// cables); node 2 is on blade 1 (+ green); node 6 on chassis 1 (+ black);
+// node 8 on chassis 1 blade 1 (+ green + black); node 12 is group 1's first
+// node: green to blade 1 (which holds the cable to group 1), blue, and the
+// cable lands on group 1's router index 0 (4); node 35 is group 2, chassis
+// 1, blade 2: green to blade 2, blue, then green to blade 2 and black to
+// chassis 1 (6).
+TEST(Dragonfly, HopsAndRoutesByHand) {
+  const auto machine = tmap::load_topology("dragonfly:3,1;2,1;3,1;2");
+  ASSERT_EQ(machine->size(), 36);
+  EXPECT_EQ(machine->kind(), "dragonfly");
+  const std::vector<std::pair<tmap::PE, tmap::Distance>> expected{{1, 2}, {2, 3}, {6, 3}, {8, 4}, {12, 4}, {35, 6}};
+  for (const auto& [b, hops] : expected) EXPECT_EQ(machine->distance(0, b), hops) << b;
+  EXPECT_EQ(machine->max_distance(), 7);
+  const auto routing = machine->routing_model();
+  std::vector<tmap::LinkId> links;
+  routing->route(0, 35, links);
+  std::vector<std::string> kinds;
+  for (const auto l : links) kinds.push_back(routing->link_kinds()[static_cast<std::size_t>(routing->link_kind(l))]);
+  EXPECT_EQ(kinds, (std::vector<std::string>{"local", "green", "blue", "green", "black", "local"}));
+  EXPECT_EQ(routing->link_name(links[2]), "blue groups 0-2");
+  for (tmap::PE a = 0; a < 36; ++a) {
+    for (tmap::PE b = 0; b < 36; ++b) {
+      if (a == b) continue;
+      links.clear();
+      routing->route(a, b, links);
+      EXPECT_EQ(static_cast<tmap::Distance>(links.size()), machine->distance(a, b)) << a << " -> " << b;
+    }
+  }
+  // A blue, black or green link stands for that many cables: that much bandwidth.
+  const auto fat_links = tmap::load_topology("dragonfly:2,2;3,2;2,3;1")->routing_model();
+  EXPECT_EQ(fat_links->bandwidth_of_kind(1), 3.0);                                       // green
+  EXPECT_EQ(fat_links->bandwidth_of_kind(2), 2.0);                                       // black
+  EXPECT_EQ(fat_links->bandwidth_of_kind(3), 2.0);                                       // blue
+  EXPECT_THROW((void)tmap::load_topology("dragonfly:7,1;1,1;3,1;1"), tmap::InputError);  // 7 groups, 3 routers each
+  EXPECT_THROW((void)tmap::load_topology("dragonfly:3,1;2,1;3,1"), tmap::InputError);
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# tmap's networks route as SimGrid's own cluster zones do (independent
+# implementations): fat trees cable for cable (several parents, parallel
+# cables, three levels), dragonflies with SimGrid's lengths, latencies and
+# link classes, for every ordered pair of nodes. Cables shared by both
+# directions, as tmap's links are (SimGrid's sharing_policy SHARED).
+# Usage: tests/network_oracle.sh ORACLE_PROGRAM
+set -euo pipefail
+oracle=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+platform() {  # platform TOPOLOGY PARAMS NODES
+  cat > "$work/net.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="net" prefix="node-" suffix="" radical="0-$(($3 - 1))" speed="1Gf" bw="1GBps" lat="1us"
+           sharing_policy="SHARED" topology="$1" topo_parameters="$2"/>
+</platform>
+XML
+}
+for params in "2;4,4;1,2;1,2" "3;2,2,2;1,2,2;1,1,2" "2;4,2;2,2;2,1" "1;6;1;1" "3;2,3,2;2,2,1;1,2,1"; do
+  nodes=$(python3 -c "import math; print(math.prod(int(x) for x in '$params'.split(';')[1].split(',')))")
+  platform FAT_TREE "$params" "$nodes"
+  "$oracle" "$work/net.xml" "fattree:$params" 1e-6 --log=root.thresh:critical
+done
+for params in "3,1;2,1;3,1;2" "2,2;3,2;2,3;1" "4,1;1,1;4,1;1" "1,1;3,1;2,1;2"; do
+  nodes=$(python3 -c "p = [int(x.split(',')[0]) for x in '$params'.split(';')]; print(p[0] * p[1] * p[2] * p[3])")
+  platform DRAGONFLY "$params" "$nodes"
+  "$oracle" "$work/net.xml" "dragonfly:$params" 1e-6 --log=root.thresh:critical
+done
