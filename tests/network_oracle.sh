@@ -29,3 +29,8 @@ for params in "3,1;2,1;3,1;2" "2,2;3,2;2,3;1" "4,1;1,1;4,1;1" "1,1;3,1;2,1;2"; d
   platform DRAGONFLY "$params" "$nodes"
   "$oracle" "$work/net.xml" "dragonfly:$params" 1e-6 --log=root.thresh:critical
 done
+for params in "4,4" "3,2,2" "5,3" "2,2,2" "6"; do
+  nodes=$(python3 -c "import math; print(math.prod(int(x) for x in '$params'.split(',')))")
+  platform TORUS "$params" "$nodes"
+  "$oracle" "$work/net.xml" "torus:$params" 1e-6 --log=root.thresh:critical
+done

@@ -36,9 +36,10 @@ DragonflyNetwork::DragonflyNetwork(Shape shape) : s_(shape) {
   }
   const auto routers_per_group = s_.chassis * s_.routers;
   if (s_.groups > routers_per_group) {
-    throw InputError(fmt::format("dragonfly: {} groups but {} routers in a group: each group needs a router for "
-                                 "every other group's blue cable",
-                                 s_.groups, routers_per_group));
+    throw InputError(
+        fmt::format("dragonfly: {} groups but {} routers in a group: each group needs a router for "
+                    "every other group's blue cable",
+                    s_.groups, routers_per_group));
   }
   if (s_.groups > kMostElements / routers_per_group || s_.groups * routers_per_group > kMostElements / s_.nodes) {
     throw InputError("dragonfly: more than 2^26 nodes");

@@ -9,6 +9,7 @@
 
 #include "routing/dragonfly.hpp"
 #include "routing/fat_tree.hpp"
+#include "routing/torus_network.hpp"
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
 #if TMAP_HAVE_HWLOC
@@ -215,10 +216,21 @@ std::shared_ptr<const routing::Network> dragonfly_of(std::string_view spec) {
       counts[0][0], counts[0][1], counts[1][0], counts[1][1], counts[2][0], counts[2][1], counts[3][0]});
 }
 
+std::shared_ptr<const routing::Network> torus_of(std::string_view spec) {
+  const auto parts = parts_of(spec);
+  if (parts.size() != 1) {
+    throw InputError(
+        fmt::format("-t '{}': expected torus:X,Y[,Z,...] (nodes along each dimension: SimGrid's TORUS "
+                    "parameters)",
+                    spec));
+  }
+  return std::make_shared<routing::TorusNetwork>(counts_of(parts[0], spec));
+}
+
 }  // namespace
 
 bool is_cluster_spec(std::string_view spec) {
-  return spec.starts_with("fattree:") || spec.starts_with("dragonfly:");
+  return spec.starts_with("fattree:") || spec.starts_with("dragonfly:") || spec.starts_with("torus:");
 }
 
 std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string& node, std::vector<std::string> hosts) {
@@ -232,7 +244,9 @@ std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string&
     }
   }
   try {
-    auto network = spec.starts_with("fattree:") ? fattree_of(spec) : dragonfly_of(spec);
+    auto network = spec.starts_with("fattree:")     ? fattree_of(spec)
+                   : spec.starts_with("dragonfly:") ? dragonfly_of(spec)
+                                                    : torus_of(spec);
     return std::make_unique<ClusterTopology>(std::move(network), std::move(machine_node), node, std::move(hosts));
   } catch (const InputError& e) {
     if (!e.file().empty() || e.problem().starts_with("-t '")) throw;

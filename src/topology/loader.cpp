@@ -378,8 +378,9 @@ std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
       first == std::string::npos ? std::string_view{} : std::string_view(spec.topology).substr(first);
   if (topo::is_cluster_spec(topology)) return topo::load_cluster(topology, spec.node, spec.host_names);
   if (!spec.node.empty()) {
-    throw ParameterError("node: only a network of nodes (fattree:..., dragonfly:...) takes a node description; '" +
-                         std::string(topology.substr(0, 40)) + "' describes its PEs itself");
+    throw ParameterError(
+        "node: only a network of nodes (fattree:..., dragonfly:..., torus:...) takes a node description; '" +
+        std::string(topology.substr(0, 40)) + "' describes its PEs itself");
   }
   if (!spec.host_names.empty()) {
     throw ParameterError(

@@ -10,7 +10,8 @@
 // the class of every step (local, green, black, blue) in order, except where
 // SimGrid 3.32 takes a green step inside a group as landing in chassis 0
 // (source chassis != 0, another blade): there its length must be tmap's
-// less the black hop it skips, plus the one it adds from chassis 0.
+// less the black hop it skips, plus the one it adds from chassis 0. Tori:
+// cable for cable (SimGrid names a cable by its two nodes).
 // Usage: network_oracle PLATFORM.xml 'fattree:...|dragonfly:...' LATENCY_S
 #include <algorithm>
 #include <cmath>
@@ -23,6 +24,7 @@
 #include "routing/dragonfly.hpp"
 #include "routing/fat_tree.hpp"
 #include "routing/network.hpp"
+#include "routing/torus_network.hpp"
 #include "tmap/topology.hpp"
 
 namespace {
@@ -79,6 +81,7 @@ int main(int argc, char** argv) {
       routing->route(static_cast<tmap::PE>(a), static_cast<tmap::PE>(b), ours);
       const auto pair = std::to_string(a) + " -> " + std::to_string(b);
       const auto* fly = dynamic_cast<const tmap::routing::DragonflyNetwork*>(&cluster->network());
+      const auto* torus = dynamic_cast<const tmap::routing::TorusNetwork*>(&cluster->network());
       bool quirk = false;
       if (fly != nullptr) {
         const auto from = fly->router_of(static_cast<std::int64_t>(a));
@@ -101,7 +104,19 @@ int main(int argc, char** argv) {
       if (std::abs(their_latency - latency * static_cast<double>(ours.size())) > 1e-12) {
         return fail(pair + ": SimGrid's latency " + std::to_string(their_latency));
       }
-      for (std::size_t k = 0; k < ours.size() && fat == nullptr; ++k) {
+      for (std::size_t k = 0; k < ours.size() && torus != nullptr; ++k) {
+        // SimGrid's torus names a cable by the node it leaves upwards and its successor.
+        const auto dims = static_cast<tmap::LinkId>(routing->link_kinds().size());
+        const auto from = ours[k] / dims;
+        const auto name = routing->link_name(ours[k]);  // "node F - node T (dimJ)"
+        const auto to = std::stol(name.substr(name.find(" - node ") + 8));
+        const auto expected = "net_link_from_" + std::to_string(from) + "_to_" + std::to_string(to);
+        if (theirs[k]->get_name() != expected) {
+          return fail(pair + ": step " + std::to_string(k) + " is SimGrid's " + theirs[k]->get_name() +
+                      " where tmap takes " + name);
+        }
+      }
+      for (std::size_t k = 0; k < ours.size() && fly != nullptr; ++k) {
         // SimGrid's dragonfly names its links by class: "local_link...", "green_link...".
         const auto kind = routing->link_kinds()[static_cast<std::size_t>(routing->link_kind(ours[k]))];
         if (!theirs[k]->get_name().starts_with(kind + "_link")) {
@@ -137,6 +152,8 @@ int main(int argc, char** argv) {
   if (fat != nullptr) {
     std::printf("%s: %zu routes equal to SimGrid's FAT_TREE zone, %zu cables matched one to one\n", argv[2], routes,
                 cables);
+  } else if (cluster->network().kind() == "torus") {
+    std::printf("%s: %zu routes equal to SimGrid's TORUS zone, cable for cable\n", argv[2], routes);
   } else {
     std::printf(
         "%s: %zu routes of SimGrid's length, latency and link classes; %zu where SimGrid shortcuts through "

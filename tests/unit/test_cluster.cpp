@@ -157,3 +157,32 @@ TEST(Dragonfly, HopsAndRoutesByHand) {
   EXPECT_THROW((void)tmap::load_topology("dragonfly:7,1;1,1;3,1;1"), tmap::InputError);  // 7 groups, 3 routers each
   EXPECT_THROW((void)tmap::load_topology("dragonfly:3,1;2,1;3,1"), tmap::InputError);
 }
+
+// torus:4,4 of nodes: SimGrid's dimension-ordered routes. Node 0 to node 10
+// (x 2, y 2) goes up twice along x, then up twice along y (both ways are
+// two hops; SimGrid goes up from coordinate 0); node 2 to node 0 goes down
+// (from coordinate 2 of 4 SimGrid turns down), over the cables 1->2 and 0->1.
+TEST(TorusOfNodes, SimGridsWayRoundByHand) {
+  const auto machine = tmap::load_machine({"torus:4,4", "core:2", {}});
+  ASSERT_EQ(machine->size(), 32);
+  EXPECT_EQ(machine->kind(), "torus");
+  const auto routing = machine->routing_model();
+  std::vector<tmap::LinkId> links;
+  routing->route(0, 2 * 10, links);  // node 0 to node 10
+  ASSERT_EQ(links.size(), 4U);
+  EXPECT_EQ(routing->link_name(links[0]), "node 0 - node 1 (dim0)");
+  EXPECT_EQ(routing->link_name(links[1]), "node 1 - node 2 (dim0)");
+  EXPECT_EQ(routing->link_name(links[2]), "node 2 - node 6 (dim1)");
+  EXPECT_EQ(routing->link_name(links[3]), "node 6 - node 10 (dim1)");
+  links.clear();
+  routing->route(2 * 2, 0, links);  // node 2 to node 0
+  ASSERT_EQ(links.size(), 2U);
+  EXPECT_EQ(routing->link_name(links[0]), "node 1 - node 2 (dim0)");
+  EXPECT_EQ(routing->link_name(links[1]), "node 0 - node 1 (dim0)");
+  // Two cores of a node: 4 edges apart (PU, core, the node, core, PU); nodes 0
+  // and 10: 2 edges up, 4 cables, 2 edges down.
+  EXPECT_EQ(machine->distance(0, 1), 4);
+  EXPECT_EQ(machine->distance(0, 20), 2 + 4 + 2);
+  EXPECT_THROW((void)tmap::load_topology("torus:4,0"), tmap::InputError);
+  EXPECT_THROW((void)tmap::load_topology("torus:"), tmap::InputError);
+}
