@@ -9,119 +9,24 @@
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
 #include "tmap/topology.hpp"
+#include "util/hostlist.hpp"
 #include "util/text.hpp"
 
 namespace tmap {
 
 namespace {
 
-/// Most hosts a host list may expand to.
+/// Most entries a count list may expand to (as many as a host list's hosts).
 constexpr std::size_t kMaxHosts = std::size_t{1} << 20;
-
-/// Splits at commas outside brackets.
-std::vector<std::string_view> split_top_level(std::string_view list, const std::string& origin) {
-  std::vector<std::string_view> items;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t k = 0; k <= list.size(); ++k) {
-    const char c = k < list.size() ? list[k] : ',';
-    if (c == '[') ++depth;
-    if (c == ']' && --depth < 0) throw InputError(origin + " '" + std::string(list) + "': unbalanced ']'");
-    // Commas, and white space or newlines as in a pasted host list, separate hosts.
-    const bool separator = c == ',' || std::string_view(" \t\r\n\v\f").find(c) != std::string_view::npos;
-    if (separator && depth == 0) {
-      auto item = list.substr(start, k - start);
-      while (!item.empty() && detail::kBlanks.find(item.front()) != std::string_view::npos) item.remove_prefix(1);
-      while (!item.empty() && detail::kBlanks.find(item.back()) != std::string_view::npos) item.remove_suffix(1);
-      if (!item.empty()) items.push_back(item);
-      start = k + 1;
-    }
-  }
-  if (depth != 0) throw InputError(origin + " '" + std::string(list) + "': unbalanced '['");
-  return items;
-}
-
-/// Expands one item with bracket groups, e.g. "n[1-2]-ib[0-1]".
-void expand_item(std::string_view item, const std::string& prefix, std::vector<std::string>& out,
-                 const std::string& origin) {
-  const auto open = item.find('[');
-  if (open == std::string_view::npos) {
-    if (out.size() == kMaxHosts) {
-      throw InputError(origin + ": the host list expands to more than " + std::to_string(kMaxHosts) + " hosts");
-    }
-    out.push_back(prefix + std::string(item));
-    return;
-  }
-  const auto close = item.find(']', open);
-  const auto head = prefix + std::string(item.substr(0, open));
-  const auto inside = item.substr(open + 1, close - open - 1);
-  const auto tail = item.substr(close + 1);
-  std::string_view rest = inside;
-  std::string_view range;
-  if (inside.empty()) throw InputError(origin + ": empty brackets in '" + std::string(item) + "'");
-  while (detail::next_token(rest, range, ",")) {
-    const auto dash = range.find('-');
-    const auto lo_text = range.substr(0, dash);
-    const auto hi_text = dash == std::string_view::npos ? lo_text : range.substr(dash + 1);
-    std::int64_t lo = 0;
-    std::int64_t hi = 0;
-    if (!detail::parse_int(lo_text, lo) || !detail::parse_int(hi_text, hi) || lo < 0 || hi < lo) {
-      throw InputError(origin + ": bad range '" + std::string(range) + "' in '" + std::string(item) + "'");
-    }
-    if (hi - lo >= static_cast<std::int64_t>(kMaxHosts)) {
-      throw InputError(origin + ": range '" + std::string(range) + "' is too long");
-    }
-    const auto width = lo_text.size();  // zero padding as written
-    for (std::int64_t v = lo; v <= hi; ++v) {
-      auto digits = std::to_string(v);
-      if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
-      expand_item(tail, head + digits, out, origin);
-    }
-  }
-}
 
 bool is_id_ranges(std::string_view list) {
   return list.find_first_not_of("0123456789-, \t") == std::string_view::npos;
 }
 
-/// How many hosts an item expands to (saturating above kMaxHosts), so huge
-/// lists are refused before any string is built.
-std::size_t count_item(std::string_view item) {
-  std::size_t total = 1;
-  for (auto open = item.find('['); open != std::string_view::npos; open = item.find('[', open + 1)) {
-    const auto close = item.find(']', open);
-    if (close == std::string_view::npos) return total;
-    std::size_t group = 0;
-    std::string_view rest = item.substr(open + 1, close - open - 1);
-    std::string_view range;
-    while (detail::next_token(rest, range, ",")) {
-      const auto dash = range.find('-');
-      std::int64_t lo = 0;
-      std::int64_t hi = 0;
-      if (!detail::parse_int(range.substr(0, dash), lo)) return total;  // expand_item reports it
-      hi = lo;
-      if (dash != std::string_view::npos && !detail::parse_int(range.substr(dash + 1), hi)) return total;
-      if (hi >= lo) group += static_cast<std::size_t>(std::min<std::int64_t>(hi - lo + 1, kMaxHosts + 1));
-      group = std::min(group, kMaxHosts + 1);
-    }
-    total = std::min(total * std::max<std::size_t>(group, 1), kMaxHosts + 1);
-  }
-  return total;
-}
-
 }  // namespace
 
 std::vector<std::string> expand_hostlist(std::string_view list, const std::string& origin) {
-  std::vector<std::string> hosts;
-  const auto items = split_top_level(list, origin);
-  std::size_t total = 0;
-  for (const auto item : items) total = std::min(total + count_item(item), kMaxHosts + 1);
-  if (total > kMaxHosts) {
-    throw InputError(origin + ": the host list expands to more than " + std::to_string(kMaxHosts) + " hosts");
-  }
-  for (const auto item : items) expand_item(item, "", hosts, origin);
-  if (hosts.empty()) throw InputError(origin + ": no hosts given");
-  return hosts;
+  return detail::expand_hostlist(list, origin);
 }
 
 NodeId node_of_host(std::string_view host, const std::string& host_pattern, const std::string& origin,

@@ -13,7 +13,8 @@ constexpr std::int64_t kMostNodes = std::int64_t{1} << 26;
 TorusNetwork::TorusNetwork(std::vector<std::int64_t> dims) : dims_(std::move(dims)) {
   if (dims_.empty()) throw InputError("torus: at least one dimension");
   for (const auto d : dims_) {
-    if (d < 1 || d > kMostNodes || nodes_ > kMostNodes / d) throw InputError("torus: sizes from 1 to 2^26 nodes in all");
+    if (d < 1 || d > kMostNodes || nodes_ > kMostNodes / d)
+      throw InputError("torus: sizes from 1 to 2^26 nodes in all");
     stride_.push_back(nodes_);
     nodes_ *= d;
   }

@@ -63,18 +63,3 @@ class ClusterTopology final : public Topology {
 };
 
 }  // namespace tmap::topo
-
-namespace tmap::topo {
-
-/// Whether -t names a network of nodes ("fattree:...", "dragonfly:...", "torus:...").
-[[nodiscard]] bool is_cluster_spec(std::string_view spec);
-
-/// A network of nodes: "fattree:L;d1,..,dL;u1,..,uL;p1,..,pL" or
-/// "dragonfly:G,gl;C,cl;R,rl;N" or "torus:X,Y[,Z]" (SimGrid's FAT_TREE,
-/// DRAGONFLY and TORUS parameters), with nodes of `node` (an hwloc synthetic description such
-/// as "package:2 core:8", or an lstopo XML file; empty: one PE per node)
-/// named `hosts`. InputError naming the spec (or --node) and the problem.
-[[nodiscard]] std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string& node,
-                                                     std::vector<std::string> hosts);
-
-}  // namespace tmap::topo

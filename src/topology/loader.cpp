@@ -8,7 +8,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/topology.hpp"
-#include "topology/cluster.hpp"
+#include "topology/cluster_load.hpp"
 #include "topology/complete.hpp"
 #include "topology/distance_matrix.hpp"
 #if TMAP_HAVE_HWLOC
@@ -307,6 +307,7 @@ std::unique_ptr<Topology> parse_topology_file(std::string_view text, const std::
     return hwloc_xml_from_text(text, path);
   }
   if (ext == ".dist") return topo::parse_dist(text, path);
+  if (topo::is_slurm_topology(text)) return topo::load_slurm_cluster(text, path, {});
   const bool numeric = start != std::string_view::npos && text[start] >= '0' && text[start] <= '9';
   if (numeric) {
     // A stream or a file without an extension that starts with a number is a
@@ -377,14 +378,27 @@ std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
   const std::string_view topology =
       first == std::string::npos ? std::string_view{} : std::string_view(spec.topology).substr(first);
   if (topo::is_cluster_spec(topology)) return topo::load_cluster(topology, spec.node, spec.host_names);
+  // A Slurm topology.conf: its switches and the nodes it names.
+  std::error_code ec;
+  if (!topology.empty() && std::filesystem::is_regular_file(std::string(topology), ec)) {
+    const auto text = detail::read_text_file(std::string(topology));
+    if (topo::is_slurm_topology(text)) {
+      if (!spec.host_names.empty()) {
+        throw ParameterError("host-names: " + std::string(topology) + " names its nodes itself");
+      }
+      return topo::load_slurm_cluster(text, std::string(topology), spec.node);
+    }
+  }
   if (!spec.node.empty()) {
     throw ParameterError(
-        "node: only a network of nodes (fattree:..., dragonfly:..., torus:...) takes a node description; '" +
+        "node: only a network of nodes (fattree:..., dragonfly:..., torus:..., topology.conf) takes a node "
+        "description; '" +
         std::string(topology.substr(0, 40)) + "' describes its PEs itself");
   }
   if (!spec.host_names.empty()) {
     throw ParameterError(
-        "host-names: only a network of nodes (fattree:...) takes host names here; name the hosts "
+        "host-names: only a network of nodes (fattree:..., dragonfly:..., torus:...) takes host names here; name the "
+        "hosts "
         "of this machine with --hosts FILE or an allocation");
   }
   return load_topology(spec.topology);

@@ -89,8 +89,8 @@ TEST(Machines, NodeAndHostNamesOnlyForNetworks) {
   box.write("c.coo", "2\n0 1 5\n");
   const auto tleaf = box.run("tm-map", {"-t", "tleaf 2 4 10 4 1", "--node", "core:4", "-c", "c.coo"});
   EXPECT_EQ(tleaf.exit_code, 2);
-  EXPECT_NE(tleaf.err.find(
-                "--node: only a network of nodes (fattree:..., dragonfly:..., torus:...) takes a node description"),
+  EXPECT_NE(tleaf.err.find("--node: only a network of nodes (fattree:..., dragonfly:..., torus:..., topology.conf) "
+                           "takes a node description"),
             std::string::npos)
       << tleaf.err;
   const auto few = box.run("tm-map", {"-t", "fattree:2;4,4;1,2;1,2", "--host-names", "cn[01-15]", "-c", "c.coo"});

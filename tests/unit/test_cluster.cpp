@@ -2,6 +2,10 @@
 // an hwloc tree; distances, the tree view and D-mod-k routes against values
 // worked out by hand.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "routing/fat_tree.hpp"
 #include "tmap/error.hpp"
@@ -185,4 +189,73 @@ TEST(TorusOfNodes, SimGridsWayRoundByHand) {
   EXPECT_EQ(machine->distance(0, 20), 2 + 4 + 2);
   EXPECT_THROW((void)tmap::load_topology("torus:4,0"), tmap::InputError);
   EXPECT_THROW((void)tmap::load_topology("torus:"), tmap::InputError);
+}
+
+namespace {
+
+/// Writes `text` to a fresh file named topology.conf and returns its path.
+std::string conf_file(const std::string& text) {
+  static int count = 0;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("tmap-conf-" + std::to_string(::getpid()) + "-" + std::to_string(++count));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "topology.conf";
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace
+
+// Slurm's topology/tree: two leaf switches of four nodes under one spine.
+TEST(SlurmTopology, SwitchTreeDistancesAndHostNames) {
+  const auto path = conf_file(
+      "# the cluster's switches\n"
+      "SwitchName=s0 Nodes=cn[01-04] LinkSpeed=100\n"
+      "SwitchName=s1 Nodes=cn[05-08]\n"
+      "SwitchName=spine Switches=s[0-1]\n");
+  const auto machine = tmap::load_machine({path, "core:2", {}});
+  ASSERT_EQ(machine->size(), 16);
+  EXPECT_EQ(machine->kind(), "slurm-tree");
+  EXPECT_EQ(machine->host_name(0), "cn01");
+  EXPECT_EQ(machine->host_name(7), "cn08");
+  EXPECT_EQ(machine->distance(0, 1), 4);          // two cores of cn01
+  EXPECT_EQ(machine->distance(0, 2), 2 + 2 + 2);  // cn01 - s0 - cn02
+  EXPECT_EQ(machine->distance(0, 8), 2 + 4 + 2);  // cn01 - s0 - spine - s1 - cn05
+  const auto routing = machine->routing_model();
+  std::vector<tmap::LinkId> links;
+  routing->route(0, 8, links);
+  std::vector<std::string> names;
+  for (const auto l : links) names.push_back(routing->link_name(l));
+  EXPECT_EQ(names, (std::vector<std::string>{"node 0 - s0", "s0 - spine", "s1 - spine", "node 4 - s1"}));
+  // The tree view (every node as deep) gives the same distances.
+  std::vector<std::int64_t> x;
+  std::vector<std::int64_t> y;
+  ASSERT_TRUE(machine->tree_path(0, x));
+  ASSERT_TRUE(machine->tree_path(8, y));
+  std::size_t common = 0;
+  while (common < x.size() && x[common] == y[common]) ++common;
+  EXPECT_EQ(static_cast<tmap::Distance>(x.size() + y.size() - 2 * common), machine->distance(0, 8));
+  // As -t alone: one PE per node.
+  EXPECT_EQ(tmap::load_topology(path)->size(), 8);
+}
+
+TEST(SlurmTopology, RefusesWhatSlurmWouldNot) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"SwitchName=s0 Nodes=cn[1-2]\nSwitchName=s1 Nodes=cn2\nSwitchName=top Switches=s[0-1]\n",
+       ":2: node cn2 hangs on two switches (also on line 1)"},
+      {"SwitchName=s0 Nodes=cn1\nSwitchName=top Switches=s0,s9\n", ":2: switch s9 (under top) is not defined"},
+      {"SwitchName=s0 Nodes=cn1\nSwitchName=a Switches=s0\nSwitchName=b Switches=s0\n",
+       ":3: switch s0 has two parents, a and b"},
+      {"SwitchName=s0 Nodes=cn1\nSwitchName=s1 Nodes=cn2\n", "switches s0 and s1 have no common parent"},
+      {"SwitchName=s0 Nodes=cn1 Speed=9\n", ":1: unknown setting 'speed'"},
+      {"SwitchName=s0 Nodes=cn1\nSwitchName=s0 Nodes=cn2\n", ":2: switch s0 is defined twice"},
+  };
+  for (const auto& [text, message] : cases) {
+    try {
+      (void)tmap::load_topology(conf_file(text));
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const tmap::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
 }
