@@ -47,8 +47,10 @@ SwitchTreeNetwork::SwitchTreeNetwork(std::vector<std::string> switch_names, std:
 }
 
 std::int64_t SwitchTreeNetwork::lowest_common(std::int64_t s, std::int64_t t) const {
-  while (depth_[static_cast<std::size_t>(s)] > depth_[static_cast<std::size_t>(t)]) s = parent_[static_cast<std::size_t>(s)];
-  while (depth_[static_cast<std::size_t>(t)] > depth_[static_cast<std::size_t>(s)]) t = parent_[static_cast<std::size_t>(t)];
+  while (depth_[static_cast<std::size_t>(s)] > depth_[static_cast<std::size_t>(t)])
+    s = parent_[static_cast<std::size_t>(s)];
+  while (depth_[static_cast<std::size_t>(t)] > depth_[static_cast<std::size_t>(s)])
+    t = parent_[static_cast<std::size_t>(t)];
   while (s != t) {
     s = parent_[static_cast<std::size_t>(s)];
     t = parent_[static_cast<std::size_t>(t)];
@@ -80,7 +82,9 @@ void SwitchTreeNetwork::route(std::int64_t a, std::int64_t b, std::vector<LinkId
 
 std::string SwitchTreeNetwork::link_name(LinkId link) const {
   const auto n = num_nodes();
-  if (link < n) return fmt::format("node {} - {}", link, names_[static_cast<std::size_t>(switch_of_node_[static_cast<std::size_t>(link)])]);
+  if (link < n)
+    return fmt::format("node {} - {}", link,
+                       names_[static_cast<std::size_t>(switch_of_node_[static_cast<std::size_t>(link)])]);
   const auto s = static_cast<std::size_t>(link - n);
   return fmt::format("{} - {}", names_[s], parent_[s] >= 0 ? names_[static_cast<std::size_t>(parent_[s])] : "(root)");
 }

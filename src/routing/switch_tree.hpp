@@ -21,9 +21,7 @@ class SwitchTreeNetwork final : public Network {
   SwitchTreeNetwork(std::vector<std::string> switch_names, std::vector<std::int64_t> parent,
                     std::vector<std::int64_t> switch_of_node, std::string spec);
 
-  [[nodiscard]] std::int64_t num_nodes() const override {
-    return static_cast<std::int64_t>(switch_of_node_.size());
-  }
+  [[nodiscard]] std::int64_t num_nodes() const override { return static_cast<std::int64_t>(switch_of_node_.size()); }
   [[nodiscard]] std::int64_t hops(std::int64_t a, std::int64_t b) const override;
   [[nodiscard]] std::int64_t max_hops() const override { return max_hops_; }
   void route(std::int64_t a, std::int64_t b, std::vector<LinkId>& links) const override;

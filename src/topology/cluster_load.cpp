@@ -84,6 +84,7 @@ std::shared_ptr<const routing::Network> dragonfly_of(std::string_view spec) {
   const auto parts = parts_of(spec);
   if (parts.size() != 4) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
   std::vector<std::vector<std::int64_t>> counts;
+  counts.reserve(parts.size());
   for (const auto part : parts) counts.push_back(counts_of(part, spec));
   for (std::size_t k = 0; k < 3; ++k) {
     if (counts[k].size() != 2) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
@@ -123,7 +124,6 @@ std::unique_ptr<Topology> load_node(const std::string& node) {
                          "described; rebuild with hwloc");
 #endif
 }
-
 
 bool is_cluster_spec(std::string_view spec) {
   return spec.starts_with("fattree:") || spec.starts_with("dragonfly:") || spec.starts_with("torus:");
@@ -211,9 +211,8 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
       } else if (key == "nodes") {
         for (auto& host : detail::expand_hostlist(value, where)) {
           if (const auto [it, fresh] = line_of_host.emplace(host, at); !fresh) {
-            throw InputError(path, at,
-                             "node " + host + " hangs on two switches (also on line " + std::to_string(it->second) +
-                                 ")");
+            throw InputError(
+                path, at, "node " + host + " hangs on two switches (also on line " + std::to_string(it->second) + ")");
           }
           hosts.push_back(std::move(host));
           switch_of_node.push_back(static_cast<std::int64_t>(switches.size()));
@@ -233,7 +232,8 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
     for (const auto& child : switches[p].children) {
       const auto it = index_of.find(child);
       if (it == index_of.end()) {
-        throw InputError(path, switches[p].line, "switch " + child + " (under " + switches[p].name + ") is not defined");
+        throw InputError(path, switches[p].line,
+                         "switch " + child + " (under " + switches[p].name + ") is not defined");
       }
       auto& up = parent[static_cast<std::size_t>(it->second)];
       if (up >= 0) {
