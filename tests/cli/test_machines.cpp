@@ -100,3 +100,31 @@ TEST(Machines, NodeAndHostNamesOnlyForNetworks) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("expected fattree:L;d1,..,dL;u1,..,uL;p1,..,pL"), std::string::npos) << bad.err;
 }
+
+// tm-topo writes a network's Scotch view: a deco 0 of its exact distances,
+// terminal k = PE k, on which plain Scotch (and scotch_gmap) map the very
+// machine tmap maps: the same mapping scores the same on both.
+TEST(Machines, TopoWritesTheScotchViewOfANetwork) {
+  Sandbox box;
+  box.write("halo.coo", halo());
+  const auto view = box.run("tm-topo", {"fattree:2;4,4;1,2;1,2", "--node", "package:2 core:8", "--tgt", "view.tgt"});
+  ASSERT_EQ(view.exit_code, 0) << view.err;
+  ASSERT_TRUE(box.exists("view.tgt"));
+  auto on_cluster = kCluster;
+  on_cluster.insert(on_cluster.end(), {"-c", "halo.coo", "-s", "scotch", "--format", "json"});
+  const auto mapped = box.run("tm-map", on_cluster);
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  const auto on_view = box.run("tm-map", {"-t", "view.tgt", "-c", "halo.coo", "-s", "inorder", "--format", "json"});
+  ASSERT_EQ(on_view.exit_code, 0) << on_view.err;
+  const auto inorder = box.run("tm-map", {"-t", "fattree:2;4,4;1,2;1,2", "--node", "package:2 core:8", "-c", "halo.coo",
+                                          "-s", "inorder", "--format", "json"});
+  const auto hop_bytes = [](const std::string& json) {
+    const auto at = json.find("\"hop_bytes\": ");
+    return std::stoll(json.substr(at + 13));
+  };
+  EXPECT_EQ(hop_bytes(on_view.out), hop_bytes(inorder.out));
+  const auto big = box.run("tm-topo", {"torus:64,64", "--node", "core:4", "--tgt", "big.tgt"});
+  EXPECT_EQ(big.exit_code, 2);
+  EXPECT_NE(big.err.find("16384 PEs; tm-topo writes a deco 0 view of at most 8192 PEs"), std::string::npos) << big.err;
+  EXPECT_FALSE(box.exists("big.tgt"));
+}

@@ -1,4 +1,5 @@
-// tm-topo: emits Tianhe-3 targets (contract section 6).
+// tm-topo: emits Tianhe-3 targets (contract section 6), and the Scotch view
+// of any network of nodes (a deco 0 of its exact distances) for scotch_gmap.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -6,11 +7,47 @@
 #include "cli.hpp"
 #include "tmap/tianhe3.hpp"
 
+namespace {
+
+/// The most PEs a deco 0 view is written for: its distance table has
+/// N(N-1)/2 entries (8,192 PEs: 33.5 million, as tm-topo's Tianhe-3 bound).
+constexpr tmap::PE kMostViewPEs = 8192;
+
+/// A network of nodes as Scotch sees it: a deco 0 with the exact distances,
+/// terminal k = PE k, so that plain Scotch (scotch_gmap, tm-map -s scotch
+/// on the file) maps on the very machine tmap maps on.
+int write_network_view(const std::string& spec, const std::string& node, const std::string& host_names,
+                       const std::string& tgt_file, const std::string& tree_file, const std::string& xml_file) {
+  using namespace tmap;
+  if (!tree_file.empty()) {
+    throw UnsupportedError("--tree: a tleaf view is written for tianhe3 only so far; --tgt writes the deco 0 view");
+  }
+  if (!xml_file.empty()) throw UnsupportedError("--xml: for tianhe3; a network's node is --node itself");
+  MachineSpec machine{spec, node, {}};
+  if (!host_names.empty()) machine.host_names = expand_hostlist(host_names, "--host-names");
+  std::unique_ptr<Topology> topology;
+  try {
+    topology = load_machine(machine);
+  } catch (const InputError& e) {  // say which argument it was: the machine
+    if (!e.file().empty()) throw;
+    throw InputError("machine '" + spec + "' (tianhe3, or a machine as tm-map -t reads it): " + e.problem());
+  }
+  if (topology->size() > kMostViewPEs) {
+    throw ResourceError(fmt::format("{}: {} PEs; tm-topo writes a deco 0 view of at most {} PEs ({} distances)", spec,
+                                    topology->size(), kMostViewPEs, kMostViewPEs * (kMostViewPEs - 1) / 2));
+  }
+  cli::emit(topology->to_tgt(), tgt_file == "-" ? "" : tgt_file);
+  return cli::kExitOk;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace tmap;
   using namespace tmap::cli;
   CLI::App app{
-      "tm-topo: writes the Tianhe-3 prototype's network as Scotch targets and its node as hwloc XML.\n"
+      "tm-topo: writes the Tianhe-3 prototype's network as Scotch targets and its node as hwloc XML, and any\n"
+      "network of nodes (fattree:..., dragonfly:..., torus:..., a Slurm topology.conf; --node) as a deco 0.\n"
       "  --tgt  a deco 0 target with the exact hop table (one terminal per node, weight = cores)\n"
       "  --tree a tleaf of chip, side, node and the node's hwloc levels (link costs approximate\n"
       "         the hop table; the worst error is printed)\n"
@@ -29,9 +66,14 @@ int main(int argc, char** argv) {
   std::string tree_file;
   std::string xml_file;
   bool quiet = false;
-  app.add_option("machine", machine, "The machine model: tianhe3")->required()->check(CLI::IsMember({"tianhe3"}));
-  app.add_option("--rows", shape.rows, "Chip rows")->required()->transform(whole_number(1, 1 << 20));
-  app.add_option("--cols", shape.cols, "Chip columns")->required()->transform(whole_number(1, 1 << 20));
+  app.add_option("machine", machine,
+                 "The machine model: tianhe3, or a network of nodes as tm-map -t takes it (fattree:..., "
+                 "dragonfly:..., torus:..., a Slurm topology.conf)")
+      ->required();
+  std::string host_names;
+  app.add_option("--host-names", host_names, "A network's node names, a Slurm host list (as tm-map)");
+  auto* rows = app.add_option("--rows", shape.rows, "Chip rows (tianhe3)")->transform(whole_number(1, 1 << 20));
+  auto* cols = app.add_option("--cols", shape.cols, "Chip columns (tianhe3)")->transform(whole_number(1, 1 << 20));
   app.add_option("--nodes", shape.nodes, "Nodes per chip, even (default 96)")->transform(whole_number(2, 1 << 24));
   app.add_option("--cores", cores, "PEs per node (default: the node's PUs)")->transform(whole_number(1, 1 << 20));
   app.add_option("--alloc", alloc,
@@ -55,6 +97,10 @@ int main(int argc, char** argv) {
     for (const auto* file : {&tgt_file, &tree_file, &xml_file}) {
       if (!file->empty() && *file != "-") check_outputs({*file});
     }
+    if (machine != "tianhe3")
+      return write_network_view(machine, synth->count() > 0 ? node_synthetic : node_xml, host_names, tgt_file,
+                                tree_file, xml_file);
+    if (rows->count() == 0 || cols->count() == 0) throw InputError("tianhe3: --rows and --cols are needed");
     if (!have_hwloc() && (!node_xml.empty() || synth->count() > 0 || !tree_file.empty() || !xml_file.empty())) {
       throw UnsupportedError(
           "this tm-topo was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): --node, --node-xml, --tree and --xml "
