@@ -50,6 +50,17 @@ if command -v lstopo > /dev/null; then
   echo "-x node.xml: $(time_of xml.json) s"
 fi
 
+# A Slurm topology.conf with --node (issue 42): PE 0 (cn01) to PE 8 (cn05)
+# crosses 2 edges in each node and 4 cables, so a 1 MB round trip at 1 us a
+# hop and 1 GB/s takes 2 (8 us + 1 ms), plus SMPI's 16 ns a message.
+printf 'SwitchName=s0 Nodes=cn[01-04]\nSwitchName=s1 Nodes=cn[05-08]\nSwitchName=spine Switches=s[0-1]\n' > topology.conf
+printf '0\n8\n' > far.perm
+"$bin/tm-sim" -t topology.conf --node 'core:2' -m far.perm --app 'pingpong --bytes 1000000 --iterations 1' \
+  --sim-latency 1 --sim-link-bw 1 --format json > conf.json
+python3 -c 'import json, sys; t = json.load(open("conf.json"))["runs"][0]["app_time_s"]; sys.exit(0 if abs(t - 2 * (8e-6 + 1e-3) - 32e-9) < 1e-9 else 1)' ||
+  fail "topology.conf with --node: $(time_of conf.json) s, expected 0.002016032"
+echo "topology.conf with --node: $(time_of conf.json) s, as computed by hand"
+
 # --keep in a folder whose name has a space: the run happens and is kept.
 mkdir -p kept
 "$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --bytes 1000' --keep "kept/my run" --format json > kept.json

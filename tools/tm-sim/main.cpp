@@ -99,8 +99,15 @@ Machine load_machine(const InputOptions& in) {
     return m;
   }
   const auto& path = in.hwloc_xml.empty() ? in.topology : in.hwloc_xml;
-  m.text = read_text(path);
-  m.topology = parse_topology_file(m.text, path, !in.hwloc_xml.empty());
+  if (!in.node_spec.empty()) {
+    // A Slurm topology.conf with --node: the machine as tm-map reads it,
+    // the file's text for the platform module (which gets --node too).
+    m.topology = in.load_topology();
+    m.text = read_text(path);
+  } else {
+    m.text = read_text(path);
+    m.topology = parse_topology_file(m.text, path, !in.hwloc_xml.empty());
+  }
   // The copy is named for what it was read as (parse_topology_file's rules:
   // the content decides; a number first is a .dist).
   const auto first = m.text.find_first_not_of(" \t\r\n");
