@@ -123,6 +123,18 @@ TEST(Machines, TopoWritesTheScotchViewOfANetwork) {
     return std::stoll(json.substr(at + 13));
   };
   EXPECT_EQ(hop_bytes(on_view.out), hop_bytes(inorder.out));
+  // The tleaf view (TreeMatch's and Scotch's tree): fan-outs 4 (spine), 4
+  // (leaf), 2 (package), 8 (core), each level costing 2 a level of edges
+  // below it (core: core and PU, 4); a mapping scores the same on it.
+  const auto tree = box.run("tm-topo", {"fattree:2;4,4;1,2;1,2", "--node", "package:2 core:8", "--tree", "-"});
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_EQ(tree.out, "tleaf 4 4 2 4 2 2 2 8 4\n");
+  box.write("tree.tgt", tree.out);
+  const auto on_tree = box.run("tm-map", {"-t", "tree.tgt", "-c", "halo.coo", "-s", "inorder", "--format", "json"});
+  EXPECT_EQ(hop_bytes(on_tree.out), hop_bytes(inorder.out));
+  const auto no_tree = box.run("tm-topo", {"dragonfly:3,1;2,1;3,1;2", "--tree", "t.tgt"});
+  EXPECT_EQ(no_tree.exit_code, 2);
+  EXPECT_FALSE(box.exists("t.tgt"));
   const auto big = box.run("tm-topo", {"torus:64,64", "--node", "core:4", "--tgt", "big.tgt"});
   EXPECT_EQ(big.exit_code, 2);
   EXPECT_NE(big.err.find("16384 PEs; tm-topo writes a deco 0 view of at most 8192 PEs"), std::string::npos) << big.err;

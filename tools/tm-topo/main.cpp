@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "cli.hpp"
 #include "tmap/tianhe3.hpp"
@@ -13,15 +15,55 @@ namespace {
 /// N(N-1)/2 entries (8,192 PEs: 33.5 million, as tm-topo's Tianhe-3 bound).
 constexpr tmap::PE kMostViewPEs = 8192;
 
+/// The machine as a Scotch tleaf with its exact distances, when its tree
+/// view (Topology::tree_path) has one fan-out per level; "" otherwise. A
+/// level of fan-out 1 splits no pair: its edge goes into the cost of the
+/// branching level above it (tleaf's distance counts each level below the
+/// lowest common ancestor once; tmap's counts each edge on both sides).
+std::string tleaf_view(const tmap::Topology& t) {
+  using tmap::PE;
+  std::vector<std::vector<std::int64_t>> paths(static_cast<std::size_t>(t.size()));
+  for (PE p = 0; p < t.size(); ++p) {
+    if (!t.tree_path(p, paths[static_cast<std::size_t>(p)]) ||
+        paths[static_cast<std::size_t>(p)].size() != paths[0].size()) {
+      return {};
+    }
+  }
+  const auto depth = paths[0].size();
+  // Fan-out of each level: the distinct branches under each prefix, alike everywhere.
+  std::vector<std::int64_t> fanout(depth, 0);
+  for (std::size_t level = 0; level < depth; ++level) {
+    std::map<std::vector<std::int64_t>, std::set<std::int64_t>> children;
+    for (const auto& path : paths) {
+      children[std::vector<std::int64_t>(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(level))].insert(
+          path[level]);
+    }
+    for (const auto& [prefix, branches] : children) {
+      const auto n = static_cast<std::int64_t>(branches.size());
+      if (fanout[level] != 0 && fanout[level] != n) return {};
+      fanout[level] = n;
+    }
+  }
+  // Kept levels (fan-out >= 2), each costing 2 per edge down to the next kept one.
+  std::vector<std::size_t> kept;
+  for (std::size_t level = 0; level < depth; ++level) {
+    if (fanout[level] > 1) kept.push_back(level);
+  }
+  if (kept.empty()) return {};
+  std::string text = fmt::format("tleaf {}", kept.size());
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    const auto next = k + 1 < kept.size() ? kept[k + 1] : depth;
+    text += fmt::format(" {} {}", fanout[kept[k]], 2 * (next - kept[k]));
+  }
+  return text + "\n";
+}
+
 /// A network of nodes as Scotch sees it: a deco 0 with the exact distances,
 /// terminal k = PE k, so that plain Scotch (scotch_gmap, tm-map -s scotch
 /// on the file) maps on the very machine tmap maps on.
 int write_network_view(const std::string& spec, const std::string& node, const std::string& host_names,
                        const std::string& tgt_file, const std::string& tree_file, const std::string& xml_file) {
   using namespace tmap;
-  if (!tree_file.empty()) {
-    throw UnsupportedError("--tree: a tleaf view is written for tianhe3 only so far; --tgt writes the deco 0 view");
-  }
   if (!xml_file.empty()) throw UnsupportedError("--xml: for tianhe3; a network's node is --node itself");
   MachineSpec machine{spec, node, {}};
   if (!host_names.empty()) machine.host_names = expand_hostlist(host_names, "--host-names");
@@ -32,11 +74,24 @@ int write_network_view(const std::string& spec, const std::string& node, const s
     if (!e.file().empty()) throw;
     throw InputError("machine '" + spec + "' (tianhe3, or a machine as tm-map -t reads it): " + e.problem());
   }
-  if (topology->size() > kMostViewPEs) {
-    throw ResourceError(fmt::format("{}: {} PEs; tm-topo writes a deco 0 view of at most {} PEs ({} distances)", spec,
-                                    topology->size(), kMostViewPEs, kMostViewPEs * (kMostViewPEs - 1) / 2));
+  std::vector<std::pair<std::string, std::string>> outputs;  // written only when all were built
+  if (!tgt_file.empty()) {
+    if (topology->size() > kMostViewPEs) {
+      throw ResourceError(fmt::format("{}: {} PEs; tm-topo writes a deco 0 view of at most {} PEs ({} distances)", spec,
+                                      topology->size(), kMostViewPEs, kMostViewPEs * (kMostViewPEs - 1) / 2));
+    }
+    outputs.emplace_back(tgt_file, topology->to_tgt());
   }
-  cli::emit(topology->to_tgt(), tgt_file == "-" ? "" : tgt_file);
+  if (!tree_file.empty()) {
+    const auto tree = tleaf_view(*topology);
+    if (tree.empty()) {
+      throw UnsupportedError(spec +
+                             ": --tree needs a machine that is a tree with the same fan-out at every branch of a "
+                             "level (a fat tree of alike nodes, a symmetric topology.conf); --tgt writes a deco 0");
+    }
+    outputs.emplace_back(tree_file, tree);
+  }
+  for (const auto& [file, text] : outputs) cli::emit(text, file == "-" ? "" : file);
   return cli::kExitOk;
 }
 
