@@ -19,18 +19,25 @@ platform() {  # platform TOPOLOGY PARAMS NODES
 </platform>
 XML
 }
+check() {  # check SIMGRID_TOPOLOGY TMAP_KIND PARAMS: every route of that network against SimGrid's zone
+  local nodes
+  nodes=$(python3 - "$2" "$3" <<'PY'
+import math, sys
+kind, params = sys.argv[1], sys.argv[2].split(";")
+counts = {"fattree": lambda: params[1].split(","), "dragonfly": lambda: [p.split(",")[0] for p in params],
+          "torus": lambda: params[0].split(",")}[kind]()
+print(math.prod(int(x) for x in counts))
+PY
+)
+  platform "$1" "$3" "$nodes"
+  "$oracle" "$work/net.xml" "$2:$3" 1e-6 --log=root.thresh:critical
+}
 for params in "2;4,4;1,2;1,2" "3;2,2,2;1,2,2;1,1,2" "2;4,2;2,2;2,1" "1;6;1;1" "3;2,3,2;2,2,1;1,2,1"; do
-  nodes=$(python3 -c "import math; print(math.prod(int(x) for x in '$params'.split(';')[1].split(',')))")
-  platform FAT_TREE "$params" "$nodes"
-  "$oracle" "$work/net.xml" "fattree:$params" 1e-6 --log=root.thresh:critical
+  check FAT_TREE fattree "$params"
 done
 for params in "3,1;2,1;3,1;2" "2,2;3,2;2,3;1" "4,1;1,1;4,1;1" "1,1;3,1;2,1;2"; do
-  nodes=$(python3 -c "p = [int(x.split(',')[0]) for x in '$params'.split(';')]; print(p[0] * p[1] * p[2] * p[3])")
-  platform DRAGONFLY "$params" "$nodes"
-  "$oracle" "$work/net.xml" "dragonfly:$params" 1e-6 --log=root.thresh:critical
+  check DRAGONFLY dragonfly "$params"
 done
 for params in "4,4" "3,2,2" "5,3" "2,2,2" "6"; do
-  nodes=$(python3 -c "import math; print(math.prod(int(x) for x in '$params'.split(',')))")
-  platform TORUS "$params" "$nodes"
-  "$oracle" "$work/net.xml" "torus:$params" 1e-6 --log=root.thresh:critical
+  check TORUS torus "$params"
 done

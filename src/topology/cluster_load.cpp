@@ -65,6 +65,16 @@ constexpr std::string_view kDragonflySyntax =
     "dragonfly:G,gl;C,cl;R,rl;N (groups, chassis per group, routers per chassis, each with the cables a blue, "
     "black or green link stands for, and nodes per router: SimGrid's DRAGONFLY parameters)";
 
+/// The network `make` builds, its refusal (a count out of range) naming -t's spec.
+template <typename Make>
+std::shared_ptr<const routing::Network> named(std::string_view spec, Make make) {
+  try {
+    return make();
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("-t '{}': {}", spec, e.problem()));
+  }
+}
+
 std::shared_ptr<const routing::Network> fattree_of(std::string_view spec) {
   const auto parts = parts_of(spec);
   if (parts.size() != 4) throw InputError(fmt::format("-t '{}': expected {}", spec, kFatTreeSyntax));
@@ -77,7 +87,9 @@ std::shared_ptr<const routing::Network> fattree_of(std::string_view spec) {
     throw InputError(
         fmt::format("-t '{}': {} levels need {} counts in each of the three lists", spec, levels[0], levels[0]));
   }
-  return std::make_shared<routing::FatTreeNetwork>(std::move(down), std::move(up), std::move(ports));
+  return named(spec, [&] {
+    return std::make_shared<routing::FatTreeNetwork>(std::move(down), std::move(up), std::move(ports));
+  });
 }
 
 std::shared_ptr<const routing::Network> dragonfly_of(std::string_view spec) {
@@ -90,8 +102,10 @@ std::shared_ptr<const routing::Network> dragonfly_of(std::string_view spec) {
     if (counts[k].size() != 2) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
   }
   if (counts[3].size() != 1) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
-  return std::make_shared<routing::DragonflyNetwork>(routing::DragonflyNetwork::Shape{
-      counts[0][0], counts[0][1], counts[1][0], counts[1][1], counts[2][0], counts[2][1], counts[3][0]});
+  return named(spec, [&] {
+    return std::make_shared<routing::DragonflyNetwork>(routing::DragonflyNetwork::Shape{
+        counts[0][0], counts[0][1], counts[1][0], counts[1][1], counts[2][0], counts[2][1], counts[3][0]});
+  });
 }
 
 std::shared_ptr<const routing::Network> torus_of(std::string_view spec) {
@@ -102,7 +116,8 @@ std::shared_ptr<const routing::Network> torus_of(std::string_view spec) {
                     "parameters)",
                     spec));
   }
-  return std::make_shared<routing::TorusNetwork>(counts_of(parts[0], spec));
+  auto dims = counts_of(parts[0], spec);
+  return named(spec, [&] { return std::make_shared<routing::TorusNetwork>(std::move(dims)); });
 }
 
 }  // namespace
@@ -139,15 +154,10 @@ std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string&
       throw InputError("--node: " + e.problem());
     }
   }
-  try {
-    auto network = spec.starts_with("fattree:")     ? fattree_of(spec)
-                   : spec.starts_with("dragonfly:") ? dragonfly_of(spec)
-                                                    : torus_of(spec);
-    return std::make_unique<ClusterTopology>(std::move(network), std::move(machine_node), node, std::move(hosts));
-  } catch (const InputError& e) {
-    if (!e.file().empty() || e.problem().starts_with("-t '")) throw;
-    throw InputError(fmt::format("-t '{}': {}", spec, e.problem()));
-  }
+  auto network = spec.starts_with("fattree:")     ? fattree_of(spec)
+                 : spec.starts_with("dragonfly:") ? dragonfly_of(spec)
+                                                  : torus_of(spec);
+  return std::make_unique<ClusterTopology>(std::move(network), std::move(machine_node), node, std::move(hosts));
 }
 
 namespace {
