@@ -9,8 +9,10 @@
 # found through TMAP_BIN, else PATH (installed tools), else the build tree
 # beside the submission folder's copy of the project.
 #
-# TMAP_TOPOLOGY  the machine (default tianhe3:4x4,cores=64)
-# TMAP_STRATEGY  the strategy (default scotch)
+# TMAP_TOPOLOGY  the machine as tm-map's -t reads it (default: Slurm's own,
+#                its switch tree from topology/tree, each node as hwloc sees
+#                the node this script runs on)
+# TMAP_STRATEGY  the strategy (default: tm-map's own)
 # TMAP_BIN       the folder holding tm-map
 # TMAP_HET_GROUP in a heterogeneous job, the group to map and launch
 # TMAP_WORKDIR   where tmap.hostfile and tmap.rankfile go (default: the submission folder)
@@ -19,8 +21,10 @@ set -euo pipefail
 
 comm=${1:?usage: map_and_launch.sh TRAFFIC_MATRIX PROGRAM [ARGS...]}
 shift
-topology=${TMAP_TOPOLOGY:-tianhe3:4x4,cores=64}
-strategy=${TMAP_STRATEGY:-scotch}
+machine=()
+[ -z "${TMAP_TOPOLOGY:-}" ] || machine=(-t "$TMAP_TOPOLOGY")
+strategy=()
+[ -z "${TMAP_STRATEGY:-}" ] || strategy=(-s "$TMAP_STRATEGY")
 workdir=${TMAP_WORKDIR:-${SLURM_SUBMIT_DIR:-.}}
 if [ -n "${TMAP_BIN:-}" ]; then
   tm_map=$TMAP_BIN/tm-map
@@ -31,14 +35,15 @@ else
 fi
 [ -x "$tm_map" ] || { echo "map_and_launch.sh: tm-map not found (set TMAP_BIN, or put tm-map on PATH)" >&2; exit 2; }
 
-# 1. Map onto the CPUs Slurm gave this job (tm-map asks slurmctld which;
+# 1. Map onto the CPUs Slurm gave this job (tm-map asks slurmctld which,
+#    and, with no TMAP_TOPOLOGY, how its switches connect the nodes;
 #    SLURM_CPUS_PER_TASK CPUs per rank), host names kept as Slurm spells
 #    them. Exit code 2 means bad input: stop here.
 group=()
 [ -z "${TMAP_HET_GROUP:-}" ] || group=(--het-group "$TMAP_HET_GROUP")
-"$tm_map" -t "$topology" -c "$comm" --alloc-from-env "${group[@]}" -s "$strategy" \
+"$tm_map" "${machine[@]}" -c "$comm" --alloc-from-env "${group[@]}" "${strategy[@]}" \
   --format hostfile --output "$workdir/tmap.hostfile"
-"$tm_map" -t "$topology" -c "$comm" --alloc-from-env "${group[@]}" -s "$strategy" -q \
+"$tm_map" "${machine[@]}" -c "$comm" --alloc-from-env "${group[@]}" "${strategy[@]}" -q \
   --format rankfile --output "$workdir/tmap.rankfile"
 
 # 2. Launch: Slurm places rank i on line i of the hostfile with

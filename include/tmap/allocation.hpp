@@ -61,7 +61,9 @@ struct Allocation {
 /// A node id from a host name: the trailing integer (cn0012 -> 12), or the
 /// first capture group of `host_pattern` (a regular expression matching the
 /// whole name) when given. InputError naming the host otherwise.
-/// A host in `known` (when given) takes the id listed there first.
+/// A host in `known` (when given) takes the id listed there; with `known`
+/// and no pattern, any other host is refused (InputError): a machine whose
+/// hosts are listed has no others.
 [[nodiscard]] NodeId node_of_host(std::string_view host, const std::string& host_pattern = {},
                                   const std::string& origin = "--alloc", const HostIds* known = nullptr);
 

@@ -139,12 +139,16 @@ class Topology {
 /// reads it (-t); for a network of nodes (`fattree:L;d..;u..;p..`, SimGrid's
 /// FAT_TREE parameters), what one node holds (`node`: an hwloc synthetic
 /// description such as "package:2 core:8", or an lstopo XML file; empty:
-/// one PE per node) and the nodes' host names in node order (empty:
-/// cn<node>), which launcher files then name.
+/// one PE per node; "this": the machine tmap runs on, as hwloc sees it)
+/// and the nodes' host names in node order (empty: cn<node>), which
+/// launcher files then name. `topology_text`, when given, is the machine's
+/// text itself (what a scheduler answered, as a file would hold it), and
+/// `topology` then only names it in messages.
 struct MachineSpec {
   std::string topology;
   std::string node;
   std::vector<std::string> host_names;
+  std::string topology_text = {};
 };
 
 /// The machine of `spec`. ParameterError when a node or host names are given

@@ -33,6 +33,19 @@ NodeId node_of_host(std::string_view host, const std::string& host_pattern, cons
                     const HostIds* known) {
   if (known != nullptr) {
     if (const auto it = known->find(std::string(host)); it != known->end()) return it->second;
+    // A machine whose hosts are named knows them all: another name is
+    // another machine's (or misspelt), and its number would be a guess.
+    if (host_pattern.empty()) {
+      std::string_view low;
+      std::string_view high;
+      for (const auto& [name, id] : *known) {
+        if (low.empty() || name < low) low = name;
+        if (high.empty() || name > high) high = name;
+      }
+      throw InputError(origin + ": host '" + std::string(host) + "' is not a node of this machine (its " +
+                       std::to_string(known->size()) + " hosts are " + std::string(low) + " .. " + std::string(high) +
+                       "; --host-pattern reads node numbers from other names)");
+    }
   }
   if (!host_pattern.empty()) {
     std::regex pattern;

@@ -7,10 +7,8 @@
 #if TMAP_HAVE_LIBSLURM
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
+#include "sched/libslurm_session.hpp"
 #endif
 
 namespace tmap::sched {
@@ -42,63 +40,6 @@ std::vector<std::int64_t> parse_cpu_list(const std::string& text) {
 }
 
 #if TMAP_HAVE_LIBSLURM
-
-namespace {
-
-/// The configuration libslurm would read, or empty when there is none (it
-/// would then retry for a minute before failing).
-std::string slurm_configuration() {
-  std::error_code error;
-  if (const char* conf = std::getenv("SLURM_CONF"); conf != nullptr && *conf != '\0') {
-    return std::filesystem::is_regular_file(conf, error) ? conf : "";
-  }
-  for (const char* path : {"/etc/slurm/slurm.conf", "/run/slurm/conf/slurm.conf"}) {
-    if (std::filesystem::is_regular_file(path, error)) return path;
-  }
-  return {};
-}
-
-/// libslurm logs its errors on standard error under the program's name;
-/// while it runs they go to a temporary file, and the first line becomes
-/// part of tmap's own message.
-class CapturedStderr {
- public:
-  CapturedStderr() : file_(std::tmpfile()) {
-    std::fflush(stderr);
-    saved_ = file_ != nullptr ? dup(STDERR_FILENO) : -1;
-    if (saved_ >= 0) dup2(fileno(file_), STDERR_FILENO);
-  }
-  CapturedStderr(const CapturedStderr&) = delete;
-  CapturedStderr& operator=(const CapturedStderr&) = delete;
-  ~CapturedStderr() {
-    restore();
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  /// Restores standard error; the first line libslurm wrote, if any.
-  std::string first_line() {
-    restore();
-    if (file_ == nullptr) return {};
-    std::rewind(file_);
-    char line[512] = {};
-    if (std::fgets(line, sizeof line, file_) == nullptr) return {};
-    std::string text(line);
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-    return text;
-  }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stderr);
-    dup2(saved_, STDERR_FILENO);
-    close(saved_);
-    saved_ = -1;
-  }
-  std::FILE* file_;
-  int saved_ = -1;
-};
-
-}  // namespace
 
 SlurmJobCpus slurm_job_cpus(const std::vector<std::string>& job_ids) {
   SlurmJobCpus answer;

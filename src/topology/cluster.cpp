@@ -101,7 +101,9 @@ std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {
 }
 
 std::string ClusterTopology::description() const {
-  return network_->spec() + (node_ ? " of nodes '" + node_text_ + "'" : std::string()) +
+  const auto node = node_text_ == "this" ? " of nodes like this one (" + std::to_string(per_node_) + " PUs, hwloc)"
+                                         : " of nodes '" + node_text_ + "'";
+  return network_->spec() + (node_ ? node : std::string()) +
          (hosts_.empty() ? std::string() : " named " + hosts_.front() + ".." + hosts_.back());
 }
 

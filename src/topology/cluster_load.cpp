@@ -126,6 +126,7 @@ std::unique_ptr<Topology> load_node(const std::string& node) {
 #if TMAP_HAVE_HWLOC
   std::error_code ec;
   if (std::filesystem::exists(node, ec)) return load_hwloc_xml(node);
+  if (node == "this") return HwlocTreeTopology::this_system();
   // hwloc wants PUs last ("package:2 core:8 pu:1"); a description that stops
   // at cores means one PU each, as a user counting cores writes it.
   const auto last = node.find_last_of(" \t");
@@ -144,16 +145,23 @@ bool is_cluster_spec(std::string_view spec) {
   return spec.starts_with("fattree:") || spec.starts_with("dragonfly:") || spec.starts_with("torus:");
 }
 
-std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string& node, std::vector<std::string> hosts) {
-  std::unique_ptr<Topology> machine_node;
-  if (!node.empty()) {
-    try {
-      machine_node = load_node(node);
-    } catch (const InputError& e) {
-      if (!e.file().empty()) throw;
-      throw InputError("--node: " + e.problem());
-    }
+namespace {
+
+/// A network's node (nullptr: one PE), its errors named as --node's.
+std::unique_ptr<Topology> network_node(const std::string& node) {
+  if (node.empty()) return nullptr;
+  try {
+    return load_node(node);
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw InputError("--node: " + e.problem());
   }
+}
+
+}  // namespace
+
+std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string& node, std::vector<std::string> hosts) {
+  auto machine_node = network_node(node);
   auto network = spec.starts_with("fattree:")     ? fattree_of(spec)
                  : spec.starts_with("dragonfly:") ? dragonfly_of(spec)
                                                   : torus_of(spec);
@@ -254,8 +262,7 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
       up = static_cast<std::int64_t>(p);
     }
   }
-  std::unique_ptr<Topology> machine_node;
-  if (!node.empty()) machine_node = load_node(node);
+  auto machine_node = network_node(node);
   try {
     auto network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(parent),
                                                                 std::move(switch_of_node), path);

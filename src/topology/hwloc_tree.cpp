@@ -3,6 +3,7 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <unordered_map>
 
@@ -28,7 +29,7 @@ struct HwlocTopology {
   HwlocTopology& operator=(const HwlocTopology&) = delete;
 };
 
-enum Kind { kXmlFile = 0, kSynthetic = 1, kXmlText = 2 };
+enum Kind { kXmlFile = 0, kSynthetic = 1, kXmlText = 2, kThisSystem = 3 };
 
 }  // namespace
 
@@ -44,6 +45,20 @@ std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::from_xml_text(const std::s
   return result;
 }
 
+std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::this_system() {
+  // hwloc would read these unchecked (topology/hwloc_input.hpp): read here, checked.
+  if (const char* xml = std::getenv("HWLOC_XMLFILE"); xml != nullptr && *xml != '\0') {
+    return std::make_unique<HwlocTreeTopology>(xml, true);
+  }
+  if (const char* synthetic = std::getenv("HWLOC_SYNTHETIC"); synthetic != nullptr && *synthetic != '\0') {
+    return std::make_unique<HwlocTreeTopology>(synthetic, false);
+  }
+  std::unique_ptr<HwlocTreeTopology> result(new HwlocTreeTopology());
+  result->source_ = "this machine";
+  result->load({}, kThisSystem, "this machine (hwloc)");
+  return result;
+}
+
 /// In-process, never in a child: the library runs inside MPI ranks. What
 /// hwloc reads is checked and bounded first (topology/hwloc_input.hpp).
 void HwlocTreeTopology::load(const std::string& source, int kind, const std::string& origin) {
@@ -55,7 +70,7 @@ void HwlocTreeTopology::load(const std::string& source, int kind, const std::str
       throw InputError("hwloc rejects the synthetic description " + origin +
                        " (e.g. 'pack:1 numa:8 l2:2 core:4 pu:1')");
     }
-  } else {
+  } else if (kind != kThisSystem) {
     checked = sanitized_hwloc_xml(kind == kXmlFile ? detail::read_text_file(source) : source, origin);
     if (hwloc_topology_set_xmlbuffer(topology.t, checked.c_str(), static_cast<int>(checked.size()) + 1) != 0) {
       throw InputError(origin, "hwloc cannot read this XML file");

@@ -21,6 +21,9 @@ class HwlocTreeTopology final : public Topology {
   HwlocTreeTopology(const std::string& source, bool xml);
   /// From XML text in memory; `origin` names it in messages.
   static std::unique_ptr<HwlocTreeTopology> from_xml_text(const std::string& text, const std::string& origin);
+  /// The machine tmap runs on, as hwloc discovers it (HWLOC_XMLFILE and
+  /// HWLOC_SYNTHETIC, hwloc's own variables, stand in for it when set).
+  static std::unique_ptr<HwlocTreeTopology> this_system();
 
   [[nodiscard]] PE size() const override { return static_cast<PE>(ancestors_.size()); }
   [[nodiscard]] Distance distance(PE a, PE b) const override;

@@ -374,6 +374,16 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
 }
 
 std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
+  if (!spec.topology_text.empty()) {
+    if (!topo::is_slurm_topology(spec.topology_text)) {
+      if (!spec.node.empty() || !spec.host_names.empty()) {
+        throw ParameterError("node: " + spec.topology + " describes its PEs itself");
+      }
+      return parse_topology_file(spec.topology_text, spec.topology);
+    }
+    if (!spec.host_names.empty()) throw ParameterError("host-names: " + spec.topology + " names its nodes itself");
+    return topo::load_slurm_cluster(spec.topology_text, spec.topology, spec.node);
+  }
   const auto first = spec.topology.find_first_not_of(detail::kBlanks);
   const std::string_view topology =
       first == std::string::npos ? std::string_view{} : std::string_view(spec.topology).substr(first);

@@ -140,3 +140,72 @@ TEST(Machines, TopoWritesTheScotchViewOfANetwork) {
   EXPECT_NE(big.err.find("16384 PEs; tm-topo writes a deco 0 view of at most 8192 PEs"), std::string::npos) << big.err;
   EXPECT_FALSE(box.exists("big.tgt"));
 }
+
+// A topology.conf names its nodes: an allocation names those hosts (not
+// their trailing numbers), and a host it does not list is refused.
+TEST(Machines, AllocationOnATopologyConfByItsHostNames) {
+  Sandbox box;
+  box.write("topology.conf",
+            "SwitchName=leaf1 Nodes=cn[1-2]\nSwitchName=leaf2 Nodes=cn[3-4]\n"
+            "SwitchName=spine Switches=leaf[1-2]\n");
+  box.write("pair.coo", "4\n0 1 10\n2 3 10\n");
+  const auto r = box.run("tm-map", {"-t", "topology.conf", "--node", "core:2", "-c", "pair.coo", "--alloc", "cn[3-4]",
+                                    "--format", "hostfile"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, int> lines_of;
+  std::istringstream hosts(r.out);
+  for (std::string line; std::getline(hosts, line);) ++lines_of[line];
+  EXPECT_EQ(lines_of, (std::map<std::string, int>{{"cn3", 2}, {"cn4", 2}})) << r.out;
+  const auto other = box.run("tm-map", {"-t", "topology.conf", "--node", "core:2", "-c", "pair.coo", "--alloc",
+                                        "cn[4-5]", "--format", "hostfile", "--output", "h.txt"});
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("--alloc: host 'cn5' is not a node of this machine (its 4 hosts are cn1 .. cn4"),
+            std::string::npos)
+      << other.err;
+  EXPECT_FALSE(box.exists("h.txt"));
+  // --host-names too: cn5 is not cn05.
+  auto args = kCluster;
+  args.insert(args.end(), {"-c", "pair.coo", "--alloc", "cn5"});
+  const auto unpadded = box.run("tm-map", args);
+  EXPECT_EQ(unpadded.exit_code, 2);
+  EXPECT_NE(unpadded.err.find("host 'cn5' is not a node of this machine (its 16 hosts are cn01 .. cn16"),
+            std::string::npos)
+      << unpadded.err;
+}
+
+// --alloc-from-env with no -t outside a Slurm cluster with a switch tree:
+// the job's nodes on one switch, each node as hwloc sees this one (here
+// hwloc's own HWLOC_SYNTHETIC stands in for the machine).
+TEST(Machines, SchedulerMachineWithoutSwitchTreeIsTheJobsNodes) {
+  Sandbox box;
+  std::string ring = "8\n";
+  for (int r = 0; r < 8; ++r) ring += std::to_string(r) + " " + std::to_string((r + 1) % 8) + " 100\n";
+  box.write("ring.coo", ring);
+  const std::vector<std::pair<std::string, std::string>> job = {{"SLURM_CONF", box.path("no/slurm.conf")},
+                                                                {"SLURM_JOB_NODELIST", "node[7-8]"},
+                                                                {"SLURM_JOB_CPUS_PER_NODE", "4(x2)"},
+                                                                {"HWLOC_SYNTHETIC", "package:2 core:2 pu:1"}};
+  const auto r = box.run("tm-map", {"-c", "ring.coo", "--alloc-from-env", "--format", "rankfile"}, job);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("no -t and no switch tree (no Slurm configuration found"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the job's 2 nodes are taken as one switch's, each node as hwloc sees this one"),
+            std::string::npos)
+      << r.err;
+  std::map<std::string, std::map<int, int>> used;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto eq = line.find('=');
+    const auto host = line.substr(eq + 1, line.find(' ', eq) - eq - 1);
+    ++used[host][std::stoi(line.substr(line.find("slot=") + 5))];
+  }
+  const std::map<int, int> each_core_once = {{0, 1}, {1, 1}, {2, 1}, {3, 1}};
+  EXPECT_EQ(used, (std::map<std::string, std::map<int, int>>{{"node7", each_core_once}, {"node8", each_core_once}}))
+      << r.out;
+  // The optimum, by hand: the ring crosses between the nodes twice (3 edges
+  // up from a PU to its node, a cable to the switch, a cable down, 3 edges:
+  // 8 hops), between a node's sockets twice (6 hops), and inside a socket
+  // the four other times (4 hops): 100 x (2 x 8 + 2 x 6 + 4 x 4) = 4,400.
+  const auto json = box.run("tm-map", {"-c", "ring.coo", "--alloc-from-env", "--format", "json"}, job);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"hop_bytes\": 4400,"), std::string::npos) << json.out;
+}

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 
+#include "sched/slurm_topology.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 
@@ -311,8 +312,37 @@ std::unique_ptr<Topology> InputOptions::load_topology() const {
     }
     return tmap::load_hwloc_xml(hwloc_xml);
   }
-  MachineSpec spec{topology, node_spec, {}};
+  if (topology.empty() && alloc_from_env) return scheduler_machine();
+  MachineSpec spec{topology, node_spec, {}, {}};
   if (!host_name_list.empty()) spec.host_names = expand_hostlist(host_name_list, "--host-names");
+  try {
+    return load_machine(spec);
+  } catch (const ParameterError& e) {  // "node: ..." is our --node
+    throw ParameterError("--" + std::string(e.what()));
+  }
+}
+
+std::unique_ptr<Topology> InputOptions::scheduler_machine() const {
+  if (!host_name_list.empty()) {
+    throw ParameterError("--host-names: with --alloc-from-env and no -t, the scheduler names the nodes");
+  }
+  MachineSpec spec;
+  spec.node = node_spec.empty() ? "this" : node_spec;
+  const auto node_origin = node_spec.empty() ? "as hwloc sees this one" : "of --node";
+  auto tree = sched::slurm_switch_tree();
+  if (!tree.text.empty()) {
+    note(fmt::format("no -t: the machine is Slurm's switch tree (from {}), each node {}", tree.origin, node_origin));
+    spec.topology = tree.origin;
+    spec.topology_text = std::move(tree.text);
+  } else {
+    // No tree to go by: the job's nodes, all one switch apart.
+    const auto job = allocation_from_env(host_pattern, nullptr, het_group, true);
+    note(fmt::format("no -t and no switch tree ({}): the job's {} nodes are taken as one switch's, each node {}",
+                     tree.unavailable, job.hosts.size(), node_origin));
+    spec.topology = "the job's nodes";
+    spec.topology_text = "SwitchName=job Nodes=";
+    for (std::size_t k = 0; k < job.hosts.size(); ++k) spec.topology_text += (k > 0 ? "," : "") + job.hosts[k];
+  }
   try {
     return load_machine(spec);
   } catch (const ParameterError& e) {  // "node: ..." is our --node
@@ -378,8 +408,17 @@ std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
 std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
   std::optional<Allocation> allocation;
   auto names = load_hosts(t);
-  if (names.empty() && !host_name_list.empty()) {
-    for (NodeId k = 0; k < t.num_nodes(); ++k) names.push_back(t.host_name(k));
+  if (names.empty()) {
+    // The machine's own names (--host-names, a topology.conf's, Slurm's):
+    // an allocation names those hosts. A machine without names calls its
+    // nodes cn<label>, and any host's trailing number is its node; a
+    // one-node machine (an hwloc tree) names the host it was taken on.
+    for (NodeId k = 0; k < t.num_nodes() && t.num_nodes() > 1; ++k) names.push_back(t.host_name(k));
+    bool named = false;
+    for (std::size_t k = 0; k < names.size() && !named; ++k) {
+      named = names[k] != "cn" + std::to_string(t.node_label(static_cast<NodeId>(k)));
+    }
+    if (!named) names.clear();
   }
   HostIds known;
   for (std::size_t k = 0; k < names.size(); ++k) known.emplace(names[k], t.node_label(static_cast<NodeId>(k)));

@@ -123,13 +123,18 @@ struct InputOptions {
                                                           const std::optional<Allocation>& allocation) const;
   /// The files named by these options that exist (for protect_inputs).
   [[nodiscard]] std::vector<std::string> files() const;
-  /// Was a topology given (-t or -x)?
-  [[nodiscard]] bool has_topology() const { return !topology.empty() || !hwloc_xml.empty(); }
+  /// Was a machine given: -t, -x, or the scheduler's (--alloc-from-env
+  /// with neither: Slurm's switch tree, each node as hwloc sees this one)?
+  [[nodiscard]] bool has_topology() const { return !topology.empty() || !hwloc_xml.empty() || alloc_from_env; }
   [[nodiscard]] bool has_constraints() const {
     return !constraints_file.empty() || alloc.has_value() || alloc_from_env;
   }
 
  private:
+  /// The machine of --alloc-from-env with no -t: Slurm's switch tree (the
+  /// job's nodes on one switch when it has none), each node --node or, by
+  /// default, this machine as hwloc sees it.
+  [[nodiscard]] std::unique_ptr<Topology> scheduler_machine() const;
   /// --hosts' text, read once: a pipe gives its content only once.
   mutable std::optional<std::string> hosts_text_;
   /// rank_slots' answer, computed once (it may print a note).
