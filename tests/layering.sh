@@ -12,24 +12,29 @@ src=$2/src
 views=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# resolves VIEW HEADER: does an include of HEADER resolve in VIEW?
-resolves() {
-  printf '#if !__has_include("%s")\n#error missing\n#endif\n' "$2" |
-    "$cxx" -std=c++20 -E -I "$src/../include" -I "$views/$1" -x c++ - > /dev/null 2>&1
-}
+# One preprocessor run per view: for each folder of src/ with headers, does
+# an include of one of its headers resolve in the view?
+headers=()
+for folder in "$src"/*/; do
+  name=$(basename "$folder")
+  header=$(cd "$folder" && find . -name '*.hpp' | sort | head -n 1)
+  [ -n "$header" ] && headers+=("$name/${header#./}")
+done
+probe=$(for header in "${headers[@]}"; do
+  printf '#if __has_include("%s")\nresolves %s\n#else\nmissing %s\n#endif\n' "$header" "${header%%/*}" "${header%%/*}"
+done)
 
 checked=0
 for view in "$views"/*/; do
   target=$(basename "$view")
-  for folder in "$src"/*/; do
-    name=$(basename "$folder")
-    header=$(cd "$folder" && find . -name '*.hpp' | sort | head -n 1)
-    [ -n "$header" ] || continue
-    header="$name/${header#./}"
+  answers=$("$cxx" -std=c++20 -E -P -I "$src/../include" -I "$view" -x c++ - <<< "$probe" 2> /dev/null) ||
+    fail "$target: the preprocessor failed on the probe"
+  for header in "${headers[@]}"; do
+    name=${header%%/*}
     if [ -e "$view/$name" ]; then
-      resolves "$target" "$header" || fail "$target cannot include $header, though its view has $name"
+      grep -qx "resolves $name" <<< "$answers" || fail "$target cannot include $header, though its view has $name"
     else
-      ! resolves "$target" "$header" || fail "$target includes $header, outside its layer"
+      grep -qx "missing $name" <<< "$answers" || fail "$target includes $header, outside its layer"
     fi
     checked=$((checked + 1))
   done

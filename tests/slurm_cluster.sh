@@ -116,15 +116,12 @@ machine="tianhe3:1x1,nodes=8,cores=$cpus"
 # on CPUs the job holds (NAME/job.txt: scontrol show job -d).
 check() {
   local dir=$work/$1
-  /usr/bin/python3 - "$dir" << 'EOF'
+  /usr/bin/python3 - "$dir" "$source_dir/tests" << 'EOF'
 import re, sys
 d = sys.argv[1]
-def cpus(text):
-    out = set()
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
-    return out
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, sys.argv[2])
+from cpu_lists import cpus
 wrote = {}
 for line in open(f"{d}/tmap.rankfile"):
     m = re.fullmatch(r"rank (\d+)=(\S+) slot=(\S+)\n?", line)

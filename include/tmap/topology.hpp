@@ -52,6 +52,19 @@ class Topology {
     return std::nullopt;
   }
 
+  /// Where the description does not say which PEs share a host (a bare
+  /// tleaf: any level could be the node), the node sizes it allows, in PEs,
+  /// smallest first (the PEs below each level), and the one taken; `sizes`
+  /// is empty where the description says.
+  struct NodeChoice {
+    std::vector<PE> sizes;
+    PE taken = 0;
+  };
+  [[nodiscard]] virtual NodeChoice node_choice() const { return {}; }
+  /// The same machine with nodes of `pes` PEs (one of node_choice().sizes;
+  /// distances unchanged), or nullptr where `pes` is not one of them.
+  [[nodiscard]] virtual std::unique_ptr<Topology> with_node_pes(PE /*pes*/) const { return nullptr; }
+
   /// The number users know a node by (--alloc, host names): its index,
   /// except where the machine numbers its nodes itself (a deco target's
   /// terminal labels, a sub target's nodes in the whole machine).

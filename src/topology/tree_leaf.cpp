@@ -5,16 +5,21 @@
 namespace tmap::topo {
 
 TreeLeafTopology::TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vector<Distance> link_costs,
-                                   std::vector<std::int64_t> permutation)
-    : fanouts_(std::move(fanouts)), links_(std::move(link_costs)), permutation_(std::move(permutation)) {
+                                   std::vector<std::int64_t> permutation, std::size_t node_levels)
+    : fanouts_(std::move(fanouts)),
+      links_(std::move(link_costs)),
+      permutation_(std::move(permutation)),
+      node_levels_(node_levels) {
   if (fanouts_.empty() || fanouts_.size() != links_.size()) {
     throw InputError("tleaf: needs at least one level and one link cost per level");
   }
+  if (node_levels_ < 1 || node_levels_ > fanouts_.size()) throw InternalError("tleaf: a node spans 1..L levels");
   for (const auto f : fanouts_) {
     if (f < 1) throw InputError("tleaf: every level needs a fan-out of at least 1");
     if (size_ > (PE{1} << 40) / f) throw InputError("tleaf: more than 2^40 PEs");
     size_ *= f;
   }
+  for (std::size_t k = fanouts_.size() - node_levels_; k < fanouts_.size(); ++k) node_pes_ *= fanouts_[k];
   suffix_cost_.assign(links_.size() + 1, 0);
   for (std::size_t k = links_.size(); k-- > 0;) {
     // Scotch refuses a zero cost too; staying compatible keeps our saved
@@ -41,6 +46,31 @@ TreeLeafTopology::TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vecto
       inverse_[static_cast<std::size_t>(v)] = static_cast<std::int64_t>(i);
     }
   }
+}
+
+Topology::NodeChoice TreeLeafTopology::node_choice() const {
+  NodeChoice choice;
+  PE pes = 1;
+  for (std::size_t k = fanouts_.size(); k-- > 0;) {
+    pes *= fanouts_[k];
+    // A level of fan-out 1 adds no size of its own.
+    if (choice.sizes.empty() || choice.sizes.back() != pes) choice.sizes.push_back(pes);
+  }
+  choice.taken = node_pes_;
+  return choice;
+}
+
+std::unique_ptr<Topology> TreeLeafTopology::with_node_pes(PE pes) const {
+  PE below = 1;
+  for (std::size_t levels = 1; levels <= fanouts_.size(); ++levels) {
+    below *= fanouts_[fanouts_.size() - levels];
+    if (below == pes) {
+      auto regrouped = std::make_unique<TreeLeafTopology>(fanouts_, links_, permutation_, levels);
+      regrouped->set_scotch_source(scotch_source());
+      return regrouped;
+    }
+  }
+  return nullptr;
 }
 
 Distance TreeLeafTopology::distance(PE a, PE b) const {

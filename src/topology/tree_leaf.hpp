@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "tmap/topology.hpp"
@@ -15,20 +16,30 @@ namespace tmap::topo {
 
 class TreeLeafTopology final : public Topology {
  public:
+  /// `node_levels`: how many of the lowest levels one node spans (1: the
+  /// leaves under one last-level switch are a node).
   TreeLeafTopology(std::vector<std::int64_t> fanouts, std::vector<Distance> link_costs,
-                   std::vector<std::int64_t> permutation = {});
+                   std::vector<std::int64_t> permutation = {}, std::size_t node_levels = 1);
   [[nodiscard]] PE size() const override { return size_; }
   [[nodiscard]] Distance distance(PE a, PE b) const override;
   [[nodiscard]] Distance max_distance() const override;
-  /// The node of a leaf is its parent: leaves that share the last level's
-  /// parent form one compute node (e.g. the cores of a socket or host).
-  [[nodiscard]] NodeId num_nodes() const override { return size_ / fanouts_.back(); }
-  [[nodiscard]] NodeId node_of(PE pe) const override { return leaf(pe) / fanouts_.back(); }
-  /// Leaves of one node are the last level's link cost apart; leaves of
-  /// different nodes split above that level, which only the nodes decide.
-  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return links_.back(); }
+  /// The node of a leaf is, by default, its parent: leaves that share the
+  /// last level's parent form one compute node (e.g. the cores of a socket
+  /// or host); with node_levels k, the leaves under one level-(L-k) switch.
+  [[nodiscard]] NodeId num_nodes() const override { return size_ / node_pes_; }
+  [[nodiscard]] NodeId node_of(PE pe) const override { return leaf(pe) / node_pes_; }
+  /// Leaves of one node are the last level's link cost apart when a node
+  /// is one level; leaves of different nodes split above the node's levels,
+  /// which only the nodes decide.
+  [[nodiscard]] std::optional<Distance> node_uniform_distance() const override {
+    if (node_pes_ == fanouts_.back()) return links_.back();
+    return std::nullopt;
+  }
+  /// Any level's subtrees could be the hosts: the PEs below each level.
+  [[nodiscard]] NodeChoice node_choice() const override;
+  [[nodiscard]] std::unique_ptr<Topology> with_node_pes(PE pes) const override;
   [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
-  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return leaf(pe) % fanouts_.back(); }
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return leaf(pe) % node_pes_; }
   [[nodiscard]] std::string kind() const override { return permutation_.empty() ? "tleaf" : "ltleaf"; }
   /// tleaf is native; Scotch's ltleaf distances differ from the labelled
   /// tree's, and libscotch refuses a level of fan-out 1 ("tleaf 3 1 10 ...":
@@ -58,6 +69,8 @@ class TreeLeafTopology final : public Topology {
   /// two leaves whose paths first split at level k.
   std::vector<Distance> suffix_cost_;
   PE size_ = 1;
+  std::size_t node_levels_ = 1;
+  PE node_pes_ = 1;  ///< PEs of one node: the fan-outs of its node_levels_ lowest levels
 };
 
 }  // namespace tmap::topo

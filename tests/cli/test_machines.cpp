@@ -29,6 +29,14 @@ std::string halo() {
   return out.str();
 }
 
+/// A hostfile's lines a host: {host: ranks on it}.
+std::map<std::string, int> ranks_per_host(const std::string& hostfile) {
+  std::map<std::string, int> count;
+  std::istringstream lines(hostfile);
+  for (std::string line; std::getline(lines, line);) ++count[line];
+  return count;
+}
+
 }  // namespace
 
 TEST(Machines, FatTreeOfTwoSocketNodesNamesItsHostsAndSlots) {
@@ -62,9 +70,7 @@ TEST(Machines, FatTreeOfTwoSocketNodesNamesItsHostsAndSlots) {
   args.back() = "hostfile";
   const auto hostfile = box.run("tm-map", args);
   ASSERT_EQ(hostfile.exit_code, 0) << hostfile.err;
-  std::map<std::string, int> lines_of;
-  std::istringstream hosts(hostfile.out);
-  for (std::string line; std::getline(hosts, line);) ++lines_of[line];
+  const auto lines_of = ranks_per_host(hostfile.out);
   EXPECT_EQ(lines_of.size(), 16U);
   for (const auto& [host, n] : lines_of) EXPECT_EQ(n, 16) << host;
 }
@@ -78,10 +84,7 @@ TEST(Machines, AllocationByTheClustersOwnHostNames) {
   args.insert(args.end(), {"-c", "ring.coo", "--alloc", "cn[05-06]", "--format", "hostfile"});
   const auto r = box.run("tm-map", args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, int> lines_of;
-  std::istringstream hosts(r.out);
-  for (std::string line; std::getline(hosts, line);) ++lines_of[line];
-  EXPECT_EQ(lines_of, (std::map<std::string, int>{{"cn05", 16}, {"cn06", 16}}));
+  EXPECT_EQ(ranks_per_host(r.out), (std::map<std::string, int>{{"cn05", 16}, {"cn06", 16}}));
 }
 
 TEST(Machines, NodeAndHostNamesOnlyForNetworks) {
@@ -152,10 +155,7 @@ TEST(Machines, AllocationOnATopologyConfByItsHostNames) {
   const auto r = box.run("tm-map", {"-t", "topology.conf", "--node", "core:2", "-c", "pair.coo", "--alloc", "cn[3-4]",
                                     "--format", "hostfile"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, int> lines_of;
-  std::istringstream hosts(r.out);
-  for (std::string line; std::getline(hosts, line);) ++lines_of[line];
-  EXPECT_EQ(lines_of, (std::map<std::string, int>{{"cn3", 2}, {"cn4", 2}})) << r.out;
+  EXPECT_EQ(ranks_per_host(r.out), (std::map<std::string, int>{{"cn3", 2}, {"cn4", 2}})) << r.out;
   const auto other = box.run("tm-map", {"-t", "topology.conf", "--node", "core:2", "-c", "pair.coo", "--alloc",
                                         "cn[4-5]", "--format", "hostfile", "--output", "h.txt"});
   EXPECT_EQ(other.exit_code, 2);
@@ -208,4 +208,54 @@ TEST(Machines, SchedulerMachineWithoutSwitchTreeIsTheJobsNodes) {
   const auto json = box.run("tm-map", {"-c", "ring.coo", "--alloc-from-env", "--format", "json"}, job);
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find("\"hop_bytes\": 4400,"), std::string::npos) << json.out;
+}
+
+// A bare tleaf does not say which level is a host: tm-map says which it
+// took, and --pes-per-node takes another (the cluster: 4 nodes x 2
+// sockets x 8 cores, which the last level would make 8 hosts of 8 cores).
+TEST(Machines, TleafSaysWhichLevelIsAHostAndAnOptionSetsIt) {
+  Sandbox box;
+  std::string pairs = "64\n";
+  for (int r = 0; r < 64; r += 2) pairs += std::to_string(r) + " " + std::to_string(r + 1) + " 10\n";
+  box.write("pairs.coo", pairs);
+  const std::vector<std::string> tleaf = {"-t", "tleaf 3 4 100 2 10 8 1", "-c", "pairs.coo", "--format", "hostfile"};
+  const auto taken = box.run("tm-map", tleaf);
+  ASSERT_EQ(taken.exit_code, 0) << taken.err;
+  EXPECT_NE(taken.err.find("note: tleaf 3 4 100 2 10 8 1 does not say which level is a host: each 8 PEs under a "
+                           "last-level switch taken as one (8 hosts); --pes-per-node 16 or 64 takes a higher level"),
+            std::string::npos)
+      << taken.err;
+  auto args = tleaf;
+  args.insert(args.end(), {"--pes-per-node", "16"});
+  const auto nodes = box.run("tm-map", args);
+  ASSERT_EQ(nodes.exit_code, 0) << nodes.err;
+  EXPECT_EQ(nodes.err.find("does not say which level"), std::string::npos) << nodes.err;
+  EXPECT_EQ(ranks_per_host(nodes.out),
+            (std::map<std::string, int>{{"cn0", 16}, {"cn1", 16}, {"cn2", 16}, {"cn3", 16}}));
+  // --alloc then counts those hosts: cn3 is the fourth node of 16 PEs.
+  args = {"-t",
+          "tleaf 3 4 100 2 10 8 1",
+          "-c",
+          "pairs.coo",
+          "--pes-per-node",
+          "16",
+          "--alloc",
+          "cn[2-3]",
+          "-o",
+          "2",
+          "--format",
+          "hostfile"};
+  const auto allocated = box.run("tm-map", args);
+  ASSERT_EQ(allocated.exit_code, 0) << allocated.err;
+  EXPECT_EQ(ranks_per_host(allocated.out), (std::map<std::string, int>{{"cn2", 32}, {"cn3", 32}}));
+  const auto odd = box.run("tm-map", {"-t", "tleaf 3 4 100 2 10 8 1", "-c", "pairs.coo", "--pes-per-node", "12"});
+  EXPECT_EQ(odd.exit_code, 2);
+  EXPECT_NE(odd.err.find("--pes-per-node 12: a host of tleaf 3 4 100 2 10 8 1 holds the PEs below one of its levels: "
+                         "8, 16, 64"),
+            std::string::npos)
+      << odd.err;
+  const auto mesh = box.run("tm-map", {"-t", "mesh2D 8 8", "-c", "pairs.coo", "--pes-per-node", "2"});
+  EXPECT_EQ(mesh.exit_code, 2);
+  EXPECT_NE(mesh.err.find("--pes-per-node: mesh2D 8 8 says itself which PEs share a host"), std::string::npos)
+      << mesh.err;
 }

@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -293,6 +294,10 @@ void InputOptions::add_to(CLI::App& app) {
   app.add_option("--host-names", host_name_list,
                  "The nodes of a network (-t fattree:...) by name, in node order, as a Slurm host list "
                  "('cn[01-16]'); launcher files and --alloc use them");
+  app.add_option("--pes-per-node", pes_per_node,
+                 "PEs of one host where the machine does not say (a tleaf: the PEs below one of its levels; "
+                 "default the last level's)")
+      ->transform(whole_number(1, std::int64_t{1} << 40));
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
       ->transform(whole_number(1, kMaxOversubscription));
   app.add_option("--cpus-per-rank", cpus_per_rank,
@@ -306,6 +311,31 @@ void InputOptions::add_to(CLI::App& app) {
 }
 
 std::unique_ptr<Topology> InputOptions::load_topology() const {
+  auto machine = load_machine_as_given();
+  if (!pes_per_node) return machine;
+  if (auto regrouped = machine->with_node_pes(*pes_per_node)) return regrouped;
+  const auto choice = machine->node_choice();
+  if (choice.sizes.empty()) {
+    throw ParameterError(fmt::format("--pes-per-node: {} says itself which PEs share a host", machine->description()));
+  }
+  throw ParameterError(fmt::format("--pes-per-node {}: a host of {} holds the PEs below one of its levels: {}",
+                                   *pes_per_node, machine->description(), fmt::join(choice.sizes, ", ")));
+}
+
+void InputOptions::note_node_choice(const Topology& t) const {
+  const auto choice = t.node_choice();
+  if (pes_per_node || choice.sizes.size() < 2) return;
+  std::vector<PE> others;
+  for (const auto size : choice.sizes) {
+    if (size != choice.taken) others.push_back(size);
+  }
+  note(
+      fmt::format("{} does not say which level is a host: each {} PEs under a last-level switch taken as one "
+                  "({} hosts); --pes-per-node {} takes a higher level",
+                  t.description(), choice.taken, t.num_nodes(), fmt::join(others, " or ")));
+}
+
+std::unique_ptr<Topology> InputOptions::load_machine_as_given() const {
   if (!hwloc_xml.empty()) {
     if (!node_spec.empty() || !host_name_list.empty()) {
       throw ParameterError("--node/--host-names describe the nodes of a network (-t fattree:...), not -x");

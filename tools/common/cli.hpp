@@ -100,6 +100,8 @@ struct InputOptions {
   /// --cpus-per-rank (over SLURM_CPUS_PER_TASK), --het-group.
   std::optional<std::int64_t> cpus_per_rank;
   std::optional<int> het_group;
+  /// --pes-per-node: which level of a tleaf is a host.
+  std::optional<std::int64_t> pes_per_node;
 
   void add_to(CLI::App& app);
   [[nodiscard]] std::unique_ptr<Topology> load_topology() const;
@@ -121,6 +123,10 @@ struct InputOptions {
   /// --hosts, else the topology's own (cn<node>).
   [[nodiscard]] std::function<std::string(PE)> host_names(const Topology& topology,
                                                           const std::optional<Allocation>& allocation) const;
+  /// Says which PEs were taken as one host where the machine does not say
+  /// (a bare tleaf) and --pes-per-node did not: for launcher files and
+  /// allocations, where it decides the hosts.
+  void note_node_choice(const Topology& topology) const;
   /// The files named by these options that exist (for protect_inputs).
   [[nodiscard]] std::vector<std::string> files() const;
   /// Was a machine given: -t, -x, or the scheduler's (--alloc-from-env
@@ -131,6 +137,8 @@ struct InputOptions {
   }
 
  private:
+  /// The machine as -t, -x, --node and --host-names give it.
+  [[nodiscard]] std::unique_ptr<Topology> load_machine_as_given() const;
   /// The machine of --alloc-from-env with no -t: Slurm's switch tree (the
   /// job's nodes on one switch when it has none), each node --node or, by
   /// default, this machine as hwloc sees it.

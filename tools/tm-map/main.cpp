@@ -355,6 +355,7 @@ int main(int argc, char** argv) {
     }
     const bool launcher = out_format == MappingFormat::Rankfile || out_format == MappingFormat::Hostfile ||
                           out_format == MappingFormat::Machinefile || out_format == MappingFormat::Hydra;
+    if ((launcher || allocation) && !silent) in.note_node_choice(*topology);
     if (launcher && constraints.capacity() > 1 &&
         comm.num_ranks() > static_cast<Rank>(constraints.allowed_pes().size())) {
       // MPI ranks busy-poll while they wait: K of them on one CPU take turns
