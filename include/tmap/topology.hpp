@@ -156,12 +156,15 @@ class Topology {
 /// and the nodes' host names in node order (empty: cn<node>), which
 /// launcher files then name. `topology_text`, when given, is the machine's
 /// text itself (what a scheduler answered, as a file would hold it), and
-/// `topology` then only names it in messages.
+/// `topology` then only names it in messages. A network may hold nodes
+/// of several kinds: `node_by_hosts` pairs a Slurm host list (of the
+/// machine's host names) with what those nodes hold instead of `node`.
 struct MachineSpec {
   std::string topology;
   std::string node;
   std::vector<std::string> host_names;
   std::string topology_text = {};
+  std::vector<std::pair<std::string, std::string>> node_by_hosts = {};
 };
 
 /// The machine of `spec`. ParameterError when a node or host names are given

@@ -6,6 +6,12 @@
 
 namespace tmap::routing {
 
+NetworkRouting::NetworkRouting(std::shared_ptr<const Network> network, std::vector<std::int64_t> first_pe,
+                               Distance node_hops)
+    : NetworkRouting(std::move(network), 1, node_hops) {
+  first_pe_ = std::move(first_pe);
+}
+
 NetworkRouting::NetworkRouting(std::shared_ptr<const Network> network, std::int64_t pes_per_node, Distance node_hops)
     : RoutingModel(network->link_kinds()),
       network_(std::move(network)),

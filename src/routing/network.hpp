@@ -4,6 +4,7 @@
 // on each of its nodes; NetworkRouting gives its routes to the link metrics.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,25 +45,33 @@ class Network {
   }
 };
 
-/// Routes of a cluster on a network: a PE's node is pe / pes_per_node; PEs
-/// of one node take no cable. Every route also counts `node_hops` (the
-/// edges from a PE up to its node and back down on the other side) so that
-/// its hops equal the cluster's distance.
+/// Routes of a cluster on a network: a PE's node is pe / pes_per_node (or,
+/// for nodes of several sizes, the last node whose first PE is at most pe);
+/// PEs of one node take no cable. Every route also counts `node_hops` (the
+/// edges from a PE up to its node and back down on the other side; 0 where
+/// PEs sit at different depths) so that its hops equal the cluster's
+/// distance where they can.
 class NetworkRouting final : public RoutingModel {
  public:
   NetworkRouting(std::shared_ptr<const Network> network, std::int64_t pes_per_node, Distance node_hops);
+  /// `first_pe`: each node's first PE, then the total.
+  NetworkRouting(std::shared_ptr<const Network> network, std::vector<std::int64_t> first_pe, Distance node_hops);
   [[nodiscard]] LinkId num_links() const override { return network_->num_links(); }
-  void route(PE a, PE b, std::vector<LinkId>& links) const override {
-    network_->route(a / pes_per_node_, b / pes_per_node_, links);
-  }
+  void route(PE a, PE b, std::vector<LinkId>& links) const override { network_->route(node_of(a), node_of(b), links); }
   [[nodiscard]] Distance base_hops() const override { return node_hops_; }
   [[nodiscard]] std::string link_name(LinkId link) const override { return network_->link_name(link); }
   [[nodiscard]] int link_kind(LinkId link) const override { return network_->link_kind(link); }
   [[nodiscard]] const Network& network() const noexcept { return *network_; }
 
  private:
+  [[nodiscard]] std::int64_t node_of(PE pe) const {
+    if (first_pe_.empty()) return pe / pes_per_node_;
+    return std::upper_bound(first_pe_.begin(), first_pe_.end(), pe) - first_pe_.begin() - 1;
+  }
+
   std::shared_ptr<const Network> network_;
-  std::int64_t pes_per_node_;
+  std::int64_t pes_per_node_ = 1;
+  std::vector<std::int64_t> first_pe_;
   Distance node_hops_;
 };
 

@@ -18,58 +18,104 @@ constexpr PE kMostCheckedPerNode = 512;
 
 }  // namespace
 
-ClusterTopology::ClusterTopology(std::shared_ptr<const routing::Network> network, std::unique_ptr<Topology> node,
-                                 std::string node_text, std::vector<std::string> hosts)
-    : network_(std::move(network)), node_(std::move(node)), node_text_(std::move(node_text)), hosts_(std::move(hosts)) {
-  per_node_ = node_ ? node_->size() : 1;
-  if (per_node_ < 1) throw InputError("the node has no PE");
-  if (network_->num_nodes() > kMaxPEs / per_node_) {
-    throw InputError(fmt::format("the cluster has {} nodes of {} PEs: more than tmap's {} PEs", network_->num_nodes(),
-                                 per_node_, kMaxPEs));
+ClusterTopology::ClusterTopology(std::shared_ptr<const routing::Network> network, std::vector<NodeModel> models,
+                                 std::vector<std::int32_t> kind_of_node, std::vector<std::string> hosts)
+    : network_(std::move(network)),
+      models_(std::move(models)),
+      kind_of_node_(std::move(kind_of_node)),
+      hosts_(std::move(hosts)) {
+  const auto nodes = network_->num_nodes();
+  if (models_.empty()) throw InternalError("a cluster needs a kind of node");
+  if (!hosts_.empty() && static_cast<NodeId>(hosts_.size()) != nodes) {
+    throw InputError(fmt::format("host-names: {} names for the {} nodes of the machine", hosts_.size(), nodes));
   }
-  size_ = network_->num_nodes() * per_node_;
-  if (!hosts_.empty() && static_cast<NodeId>(hosts_.size()) != network_->num_nodes()) {
-    throw InputError(
-        fmt::format("host-names: {} names for the {} nodes of the machine", hosts_.size(), network_->num_nodes()));
+  if (!kind_of_node_.empty() && static_cast<NodeId>(kind_of_node_.size()) != nodes) {
+    throw InternalError("a cluster needs one kind per node");
   }
+  const auto pes_of = [](const NodeModel& m) { return m.tree ? m.tree->size() : PE{1}; };
+  for (const auto& m : models_) {
+    if (pes_of(m) < 1) throw InputError("the node has no PE");
+  }
+  // One kind in use: PEs per node; several: each node's first PE.
+  const bool mixed = std::any_of(kind_of_node_.begin(), kind_of_node_.end(),
+                                 [&](std::int32_t k) { return k != kind_of_node_.front(); });
+  if (!mixed && !kind_of_node_.empty()) {
+    std::swap(models_.front(), models_[static_cast<std::size_t>(kind_of_node_.front())]);
+    models_.resize(1);
+    kind_of_node_.clear();
+  }
+  if (!mixed) {
+    per_node_ = pes_of(models_.front());
+    if (nodes > kMaxPEs / per_node_) {
+      throw InputError(
+          fmt::format("the cluster has {} nodes of {} PEs: more than tmap's {} PEs", nodes, per_node_, kMaxPEs));
+    }
+    size_ = nodes * per_node_;
+  } else {
+    first_pe_.reserve(static_cast<std::size_t>(nodes) + 1);
+    for (NodeId n = 0; n < nodes; ++n) {
+      first_pe_.push_back(size_);
+      size_ += pes_of(model_of(n));
+      if (size_ > kMaxPEs) throw InputError(fmt::format("the cluster has more than tmap's {} PEs", kMaxPEs));
+    }
+    first_pe_.push_back(size_);
+  }
+  // Depths, the largest distance and uniform nodes, kind by kind (of the
+  // kinds in use).
+  std::vector<bool> used(models_.size(), kind_of_node_.empty());
+  for (const auto k : kind_of_node_) used[static_cast<std::size_t>(k)] = true;
   Distance deepest = 0;
   bool same_depth = true;
-  for (PE p = 0; p < per_node_; ++p) {
-    const auto d = depth(p);
-    same_depth = same_depth && (p == 0 || d == deepest);
-    deepest = std::max(deepest, d);
+  bool first = true;
+  Distance inside = 0;
+  for (std::size_t k = 0; k < models_.size(); ++k) {
+    if (!used[k]) continue;
+    const auto& m = models_[k];
+    const PE pes = pes_of(m);
+    for (PE p = 0; p < pes; ++p) {
+      const auto d = depth(m, p);
+      same_depth = same_depth && (first || d == deepest);
+      deepest = std::max(deepest, d);
+      first = false;
+    }
+    inside = std::max(inside, m.tree ? m.tree->max_distance() : Distance{0});
   }
   node_depth_ = same_depth ? deepest : 0;
-  max_distance_ = std::max(node_ ? node_->max_distance() : Distance{0},
-                           network_->num_nodes() > 1 ? 2 * deepest + network_->max_hops() : Distance{0});
+  max_distance_ = std::max(inside, nodes > 1 ? 2 * deepest + network_->max_hops() : Distance{0});
+  if (mixed) return;  // nodes of different kinds are not alike
+  const auto& node = models_.front();
   if (per_node_ == 1) {
     uniform_ = Distance{0};
-  } else if (per_node_ <= kMostCheckedPerNode) {
-    const auto first = node_->distance(0, 1);
+  } else if (per_node_ <= kMostCheckedPerNode && same_depth) {
+    const auto distance_in = node.tree->distance(0, 1);
     bool all = true;
     for (PE a = 0; a < per_node_ && all; ++a) {
-      for (PE b = a + 1; b < per_node_ && all; ++b) all = node_->distance(a, b) == first;
+      for (PE b = a + 1; b < per_node_ && all; ++b) all = node.tree->distance(a, b) == distance_in;
     }
-    if (all) uniform_ = first;
+    if (all) uniform_ = distance_in;
   }
+}
+
+NodeId ClusterTopology::node_of(PE pe) const {
+  if (first_pe_.empty()) return pe / per_node_;
+  return static_cast<NodeId>(std::upper_bound(first_pe_.begin(), first_pe_.end(), pe) - first_pe_.begin()) - 1;
 }
 
 // hwloc's paths start at the node's root (the Machine object): the edges
 // from a PU up to it are the path's length less one.
-Distance ClusterTopology::depth(PE local) const {
-  if (!node_) return 0;
+Distance ClusterTopology::depth(const NodeModel& model, PE local) const {
+  if (!model.tree) return 0;
   std::vector<std::int64_t> path;
-  return node_->tree_path(local, path) && !path.empty() ? static_cast<Distance>(path.size()) - 1 : 0;
+  return model.tree->tree_path(local, path) && !path.empty() ? static_cast<Distance>(path.size()) - 1 : 0;
 }
 
 Distance ClusterTopology::distance(PE a, PE b) const {
   if (a == b) return 0;
-  const auto na = a / per_node_;
-  const auto nb = b / per_node_;
-  const auto la = a % per_node_;
-  const auto lb = b % per_node_;
-  if (na == nb) return node_->distance(la, lb);
-  return depth(la) + depth(lb) + network_->hops(na, nb);
+  const auto na = node_of(a);
+  const auto nb = node_of(b);
+  const auto& ma = model_of(na);
+  if (na == nb) return ma.tree->distance(local(a, na), local(b, na));
+  return depth(ma, local(a, na)) + depth(model_of(nb), local(b, nb)) + network_->hops(na, nb);
 }
 
 std::string ClusterTopology::host_name(NodeId node) const {
@@ -78,32 +124,51 @@ std::string ClusterTopology::host_name(NodeId node) const {
 }
 
 std::int64_t ClusterTopology::slot_in_node(PE pe) const {
-  return node_ ? node_->slot_in_node(pe % per_node_) : 0;
+  const auto node = node_of(pe);
+  const auto& m = model_of(node);
+  return m.tree ? m.tree->slot_in_node(local(pe, node)) : 0;
 }
 
 std::int64_t ClusterTopology::pu_in_node(PE pe) const {
-  return node_ ? node_->pu_in_node(pe % per_node_) : 0;
+  const auto node = node_of(pe);
+  const auto& m = model_of(node);
+  return m.tree ? m.tree->pu_in_node(local(pe, node)) : 0;
 }
 
 bool ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
-  const auto node = pe / per_node_;
+  const auto node = node_of(pe);
   if (!network_->tree_path(node, path)) return false;
-  if (node_) {
+  if (const auto& m = model_of(node); m.tree) {
     std::vector<std::int64_t> inside;
-    if (!node_->tree_path(pe % per_node_, inside) || inside.empty()) return false;
+    if (!m.tree->tree_path(local(pe, node), inside) || inside.empty()) return false;
     path.insert(path.end(), inside.begin() + 1, inside.end());  // the node's root is the network's leaf here
   }
   return true;
 }
 
 std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {
-  return std::make_unique<routing::NetworkRouting>(network_, per_node_, 2 * node_depth_);
+  if (first_pe_.empty()) return std::make_unique<routing::NetworkRouting>(network_, per_node_, 2 * node_depth_);
+  return std::make_unique<routing::NetworkRouting>(network_, first_pe_, 2 * node_depth_);
 }
 
 std::string ClusterTopology::description() const {
-  const auto node = node_text_ == "this" ? " of nodes like this one (" + std::to_string(per_node_) + " PUs, hwloc)"
-                                         : " of nodes '" + node_text_ + "'";
-  return network_->spec() + (node_ ? node : std::string()) +
+  const auto node_text = [](const NodeModel& m) {
+    return m.text == "this" ? "like this one (" + std::to_string(m.tree->size()) + " PUs, hwloc)" : "'" + m.text + "'";
+  };
+  std::string nodes;
+  if (kind_of_node_.empty()) {
+    if (models_.front().tree) nodes = " of nodes " + node_text(models_.front());
+  } else {
+    nodes = " of nodes";
+    const char* separator = " ";
+    for (std::size_t k = 0; k < models_.size(); ++k) {
+      const auto count = std::count(kind_of_node_.begin(), kind_of_node_.end(), static_cast<std::int32_t>(k));
+      if (count == 0) continue;
+      nodes += fmt::format("{}{} x {}", separator, count, models_[k].tree ? node_text(models_[k]) : "1 PE");
+      separator = ", ";
+    }
+  }
+  return network_->spec() + nodes +
          (hosts_.empty() ? std::string() : " named " + hosts_.front() + ".." + hosts_.back());
 }
 

@@ -1,6 +1,8 @@
 // A cluster: compute nodes on a network, each node a tree of its own (an
 // hwloc description: packages, caches, cores, PUs). PEs are numbered node
-// by node in host order, inside a node in hwloc's logical order.
+// by node in host order, inside a node in hwloc's logical order. Nodes may
+// be of several kinds (a partition of two-socket nodes beside one of
+// one-socket nodes): each node holds its kind's tree.
 //
 // The distance of two PEs is the number of edges between them in the whole
 // machine's graph: inside a node, hwloc's tree edges through their lowest
@@ -10,6 +12,7 @@
 // under one leaf switch < across the spine, as the machine orders them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,19 +22,26 @@
 
 namespace tmap::topo {
 
+/// What one kind of node holds: its tree (nullptr: a node of one PE) and
+/// how the user gave it, for the description.
+struct NodeModel {
+  std::unique_ptr<Topology> tree;
+  std::string text;
+};
+
 class ClusterTopology final : public Topology {
  public:
-  /// `node`: one node's topology (every node alike), or nullptr for nodes of
-  /// one PE; `node_text`: how it was given, for the description; `hosts`:
-  /// the nodes' host names in node order (empty: cn<node>).
-  ClusterTopology(std::shared_ptr<const routing::Network> network, std::unique_ptr<Topology> node,
-                  std::string node_text, std::vector<std::string> hosts);
+  /// `models`: the kinds of node (at least one); `kind_of_node`: each
+  /// node's kind, an index into `models` (empty: every node the first);
+  /// `hosts`: the nodes' host names in node order (empty: cn<node>).
+  ClusterTopology(std::shared_ptr<const routing::Network> network, std::vector<NodeModel> models,
+                  std::vector<std::int32_t> kind_of_node, std::vector<std::string> hosts);
 
   [[nodiscard]] PE size() const override { return size_; }
   [[nodiscard]] Distance distance(PE a, PE b) const override;
   [[nodiscard]] Distance max_distance() const override { return max_distance_; }
   [[nodiscard]] NodeId num_nodes() const override { return network_->num_nodes(); }
-  [[nodiscard]] NodeId node_of(PE pe) const override { return pe / per_node_; }
+  [[nodiscard]] NodeId node_of(PE pe) const override;
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return uniform_; }
   [[nodiscard]] std::string host_name(NodeId node) const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override;
@@ -48,14 +58,25 @@ class ClusterTopology final : public Topology {
   [[nodiscard]] const routing::Network& network() const noexcept { return *network_; }
 
  private:
+  /// The node's kind of node.
+  [[nodiscard]] const NodeModel& model_of(NodeId node) const {
+    return models_[kind_of_node_.empty() ? 0 : static_cast<std::size_t>(kind_of_node_[static_cast<std::size_t>(node)])];
+  }
+  /// The PE's index inside its node.
+  [[nodiscard]] PE local(PE pe, NodeId node) const {
+    return first_pe_.empty() ? pe - node * per_node_ : pe - first_pe_[static_cast<std::size_t>(node)];
+  }
   /// Edges from a PE up to its node's root.
-  [[nodiscard]] Distance depth(PE local) const;
+  [[nodiscard]] Distance depth(const NodeModel& model, PE local) const;
 
   std::shared_ptr<const routing::Network> network_;
-  std::unique_ptr<Topology> node_;
-  std::string node_text_;
+  std::vector<NodeModel> models_;
+  std::vector<std::int32_t> kind_of_node_;
   std::vector<std::string> hosts_;
+  /// Nodes of one kind: PEs per node; of several: each node's first PE
+  /// (and the total last).
   PE per_node_ = 1;
+  std::vector<PE> first_pe_;
   PE size_ = 0;
   Distance max_distance_ = 0;
   Distance node_depth_ = 0;  ///< depth of every PE in its node (uniform trees), for the routes' base hops

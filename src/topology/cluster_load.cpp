@@ -158,14 +158,58 @@ std::unique_ptr<Topology> network_node(const std::string& node) {
   }
 }
 
+/// The cluster of `network`'s nodes, named `hosts` (empty: cn<node>),
+/// holding the kinds of node `nodes` says.
+std::unique_ptr<Topology> cluster_of(std::shared_ptr<const routing::Network> network, const NodeSpecs& nodes,
+                                     std::vector<std::string> hosts) {
+  std::vector<NodeModel> models;
+  const auto add_model = [&models](const std::string& node) {
+    NodeModel model;
+    model.tree = network_node(node);
+    model.text = node;
+    models.push_back(std::move(model));
+  };
+  add_model(nodes.node);
+  std::vector<std::int32_t> kind_of_node;
+  if (!nodes.by_hosts.empty()) {
+    const auto count = network->num_nodes();
+    if (!hosts.empty() && static_cast<NodeId>(hosts.size()) != count) {
+      throw InputError(fmt::format("host-names: {} names for the {} nodes of the machine", hosts.size(), count));
+    }
+    std::map<std::string, NodeId, std::less<>> node_named;
+    for (NodeId k = 0; k < count; ++k) {
+      node_named.emplace(hosts.empty() ? "cn" + std::to_string(k) : hosts[static_cast<std::size_t>(k)], k);
+    }
+    kind_of_node.assign(static_cast<std::size_t>(count), 0);
+    std::vector<std::string> listed_in(static_cast<std::size_t>(count));
+    for (const auto& [list, node] : nodes.by_hosts) {
+      const auto where = "--node '" + list + "=" + node + "'";
+      if (node.empty()) throw InputError(where + ": no node after '='");
+      add_model(node);
+      for (const auto& host : detail::expand_hostlist(list, where)) {
+        const auto it = node_named.find(host);
+        if (it == node_named.end()) {
+          throw InputError(fmt::format("{}: host {} is not a node of this machine (its hosts are {} .. {})", where,
+                                       host, node_named.begin()->first, node_named.rbegin()->first));
+        }
+        auto& first = listed_in[static_cast<std::size_t>(it->second)];
+        if (!first.empty()) throw InputError(fmt::format("{}: host {} has a node already ({})", where, host, first));
+        first = where;
+        kind_of_node[static_cast<std::size_t>(it->second)] = static_cast<std::int32_t>(models.size() - 1);
+      }
+    }
+  }
+  return std::make_unique<ClusterTopology>(std::move(network), std::move(models), std::move(kind_of_node),
+                                           std::move(hosts));
+}
+
 }  // namespace
 
-std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string& node, std::vector<std::string> hosts) {
-  auto machine_node = network_node(node);
+std::unique_ptr<Topology> load_cluster(std::string_view spec, const NodeSpecs& nodes, std::vector<std::string> hosts) {
   auto network = spec.starts_with("fattree:")     ? fattree_of(spec)
                  : spec.starts_with("dragonfly:") ? dragonfly_of(spec)
                                                   : torus_of(spec);
-  return std::make_unique<ClusterTopology>(std::move(network), std::move(machine_node), node, std::move(hosts));
+  return cluster_of(std::move(network), nodes, std::move(hosts));
 }
 
 namespace {
@@ -195,7 +239,7 @@ bool is_slurm_topology(std::string_view text) {
   return false;
 }
 
-std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::string& path, const std::string& node) {
+std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::string& path, const NodeSpecs& nodes) {
   struct Switch {
     std::string name;
     std::int64_t line = 0;
@@ -262,15 +306,15 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
       up = static_cast<std::int64_t>(p);
     }
   }
-  auto machine_node = network_node(node);
+  std::shared_ptr<const routing::Network> network;
   try {
-    auto network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(parent),
-                                                                std::move(switch_of_node), path);
-    return std::make_unique<ClusterTopology>(std::move(network), std::move(machine_node), node, std::move(hosts));
+    network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(parent),
+                                                           std::move(switch_of_node), path);
   } catch (const InputError& e) {
     if (!e.file().empty()) throw;
     throw InputError(path, e.problem());
   }
+  return cluster_of(std::move(network), nodes, std::move(hosts));
 }
 
 }  // namespace tmap::topo

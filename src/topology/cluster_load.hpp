@@ -6,11 +6,20 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tmap/topology.hpp"
 
 namespace tmap::topo {
+
+/// What a network's nodes hold: `node` (see load_node; empty: one PE)
+/// for every node but those of `by_hosts`, (Slurm host list, node) pairs
+/// naming the nodes of other kinds.
+struct NodeSpecs {
+  std::string node;
+  std::vector<std::pair<std::string, std::string>> by_hosts;
+};
 
 /// Whether -t names a network of nodes ("fattree:...", "dragonfly:...", "torus:...").
 [[nodiscard]] bool is_cluster_spec(std::string_view spec);
@@ -20,7 +29,7 @@ namespace tmap::topo {
 /// DRAGONFLY and TORUS parameters), with nodes of `node` (see load_node;
 /// empty: one PE per node) named `hosts` (empty: cn<node>). InputError
 /// naming the spec (or --node) and the problem.
-[[nodiscard]] std::unique_ptr<Topology> load_cluster(std::string_view spec, const std::string& node,
+[[nodiscard]] std::unique_ptr<Topology> load_cluster(std::string_view spec, const NodeSpecs& nodes,
                                                      std::vector<std::string> hosts);
 
 /// One node: an lstopo XML file, else an hwloc synthetic description such
@@ -35,6 +44,6 @@ namespace tmap::topo {
 /// on them, which it names in order), each node holding `node`. InputError
 /// naming the file, the line and the problem.
 [[nodiscard]] std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::string& path,
-                                                           const std::string& node);
+                                                           const NodeSpecs& nodes);
 
 }  // namespace tmap::topo

@@ -307,7 +307,7 @@ std::unique_ptr<Topology> parse_topology_file(std::string_view text, const std::
     return hwloc_xml_from_text(text, path);
   }
   if (ext == ".dist") return topo::parse_dist(text, path);
-  if (topo::is_slurm_topology(text)) return topo::load_slurm_cluster(text, path, {});
+  if (topo::is_slurm_topology(text)) return topo::load_slurm_cluster(text, path, topo::NodeSpecs{});
   const bool numeric = start != std::string_view::npos && text[start] >= '0' && text[start] <= '9';
   if (numeric) {
     // A stream or a file without an extension that starts with a number is a
@@ -374,20 +374,21 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
 }
 
 std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
+  const topo::NodeSpecs nodes{spec.node, spec.node_by_hosts};
   if (!spec.topology_text.empty()) {
     if (!topo::is_slurm_topology(spec.topology_text)) {
-      if (!spec.node.empty() || !spec.host_names.empty()) {
+      if (!spec.node.empty() || !spec.node_by_hosts.empty() || !spec.host_names.empty()) {
         throw ParameterError("node: " + spec.topology + " describes its PEs itself");
       }
       return parse_topology_file(spec.topology_text, spec.topology);
     }
     if (!spec.host_names.empty()) throw ParameterError("host-names: " + spec.topology + " names its nodes itself");
-    return topo::load_slurm_cluster(spec.topology_text, spec.topology, spec.node);
+    return topo::load_slurm_cluster(spec.topology_text, spec.topology, nodes);
   }
   const auto first = spec.topology.find_first_not_of(detail::kBlanks);
   const std::string_view topology =
       first == std::string::npos ? std::string_view{} : std::string_view(spec.topology).substr(first);
-  if (topo::is_cluster_spec(topology)) return topo::load_cluster(topology, spec.node, spec.host_names);
+  if (topo::is_cluster_spec(topology)) return topo::load_cluster(topology, nodes, spec.host_names);
   // A Slurm topology.conf: its switches and the nodes it names.
   std::error_code ec;
   if (!topology.empty() && std::filesystem::is_regular_file(std::string(topology), ec)) {
@@ -396,10 +397,10 @@ std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
       if (!spec.host_names.empty()) {
         throw ParameterError("host-names: " + std::string(topology) + " names its nodes itself");
       }
-      return topo::load_slurm_cluster(text, std::string(topology), spec.node);
+      return topo::load_slurm_cluster(text, std::string(topology), nodes);
     }
   }
-  if (!spec.node.empty()) {
+  if (!spec.node.empty() || !spec.node_by_hosts.empty()) {
     throw ParameterError(
         "node: only a network of nodes (fattree:..., dragonfly:..., torus:..., topology.conf) takes a node "
         "description; '" +

@@ -259,3 +259,58 @@ TEST(Machines, TleafSaysWhichLevelIsAHostAndAnOptionSetsIt) {
   EXPECT_NE(mesh.err.find("--pes-per-node: mesh2D 8 8 says itself which PEs share a host"), std::string::npos)
       << mesh.err;
 }
+
+// Two kinds of node in one machine: --node for every node, --node
+// HOSTS=SPEC for the others. PEs are numbered node by node (4 on each
+// two-socket node, 2 on each one-socket node); distances by hand.
+TEST(Machines, TwoKindsOfNodeInOneMachine) {
+  Sandbox box;
+  const std::vector<std::string> machine = {"-t",     "fattree:2;2,2;1,1;1,1",   "--node", "package:2 core:2",
+                                            "--node", "cn[2-3]=package:1 core:2"};
+  std::string ring = "12\n";
+  for (int r = 0; r < 12; ++r) ring += std::to_string(r) + " " + std::to_string((r + 1) % 12) + " 10\n";
+  box.write("ring.coo", ring);
+  auto args = machine;
+  args.insert(args.end(), {"-c", "ring.coo", "--format", "rankfile"});
+  const auto r = box.run("tm-map", args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::map<int, int>> used;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto eq = line.find('=');
+    ++used[line.substr(eq + 1, line.find(' ', eq) - eq - 1)][std::stoi(line.substr(line.find("slot=") + 5))];
+  }
+  const std::map<int, int> four = {{0, 1}, {1, 1}, {2, 1}, {3, 1}};
+  const std::map<int, int> two = {{0, 1}, {1, 1}};
+  EXPECT_EQ(used, (std::map<std::string, std::map<int, int>>{{"cn0", four}, {"cn1", four}, {"cn2", two}, {"cn3", two}}))
+      << r.out;
+  EXPECT_NE(r.err.find("of nodes 2 x 'package:2 core:2', 2 x 'package:1 core:2'"), std::string::npos) << r.err;
+  // PE 0 (cn0) to PE 8 (cn2): 3 edges up, 4 cables over the spine, 3 down =
+  // 10; PE 8 to PE 9 (cn2's two cores): 4; PE 0 to PE 4 (cn1, same leaf):
+  // 3 + 2 + 3 = 8. Traffic 1000, 100 and 10 on those pairs: 10,480.
+  box.write("three.coo", "4\n0 1 1000\n1 3 100\n0 2 10\n");
+  box.write("three.perm", "0\n8\n4\n9\n");
+  args = machine;
+  args.insert(args.end(), {"-c", "three.coo", "-m", "three.perm"});
+  const auto eval = box.run("tm-eval", args);
+  ASSERT_EQ(eval.exit_code, 0) << eval.err;
+  EXPECT_NE((eval.out + eval.err).find("hop_bytes 10480"), std::string::npos) << eval.out << eval.err;
+  // Mistakes named.
+  const auto outside = box.run("tm-map", {"-t", "fattree:2;2,2;1,1;1,1", "--node", "cn[3-4]=core:2", "-c", "ring.coo"});
+  EXPECT_EQ(outside.exit_code, 2);
+  EXPECT_NE(outside.err.find("--node 'cn[3-4]=core:2': host cn4 is not a node of this machine (its hosts are cn0 .. "
+                             "cn3)"),
+            std::string::npos)
+      << outside.err;
+  const auto twice =
+      box.run("tm-map", {"-t", "fattree:2;2,2;1,1;1,1", "--node", "core:2", "--node", "core:4", "-c", "ring.coo"});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("--node 'core:2' and --node 'core:4': one node for every node"), std::string::npos)
+      << twice.err;
+  const auto both = box.run(
+      "tm-map", {"-t", "fattree:2;2,2;1,1;1,1", "--node", "cn[0-1]=core:2", "--node", "cn1=core:4", "-c", "ring.coo"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--node 'cn1=core:4': host cn1 has a node already (--node 'cn[0-1]=core:2')"),
+            std::string::npos)
+      << both.err;
+}

@@ -288,9 +288,11 @@ void InputOptions::add_to(CLI::App& app) {
   app.add_option("--hosts", hosts_file,
                  "Host names in the machine's node order, one per line (line k names node k): used in launcher "
                  "files and to read --alloc host lists whose names carry no node number");
-  app.add_option("--node", node_spec,
+  app.add_option("--node", node_args,
                  "What each node of a network (-t fattree:...) holds: an hwloc synthetic description "
-                 "('package:2 core:8') or an lstopo XML file of one node; default one PE per node");
+                 "('package:2 core:8'), an lstopo XML file of one node, or 'this' (this machine); default one PE "
+                 "per node. Again as HOSTS=SPEC for nodes of another kind ('gpu[01-04]=package:1 core:16')")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--host-names", host_name_list,
                  "The nodes of a network (-t fattree:...) by name, in node order, as a Slurm host list "
                  "('cn[01-16]'); launcher files and --alloc use them");
@@ -335,15 +337,53 @@ void InputOptions::note_node_choice(const Topology& t) const {
                   t.description(), choice.taken, t.num_nodes(), fmt::join(others, " or ")));
 }
 
+namespace {
+
+/// "HOSTS=SPEC" -> (HOSTS, SPEC); nullopt for a node for every node (a
+/// synthetic description or a file, which may hold '=' in its path).
+std::optional<std::pair<std::string, std::string>> hosts_and_node(const std::string& arg) {
+  const auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) return std::nullopt;
+  std::error_code ec;
+  if (std::filesystem::exists(arg, ec)) return std::nullopt;
+  const auto hosts = arg.substr(0, eq);
+  if (hosts.find_first_of(" \t:") != std::string::npos) return std::nullopt;
+  return std::make_pair(hosts, arg.substr(eq + 1));
+}
+
+}  // namespace
+
+std::string InputOptions::default_node() const {
+  std::string node;
+  for (const auto& arg : node_args) {
+    if (hosts_and_node(arg)) continue;
+    if (!node.empty()) {
+      throw ParameterError("--node '" + node + "' and --node '" + arg +
+                           "': one node for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + arg + "')");
+    }
+    node = arg;
+  }
+  return node;
+}
+
+std::vector<std::pair<std::string, std::string>> InputOptions::nodes_by_hosts() const {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& arg : node_args) {
+    if (auto pair = hosts_and_node(arg)) pairs.push_back(std::move(*pair));
+  }
+  return pairs;
+}
+
 std::unique_ptr<Topology> InputOptions::load_machine_as_given() const {
+  const auto node_spec = default_node();
   if (!hwloc_xml.empty()) {
-    if (!node_spec.empty() || !host_name_list.empty()) {
+    if (!node_args.empty() || !host_name_list.empty()) {
       throw ParameterError("--node/--host-names describe the nodes of a network (-t fattree:...), not -x");
     }
     return tmap::load_hwloc_xml(hwloc_xml);
   }
   if (topology.empty() && alloc_from_env) return scheduler_machine();
-  MachineSpec spec{topology, node_spec, {}, {}};
+  MachineSpec spec{topology, node_spec, {}, {}, nodes_by_hosts()};
   if (!host_name_list.empty()) spec.host_names = expand_hostlist(host_name_list, "--host-names");
   try {
     return load_machine(spec);
@@ -356,8 +396,10 @@ std::unique_ptr<Topology> InputOptions::scheduler_machine() const {
   if (!host_name_list.empty()) {
     throw ParameterError("--host-names: with --alloc-from-env and no -t, the scheduler names the nodes");
   }
+  const auto node_spec = default_node();
   MachineSpec spec;
   spec.node = node_spec.empty() ? "this" : node_spec;
+  spec.node_by_hosts = nodes_by_hosts();
   const auto node_origin = node_spec.empty() ? "as hwloc sees this one" : "of --node";
   auto tree = sched::slurm_switch_tree();
   if (!tree.text.empty()) {
@@ -387,7 +429,11 @@ CommMatrix InputOptions::load_comm() const {
 std::vector<std::string> InputOptions::files() const {
   std::vector<std::string> list{topology, hwloc_xml, constraints_file, hosts_file};
   std::error_code ec;
-  if (!node_spec.empty() && std::filesystem::exists(node_spec, ec)) list.push_back(node_spec);  // an lstopo XML
+  for (const auto& arg : node_args) {
+    const auto pair = hosts_and_node(arg);
+    const auto& node = pair ? pair->second : arg;
+    if (std::filesystem::exists(node, ec)) list.push_back(node);  // an lstopo XML
+  }
   for (auto& file : comm.files()) list.push_back(std::move(file));
   std::erase_if(list, [](const std::string& f) { return f.empty(); });
   return list;

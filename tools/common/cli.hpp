@@ -87,8 +87,9 @@ struct CommInput {
 struct InputOptions {
   std::string topology;
   std::string hwloc_xml;
-  /// --node and --host-names: a network's nodes (tmap::MachineSpec).
-  std::string node_spec;
+  /// --node (repeatable: SPEC for every node, HOSTS=SPEC for some) and
+  /// --host-names: a network's nodes (tmap::MachineSpec).
+  std::vector<std::string> node_args;
   std::string host_name_list;
   CommInput comm;
   std::string constraints_file;
@@ -104,6 +105,11 @@ struct InputOptions {
   std::optional<std::int64_t> pes_per_node;
 
   void add_to(CLI::App& app);
+  /// --node's node for every node (empty: none given); ParameterError when
+  /// two are given without hosts.
+  [[nodiscard]] std::string default_node() const;
+  /// --node HOSTS=SPEC: (host list, node) pairs.
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> nodes_by_hosts() const;
   [[nodiscard]] std::unique_ptr<Topology> load_topology() const;
   [[nodiscard]] CommMatrix load_comm() const;
   /// The allocation of --alloc or --alloc-from-env, checked against the

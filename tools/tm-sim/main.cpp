@@ -99,7 +99,10 @@ Machine load_machine(const InputOptions& in) {
     return m;
   }
   const auto& path = in.hwloc_xml.empty() ? in.topology : in.hwloc_xml;
-  if (!in.node_spec.empty()) {
+  if (!in.nodes_by_hosts().empty()) {
+    throw UnsupportedError("--node HOSTS=SPEC: tm-sim simulates networks of one kind of node (for now)");
+  }
+  if (!in.node_args.empty()) {
     // A Slurm topology.conf with --node: the machine as tm-map reads it,
     // the file's text for the platform module (which gets --node too).
     m.topology = in.load_topology();
@@ -168,8 +171,8 @@ int run_tool(const Options& o) {
   {
     // The platform module reads the node where smpirun runs: a file by its absolute path.
     std::error_code ec;
-    platform.node = std::filesystem::exists(o.in.node_spec, ec) ? std::filesystem::absolute(o.in.node_spec).string()
-                                                                : o.in.node_spec;
+    const auto node = o.in.default_node();
+    platform.node = std::filesystem::exists(node, ec) ? std::filesystem::absolute(node).string() : node;
   }
   platform.options.bandwidth = o.bandwidth_gbs * 1e9;
   platform.options.latency = o.latency_us * 1e-6;
