@@ -45,6 +45,14 @@ check 2 "torus3D 12 10 8" "$work/s1920.coo" -o 2
 # refuses any rank outside it.
 check 3 "tianhe3:1x4,nodes=96,cores=4" "$work/s960.coo" --alloc 0-5,9,11-300
 
+# A network of nodes as tm-map reads it (--node, --host-names): 16 nodes of
+# 2 x 30 cores on a fat tree; the rankfile names the hosts, 60 ranks each.
+cluster=(--node "package:2 core:30" --host-names "cn[01-16]")
+check 2 "fattree:2;4,4;1,2;1,2" "$work/s960.coo" "${cluster[@]}"
+pmap 2 -t "fattree:2;4,4;1,2;1,2" "${cluster[@]}" -c "$work/s960.coo" --format rankfile -q --output "$work/map.rankfile"
+test "$(sed 's/^rank [0-9]*=\(cn[0-9]*\) slot=.*/\1/' "$work/map.rankfile" | sort | uniq -c | awk '$1 == 60' | wc -l)" = 16
+echo "a fat tree of named two-socket nodes: 16 hosts x 60 ranks in the rankfile"
+
 # The default keeps a shuffled stencil's grid where it is optimal: every
 # pair one hop, hop-bytes = the total bytes sent.
 total=$(awk 'NR > 1 { s += $3 } END { print s }' "$work/s960.coo")

@@ -29,7 +29,6 @@ namespace {
 struct Options {
   /// The allocation options, read as tm-map reads them.
   tmap::cli::InputOptions in;
-  std::string topology;
   std::string comm;
   std::int64_t oversub = 1;
   std::uint64_t seed = 0;
@@ -120,12 +119,11 @@ int run(const Options& o, int rank, int size) {
   // on one file, or an output folder that is missing, fail everywhere.
   agree([&] {
     auto inputs = o.in.files();
-    inputs.push_back(o.topology);
     inputs.push_back(o.comm);
     tmap::cli::protect_inputs(inputs);
     tmap::cli::check_outputs({o.output == "-" ? std::string() : o.output});
   });
-  const auto topology = tmap::load_topology(o.topology);
+  const auto topology = o.in.load_topology();  // -t, --node, --host-names, --pes-per-node as tm-map reads them
   auto in = o.in;
   in.oversub = o.oversub;
   const auto allocation = in.load_allocation(*topology);
@@ -211,7 +209,12 @@ int main(int argc, char** argv) {
       "tm-pmap: maps a traffic graph with PT-Scotch under mpirun (mpirun -np P tm-pmap -t MACHINE -c FILE.coo "
       "--output FILE); each process reads its share of the .coo and holds only its vertices' edges; rank 0 writes "
       "the whole mapping."};
-  app.add_option("-t,--topology", o.topology, "Machine: a built-in spec or Scotch target (as tm-map -t)")->required();
+  app.add_option("-t,--topology", o.in.topology, "Machine (as tm-map -t)")->required();
+  app.add_option("--node", o.in.node_args, "What each node of a network holds (as tm-map's; repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--host-names", o.in.host_name_list, "The nodes of a network by name (as tm-map's)");
+  app.add_option("--pes-per-node", o.in.pes_per_node, "PEs of one host of a bare tleaf (as tm-map's)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app.add_option("-c,--comm", o.comm, "Traffic as .coo ('i j bytes' lines, optional first line n)")->required();
   auto* b = app.add_option("-b,--constraints", o.in.constraints_file, "File of allowed PE ids (as tm-map's)");
   auto* a =
