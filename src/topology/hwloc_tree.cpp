@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 
 #include "tmap/error.hpp"
@@ -47,11 +48,14 @@ std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::from_xml_text(const std::s
 
 std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::this_system() {
   // hwloc would read these unchecked (topology/hwloc_input.hpp): read here, checked.
-  if (const char* xml = std::getenv("HWLOC_XMLFILE"); xml != nullptr && *xml != '\0') {
-    return std::make_unique<HwlocTreeTopology>(xml, true);
-  }
-  if (const char* synthetic = std::getenv("HWLOC_SYNTHETIC"); synthetic != nullptr && *synthetic != '\0') {
-    return std::make_unique<HwlocTreeTopology>(synthetic, false);
+  for (const char* variable : {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC"}) {
+    const char* value = std::getenv(variable);
+    if (value == nullptr || *value == '\0') continue;
+    try {
+      return std::make_unique<HwlocTreeTopology>(value, std::string_view(variable) == "HWLOC_XMLFILE");
+    } catch (const InputError& e) {  // named as the variable that said it
+      throw InputError(std::string(variable) + "=" + value, e.problem());
+    }
   }
   std::unique_ptr<HwlocTreeTopology> result(new HwlocTreeTopology());
   result->source_ = "this machine";

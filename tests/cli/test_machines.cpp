@@ -208,6 +208,15 @@ TEST(Machines, SchedulerMachineWithoutSwitchTreeIsTheJobsNodes) {
   const auto json = box.run("tm-map", {"-c", "ring.coo", "--alloc-from-env", "--format", "json"}, job);
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find("\"hop_bytes\": 4400,"), std::string::npos) << json.out;
+  // hwloc's variable is read as -x files are: checked, and named when wrong.
+  auto huge = job;
+  huge.back().second = "pack:1000 core:1000 pu:1000";
+  const auto refused = box.run("tm-map", {"-c", "ring.coo", "--alloc-from-env", "--output", "m.txt"}, huge);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("HWLOC_SYNTHETIC=pack:1000 core:1000 pu:1000: the synthetic description"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(box.exists("m.txt"));
 }
 
 // A bare tleaf does not say which level is a host: tm-map says which it
