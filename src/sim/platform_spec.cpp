@@ -39,6 +39,7 @@ std::string to_text(const PlatformSpec& spec) {
   std::string text = "# tmap SMPI platform (tm-sim): the machine, its link model, the PEs used\n";
   text += "topology " + spec.topology + "\n";
   if (!spec.node.empty()) text += "node " + spec.node + "\n";
+  for (const auto& [hosts, node] : spec.node_by_hosts) text += "node_for " + hosts + " " + node + "\n";
   text += fmt::format("latency {}\nbandwidth {}\n", spec.options.latency, spec.options.bandwidth);
   for (const auto& [kind, value] : spec.options.bandwidth_of_kind)
     text += fmt::format("bandwidth_of_kind {} {}\n", kind, value);
@@ -89,6 +90,16 @@ PlatformSpec parse_platform_spec(std::string_view text, const std::string& origi
       auto node_text = words.substr(first);
       while (!node_text.empty() && (node_text.back() == '\r' || node_text.back() == ' ')) node_text.remove_suffix(1);
       spec.node = std::string(node_text);
+      continue;
+    }
+    if (key == "node_for") {  // hosts (no blank), then a node description: the rest of the line
+      const auto first = words.find_first_not_of(" \t\r");
+      const auto gap = first == std::string_view::npos ? first : words.find_first_of(" \t", first);
+      const auto node_at = gap == std::string_view::npos ? gap : words.find_first_not_of(" \t\r", gap);
+      if (node_at == std::string_view::npos) fail("node_for: expected hosts and a node description");
+      auto node_text = words.substr(node_at);
+      while (!node_text.empty() && (node_text.back() == '\r' || node_text.back() == ' ')) node_text.remove_suffix(1);
+      spec.node_by_hosts.emplace_back(std::string(words.substr(first, gap - first)), std::string(node_text));
       continue;
     }
     if (key == "latency") {

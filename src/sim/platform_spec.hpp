@@ -6,6 +6,7 @@
 // (one SimGrid host each, "pe<ID>"). One item per line:
 //   topology torus3D 4 4 4
 //   node package:2 core:8        (a network of nodes only)
+//   node_for cn2,cn3 package:1 core:16   (nodes of another kind)
 //   latency 5e-07
 //   bandwidth 12500000000
 //   bandwidth_of_kind dim0 25000000000
@@ -16,6 +17,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/simulate.hpp"
@@ -26,6 +28,9 @@ namespace tmap::sim {
 struct PlatformSpec {
   std::string topology;
   std::string node;  ///< a network's node description (tmap::MachineSpec::node); empty for other machines
+  /// Nodes of other kinds (tmap::MachineSpec::node_by_hosts), their hosts
+  /// as cn<node index>, comma separated.
+  std::vector<std::pair<std::string, std::string>> node_by_hosts;
   SimOptions options;
   std::vector<PE> pes;  ///< distinct, increasing
 };

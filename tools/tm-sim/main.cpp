@@ -11,6 +11,7 @@
 
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -99,9 +100,6 @@ Machine load_machine(const InputOptions& in) {
     return m;
   }
   const auto& path = in.hwloc_xml.empty() ? in.topology : in.hwloc_xml;
-  if (!in.nodes_by_hosts().empty()) {
-    throw UnsupportedError("--node HOSTS=SPEC: tm-sim simulates networks of one kind of node (for now)");
-  }
   if (!in.node_args.empty()) {
     // A Slurm topology.conf with --node: the machine as tm-map reads it,
     // the file's text for the platform module (which gets --node too).
@@ -166,13 +164,36 @@ int run_tool(const Options& o) {
                            " targets give distances only, no links to simulate on (use a Tianhe-3 spec, a mesh, "
                            "torus, hypercube or tree target)");
   }
+  if (!o.in.nodes_by_hosts().empty() && routing->base_hops() == 0) {
+    // A route's hops inside the two nodes are one number for the whole machine.
+    throw UnsupportedError(
+        "--node HOSTS=SPEC: tm-sim simulates nodes of several kinds when their PUs sit equally deep (as many hwloc "
+        "levels above each PU); these kinds differ");
+  }
   sim::PlatformSpec platform;
   platform.topology = o.in.topology;
   {
     // The platform module reads the node where smpirun runs: a file by its absolute path.
     std::error_code ec;
-    const auto node = o.in.default_node();
-    platform.node = std::filesystem::exists(node, ec) ? std::filesystem::absolute(node).string() : node;
+    const auto absolute = [&ec](const std::string& node) {
+      return std::filesystem::exists(node, ec) ? std::filesystem::absolute(node).string() : node;
+    };
+    platform.node = absolute(o.in.default_node());
+    // Nodes of other kinds. The module loads the network without
+    // --host-names (a topology.conf names its hosts itself, a network's are
+    // cn<index> there): --host-names' names are resolved here.
+    std::map<std::string, NodeId> node_named;
+    for (NodeId k = 0; k < topology->num_nodes(); ++k) node_named.emplace(topology->host_name(k), k);
+    for (const auto& [list, node] : o.in.nodes_by_hosts()) {
+      std::string hosts = list;
+      if (!o.in.host_name_list.empty()) {
+        hosts.clear();
+        for (const auto& host : expand_hostlist(list, "--node '" + list + "=" + node + "'")) {
+          hosts += (hosts.empty() ? "cn" : ",cn") + std::to_string(node_named.at(host));
+        }
+      }
+      platform.node_by_hosts.emplace_back(hosts, absolute(node));
+    }
   }
   platform.options.bandwidth = o.bandwidth_gbs * 1e9;
   platform.options.latency = o.latency_us * 1e-6;
