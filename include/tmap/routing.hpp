@@ -43,6 +43,13 @@ class RoutingModel {
   /// trees a hop is one tree edge, whatever the tleaf costs say.
   [[nodiscard]] virtual Distance link_hops(LinkId /*link*/) const { return 1; }
   [[nodiscard]] virtual Distance base_hops() const { return 0; }
+  /// base_hops() split between a route's two ends: the source's share (the
+  /// whole of it by default) and the destination's (none by default).
+  /// Machines whose PEs sit at different depths (nodes of several kinds)
+  /// say PE by PE: a route from a to b counts source_hops(a) +
+  /// destination_hops(b) before its links.
+  [[nodiscard]] virtual Distance source_hops(PE /*pe*/) const { return base_hops(); }
+  [[nodiscard]] virtual Distance destination_hops(PE /*pe*/) const { return 0; }
   /// Readable name of a link for --link-loads ("(0,1,2)-(1,1,2)", "chip 3 - chip 5").
   [[nodiscard]] virtual std::string link_name(LinkId link) const = 0;
 

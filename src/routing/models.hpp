@@ -125,6 +125,12 @@ class SubRouting final : public RoutingModel {
   }
   [[nodiscard]] Distance link_hops(LinkId link) const override { return base_->link_hops(link); }
   [[nodiscard]] Distance base_hops() const override { return base_->base_hops(); }
+  [[nodiscard]] Distance source_hops(PE pe) const override {
+    return base_->source_hops(terminals_[static_cast<std::size_t>(pe)]);
+  }
+  [[nodiscard]] Distance destination_hops(PE pe) const override {
+    return base_->destination_hops(terminals_[static_cast<std::size_t>(pe)]);
+  }
   [[nodiscard]] std::string link_name(LinkId link) const override { return base_->link_name(link); }
   [[nodiscard]] int link_kind(LinkId link) const override { return base_->link_kind(link); }
 

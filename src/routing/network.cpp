@@ -6,10 +6,11 @@
 
 namespace tmap::routing {
 
-NetworkRouting::NetworkRouting(std::shared_ptr<const Network> network, std::vector<std::int64_t> first_pe,
-                               Distance node_hops)
-    : NetworkRouting(std::move(network), 1, node_hops) {
+NetworkRouting::NetworkRouting(std::shared_ptr<const Network> network, std::int64_t pes_per_node,
+                               std::vector<std::int64_t> first_pe, std::vector<Distance> pe_depth)
+    : NetworkRouting(std::move(network), pes_per_node, 0) {
   first_pe_ = std::move(first_pe);
+  pe_depth_ = std::move(pe_depth);
 }
 
 NetworkRouting::NetworkRouting(std::shared_ptr<const Network> network, std::int64_t pes_per_node, Distance node_hops)

@@ -54,11 +54,20 @@ class Network {
 class NetworkRouting final : public RoutingModel {
  public:
   NetworkRouting(std::shared_ptr<const Network> network, std::int64_t pes_per_node, Distance node_hops);
-  /// `first_pe`: each node's first PE, then the total.
-  NetworkRouting(std::shared_ptr<const Network> network, std::vector<std::int64_t> first_pe, Distance node_hops);
+  /// `first_pe`: each node's first PE, then the total (empty: nodes of
+  /// `pes_per_node`); `pe_depth`: each PE's edges up to its node, where
+  /// they differ (a route then counts its two ends' depths).
+  NetworkRouting(std::shared_ptr<const Network> network, std::int64_t pes_per_node, std::vector<std::int64_t> first_pe,
+                 std::vector<Distance> pe_depth);
   [[nodiscard]] LinkId num_links() const override { return network_->num_links(); }
   void route(PE a, PE b, std::vector<LinkId>& links) const override { network_->route(node_of(a), node_of(b), links); }
   [[nodiscard]] Distance base_hops() const override { return node_hops_; }
+  [[nodiscard]] Distance source_hops(PE pe) const override {
+    return pe_depth_.empty() ? node_hops_ : pe_depth_[static_cast<std::size_t>(pe)];
+  }
+  [[nodiscard]] Distance destination_hops(PE pe) const override {
+    return pe_depth_.empty() ? 0 : pe_depth_[static_cast<std::size_t>(pe)];
+  }
   [[nodiscard]] std::string link_name(LinkId link) const override { return network_->link_name(link); }
   [[nodiscard]] int link_kind(LinkId link) const override { return network_->link_kind(link); }
   [[nodiscard]] const Network& network() const noexcept { return *network_; }
@@ -73,6 +82,7 @@ class NetworkRouting final : public RoutingModel {
   std::int64_t pes_per_node_ = 1;
   std::vector<std::int64_t> first_pe_;
   Distance node_hops_;
+  std::vector<Distance> pe_depth_;
 };
 
 }  // namespace tmap::routing

@@ -58,7 +58,7 @@ Distance RoutingModel::route_hops(PE a, PE b) const {
   std::vector<LinkId> links;
   route(a, b, links);
   if (links.empty()) return 0;
-  Distance hops = base_hops();
+  Distance hops = source_hops(a) + destination_hops(b);
   for (const auto l : links) hops += link_hops(l);
   return hops;
 }
@@ -93,7 +93,7 @@ RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing
       links.clear();
       routing.route(mapping[i], mapping[cols[k]], links);
       if (links.empty()) continue;
-      Distance hops = routing.base_hops();
+      Distance hops = routing.source_hops(mapping[i]) + routing.destination_hops(mapping[cols[k]]);
       for (const auto l : links) {
         hops += routing.link_hops(l);
         ++messages[static_cast<std::size_t>(l)];

@@ -50,14 +50,17 @@ std::vector<SimResult> simulate(const CommMatrix& comm, const Topology& topology
   }
   std::unordered_map<LinkId, sg4::Link*> link_of;
   std::unordered_map<NodeId, sg4::Link*> node_link;
-  // The hops every route counts before its links (Tianhe-3: the source
-  // side's switch): a latency-only link per source PE, bandwidth unbounded.
+  // The hops every route counts before and after its links (Tianhe-3: the
+  // source side's switch; a cluster: the edges up from each end's PE to its
+  // node): latency-only links per PE, bandwidth unbounded.
   std::unordered_map<PE, sg4::Link*> base_link;
-  const auto base = [&](PE pe) {
-    auto& l = base_link[pe];
+  std::unordered_map<PE, sg4::Link*> end_link;
+  const auto end_of = [&](PE pe, bool source) {
+    auto& l = (source ? base_link : end_link)[pe];
     if (l == nullptr) {
-      l = zone->create_link("base" + std::to_string(pe), 1e18)
-              ->set_latency(options.latency * static_cast<double>(routing->base_hops()));
+      const auto hops = source ? routing->source_hops(pe) : routing->destination_hops(pe);
+      l = zone->create_link((source ? "base" : "end") + std::to_string(pe), 1e18)
+              ->set_latency(options.latency * static_cast<double>(hops));
     }
     return l;
   };
@@ -98,8 +101,9 @@ std::vector<SimResult> simulate(const CommMatrix& comm, const Topology& topology
           }
           links.emplace_back(l);
         } else {
-          if (routing->base_hops() > 0) links.emplace_back(base(a));
+          if (routing->source_hops(a) > 0) links.emplace_back(end_of(a, true));
           for (const auto id : path) links.emplace_back(link(id));
+          if (routing->destination_hops(b) > 0) links.emplace_back(end_of(b, false));
         }
         zone->add_route(host_of[a]->get_netpoint(), host_of[b]->get_netpoint(), nullptr, nullptr, links, false);
       }

@@ -60,9 +60,15 @@ class MachineZone final : public routing::NetZoneImpl {
               ->seal();
     }
     for (const auto pe : spec_.pes) {
-      if (routing_->base_hops() > 0) {
+      // The hops a route counts at its ends before and after its links.
+      if (const auto hops = routing_->destination_hops(pe); hops > 0) {
+        end_[pe] = zone->create_link("end" + std::to_string(pe), 1e18)
+                       ->set_latency(o.latency * static_cast<double>(hops))
+                       ->seal();
+      }
+      if (const auto hops = routing_->source_hops(pe); hops > 0) {
         base_[pe] = zone->create_link("base" + std::to_string(pe), 1e18)
-                        ->set_latency(o.latency * static_cast<double>(routing_->base_hops()))
+                        ->set_latency(o.latency * static_cast<double>(hops))
                         ->seal();
       }
       const auto node = topology_->node_of(pe);
@@ -104,8 +110,9 @@ class MachineZone final : public routing::NetZoneImpl {
       add(memory_.at(topology_->node_of(a)));
       return;
     }
-    if (routing_->base_hops() > 0) add(base_.at(a));
+    if (const auto it = base_.find(a); it != base_.end()) add(it->second);
     for (const auto id : path_) add(links_[static_cast<std::size_t>(id)]);
+    if (const auto it = end_.find(b); it != end_.end()) add(it->second);
   }
 
   tmap::sim::PlatformSpec spec_;
@@ -114,6 +121,7 @@ class MachineZone final : public routing::NetZoneImpl {
   std::unordered_map<unsigned long, tmap::PE> pe_of_point_;
   std::vector<sg4::Link*> links_;
   std::unordered_map<tmap::PE, sg4::Link*> base_;
+  std::unordered_map<tmap::PE, sg4::Link*> end_;
   std::unordered_map<tmap::NodeId, sg4::Link*> memory_;
   std::vector<tmap::LinkId> path_;
   std::unordered_map<std::uint64_t, CachedRoute> routes_;

@@ -147,8 +147,18 @@ bool ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
 }
 
 std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {
-  if (first_pe_.empty()) return std::make_unique<routing::NetworkRouting>(network_, per_node_, 2 * node_depth_);
-  return std::make_unique<routing::NetworkRouting>(network_, first_pe_, 2 * node_depth_);
+  if (node_depth_ > 0 || std::all_of(models_.begin(), models_.end(), [](const NodeModel& m) { return !m.tree; })) {
+    if (first_pe_.empty()) return std::make_unique<routing::NetworkRouting>(network_, per_node_, 2 * node_depth_);
+    return std::make_unique<routing::NetworkRouting>(
+        network_, per_node_, first_pe_, std::vector<Distance>(static_cast<std::size_t>(size_), node_depth_));
+  }
+  // PEs at different depths (kinds of node, asymmetric trees): each its own.
+  std::vector<Distance> pe_depth(static_cast<std::size_t>(size_));
+  for (PE pe = 0; pe < size_; ++pe) {
+    const auto node = node_of(pe);
+    pe_depth[static_cast<std::size_t>(pe)] = depth(model_of(node), local(pe, node));
+  }
+  return std::make_unique<routing::NetworkRouting>(network_, per_node_, first_pe_, std::move(pe_depth));
 }
 
 std::string ClusterTopology::description() const {

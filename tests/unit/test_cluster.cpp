@@ -259,3 +259,24 @@ TEST(SlurmTopology, RefusesWhatSlurmWouldNot) {
     }
   }
 }
+
+// Nodes of two kinds at different depths (a PU 3 edges below a two-package
+// node's root, 2 below a one-level node's): every route counts its two ends'
+// depths, so its hops equal the distance for every pair.
+TEST(Cluster, TwoKindsRoutesCountEachEndsDepth) {
+  tmap::MachineSpec spec{"fattree:2;2,2;1,1;1,1", "core:2", {}};
+  spec.node_by_hosts = {{"cn[0-1]", "package:2 core:2"}};
+  const auto machine = tmap::load_machine(spec);
+  ASSERT_EQ(machine->size(), 12);
+  EXPECT_EQ(machine->distance(0, 8), 3 + 4 + 2);   // cn0 to cn2, over the spine
+  EXPECT_EQ(machine->distance(8, 10), 2 + 2 + 2);  // cn2 to cn3, one leaf switch
+  const auto routing = machine->routing_model();
+  ASSERT_NE(routing, nullptr);
+  for (tmap::PE a = 0; a < machine->size(); ++a) {
+    for (tmap::PE b = 0; b < machine->size(); ++b) {
+      if (machine->node_of(a) != machine->node_of(b)) {
+        EXPECT_EQ(routing->route_hops(a, b), machine->distance(a, b)) << a << " " << b;
+      }
+    }
+  }
+}

@@ -164,12 +164,6 @@ int run_tool(const Options& o) {
                            " targets give distances only, no links to simulate on (use a Tianhe-3 spec, a mesh, "
                            "torus, hypercube or tree target)");
   }
-  if (!o.in.nodes_by_hosts().empty() && routing->base_hops() == 0) {
-    // A route's hops inside the two nodes are one number for the whole machine.
-    throw UnsupportedError(
-        "--node HOSTS=SPEC: tm-sim simulates nodes of several kinds when their PUs sit equally deep (as many hwloc "
-        "levels above each PU); these kinds differ");
-  }
   sim::PlatformSpec platform;
   platform.topology = o.in.topology;
   {
