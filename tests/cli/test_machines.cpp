@@ -29,6 +29,24 @@ std::string halo() {
   return out.str();
 }
 
+using SlotUses = std::map<std::string, std::map<int, int>>;
+
+/// A rankfile's ranks by host and slot: {host: {slot: ranks on it}}.
+SlotUses slot_uses(const std::string& rankfile) {
+  SlotUses used;
+  std::istringstream lines(rankfile);
+  for (std::string line; std::getline(lines, line);) {
+    const auto eq = line.find('=');
+    const auto slot = line.find(" slot=");
+    if (eq == std::string::npos || slot == std::string::npos) {
+      ADD_FAILURE() << "not a rankfile line: " << line;
+      continue;
+    }
+    ++used[line.substr(eq + 1, slot - eq - 1)][std::stoi(line.substr(slot + 6))];
+  }
+  return used;
+}
+
 /// A hostfile's lines a host: {host: ranks on it}.
 std::map<std::string, int> ranks_per_host(const std::string& hostfile) {
   std::map<std::string, int> count;
@@ -47,16 +65,13 @@ TEST(Machines, FatTreeOfTwoSocketNodesNamesItsHostsAndSlots) {
   const auto rankfile = box.run("tm-map", args);
   ASSERT_EQ(rankfile.exit_code, 0) << rankfile.err;
   // 16 hosts x 16 slots: every (host, slot) once.
-  std::map<std::string, std::map<int, int>> used;
-  std::istringstream lines(rankfile.out);
+  const auto used = slot_uses(rankfile.out);
   int count = 0;
-  for (std::string line; std::getline(lines, line); ++count) {
-    const auto eq = line.find('=');
-    const auto space = line.find(' ', eq);
-    ASSERT_NE(eq, std::string::npos) << line;
-    const auto host = line.substr(eq + 1, space - eq - 1);
-    const int slot = std::stoi(line.substr(line.find("slot=") + 5));
-    EXPECT_EQ(++used[host][slot], 1) << line;
+  for (const auto& [host, slots] : used) {
+    for (const auto& [slot, ranks] : slots) {
+      EXPECT_EQ(ranks, 1) << host << " slot=" << slot;
+      count += ranks;
+    }
   }
   EXPECT_EQ(count, 256);
   EXPECT_EQ(used.size(), 16U);
@@ -191,16 +206,8 @@ TEST(Machines, SchedulerMachineWithoutSwitchTreeIsTheJobsNodes) {
   EXPECT_NE(r.err.find("the job's 2 nodes are taken as one switch's, each node as hwloc sees this one"),
             std::string::npos)
       << r.err;
-  std::map<std::string, std::map<int, int>> used;
-  std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);) {
-    const auto eq = line.find('=');
-    const auto host = line.substr(eq + 1, line.find(' ', eq) - eq - 1);
-    ++used[host][std::stoi(line.substr(line.find("slot=") + 5))];
-  }
   const std::map<int, int> each_core_once = {{0, 1}, {1, 1}, {2, 1}, {3, 1}};
-  EXPECT_EQ(used, (std::map<std::string, std::map<int, int>>{{"node7", each_core_once}, {"node8", each_core_once}}))
-      << r.out;
+  EXPECT_EQ(slot_uses(r.out), (SlotUses{{"node7", each_core_once}, {"node8", each_core_once}})) << r.out;
   // The optimum, by hand: the ring crosses between the nodes twice (3 edges
   // up from a PU to its node, a cable to the switch, a cable down, 3 edges:
   // 8 hops), between a node's sockets twice (6 hops), and inside a socket
@@ -283,16 +290,9 @@ TEST(Machines, TwoKindsOfNodeInOneMachine) {
   args.insert(args.end(), {"-c", "ring.coo", "--format", "rankfile"});
   const auto r = box.run("tm-map", args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, std::map<int, int>> used;
-  std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);) {
-    const auto eq = line.find('=');
-    ++used[line.substr(eq + 1, line.find(' ', eq) - eq - 1)][std::stoi(line.substr(line.find("slot=") + 5))];
-  }
   const std::map<int, int> four = {{0, 1}, {1, 1}, {2, 1}, {3, 1}};
   const std::map<int, int> two = {{0, 1}, {1, 1}};
-  EXPECT_EQ(used, (std::map<std::string, std::map<int, int>>{{"cn0", four}, {"cn1", four}, {"cn2", two}, {"cn3", two}}))
-      << r.out;
+  EXPECT_EQ(slot_uses(r.out), (SlotUses{{"cn0", four}, {"cn1", four}, {"cn2", two}, {"cn3", two}})) << r.out;
   EXPECT_NE(r.err.find("of nodes 2 x 'package:2 core:2', 2 x 'package:1 core:2'"), std::string::npos) << r.err;
   // PE 0 (cn0) to PE 8 (cn2): 3 edges up, 4 cables over the spine, 3 down =
   // 10; PE 8 to PE 9 (cn2's two cores): 4; PE 0 to PE 4 (cn1, same leaf):
