@@ -351,6 +351,16 @@ std::optional<std::pair<std::string, std::string>> hosts_and_node(const std::str
   return std::make_pair(hosts, arg.substr(eq + 1));
 }
 
+/// The machine of `spec`, its parameter errors named as the flags they
+/// came from ("node: ..." is --node).
+std::unique_ptr<Topology> machine_of(const MachineSpec& spec) {
+  try {
+    return load_machine(spec);
+  } catch (const ParameterError& e) {
+    throw ParameterError("--" + std::string(e.what()));
+  }
+}
+
 }  // namespace
 
 std::string InputOptions::default_node() const {
@@ -385,11 +395,7 @@ std::unique_ptr<Topology> InputOptions::load_machine_as_given() const {
   if (topology.empty() && alloc_from_env) return scheduler_machine();
   MachineSpec spec{topology, node_spec, {}, {}, nodes_by_hosts()};
   if (!host_name_list.empty()) spec.host_names = expand_hostlist(host_name_list, "--host-names");
-  try {
-    return load_machine(spec);
-  } catch (const ParameterError& e) {  // "node: ..." is our --node
-    throw ParameterError("--" + std::string(e.what()));
-  }
+  return machine_of(spec);
 }
 
 std::unique_ptr<Topology> InputOptions::scheduler_machine() const {
@@ -415,11 +421,7 @@ std::unique_ptr<Topology> InputOptions::scheduler_machine() const {
     spec.topology_text = "SwitchName=job Nodes=";
     for (std::size_t k = 0; k < job.hosts.size(); ++k) spec.topology_text += (k > 0 ? "," : "") + job.hosts[k];
   }
-  try {
-    return load_machine(spec);
-  } catch (const ParameterError& e) {  // "node: ..." is our --node
-    throw ParameterError("--" + std::string(e.what()));
-  }
+  return machine_of(spec);
 }
 
 CommMatrix InputOptions::load_comm() const {
