@@ -1,7 +1,10 @@
 // A machine: PEs 0..N-1 with a distance between any two of them.
 //
 // One implementation per kind (complete graph, hypercube, mesh/torus, tree
-// leaf, Tianhe-3, ...), in the spirit of Scotch's architecture modules.
+// leaf, Tianhe-3, networks of nodes, ...), in the spirit of Scotch's
+// architecture modules. The class is the distance core (size, distance,
+// node of a PE); what only some machines have (a tree or grid view, routes,
+// their own Scotch target, host names) are capabilities asked for by name.
 #pragma once
 
 #include <memory>
@@ -20,6 +23,11 @@ TMAP_API_BEGIN
 namespace tmap {
 
 class RoutingModel;
+class TreeView;
+class GridView;
+class GraphView;
+class ScotchView;
+class HostLayout;
 
 class Topology {
  public:
@@ -65,63 +73,13 @@ class Topology {
   /// distances unchanged), or nullptr where `pes` is not one of them.
   [[nodiscard]] virtual std::unique_ptr<Topology> with_node_pes(PE /*pes*/) const { return nullptr; }
 
-  /// The number users know a node by (--alloc, host names): its index,
-  /// except where the machine numbers its nodes itself (a deco target's
-  /// terminal labels, a sub target's nodes in the whole machine).
-  [[nodiscard]] virtual NodeId node_label(NodeId node) const { return node; }
-  /// The node a label names; nullopt when no node has it.
-  [[nodiscard]] virtual std::optional<NodeId> node_with_label(NodeId label) const {
-    if (label < 0 || label >= num_nodes()) return std::nullopt;
-    return label;
-  }
-  /// Host name of a node for launcher files when no allocation spelled it:
-  /// "cn<label>" (contract section 2) for every kind; an hwloc machine uses
-  /// the host name it records.
-  [[nodiscard]] virtual std::string host_name(NodeId node) const { return "cn" + std::to_string(node_label(node)); }
-  /// Index of a PE among its node's PEs (the core for a rankfile's slot=).
-  [[nodiscard]] virtual std::int64_t slot_in_node(PE /*pe*/) const { return 0; }
-  /// The PE's hardware thread on its node, for launchers that bind to PUs
-  /// (mpirun --use-hwthread-cpus); differs from slot_in_node only where
-  /// cores hold several PUs (hwloc trees with hyper-threads).
-  [[nodiscard]] virtual std::int64_t pu_in_node(PE pe) const { return slot_in_node(pe); }
-  /// True when the Scotch target this topology writes (to_tgt) has one
-  /// terminal per node, labelled node_label: a Scotch .map then names nodes,
-  /// not PEs (deco, cmpltw, Tianhe-3).
-  [[nodiscard]] virtual bool scotch_terminals_are_nodes() const { return false; }
-  /// With scotch_terminals_are_nodes: the Scotch target of some nodes only
-  /// (increasing indices), keeping the whole machine's distances; empty
-  /// when this kind cannot write one.
-  [[nodiscard]] virtual std::string node_subset_tgt(std::span<const NodeId> /*nodes*/) const { return {}; }
-
-  /// For tree-shaped machines: the branch taken at each level from the root
-  /// down to the PE (distances grow with the level of the lowest common
-  /// ancestor). False for machines that are not trees.
-  [[nodiscard]] virtual bool tree_path(PE /*pe*/, std::vector<std::int64_t>& /*path*/) const { return false; }
-
-  /// Coordinates in a grid whose distance is the (wrap-around) Manhattan
-  /// distance: meshes and tori, x first (Scotch's numbering). False for
-  /// other kinds.
-  [[nodiscard]] virtual bool grid_coordinates(PE /*pe*/, std::vector<std::int64_t>& /*coordinates*/) const {
-    return false;
-  }
-  /// The grid of grid_coordinates: each axis's extent, and whether the axes
-  /// wrap around (tori). False for other kinds.
-  [[nodiscard]] virtual bool grid_extent(std::vector<std::int64_t>& /*extent*/, bool& /*wraps*/) const { return false; }
   /// The group a PE belongs to just below the whole machine: a Tianhe-3
-  /// chip or a tree's first branch (tree_path's first step), else its node.
-  [[nodiscard]] std::int64_t top_group(PE pe) const {
-    std::vector<std::int64_t> path;
-    if (tree_path(pe, path) && !path.empty()) return path.front();
-    return node_of(pe);
-  }
+  /// chip or a tree's first branch (its tree path's first step), else its node.
+  [[nodiscard]] std::int64_t top_group(PE pe) const;
   /// A lower bound on the distance between any two distinct PEs (0 when
   /// none is known). A mapping that puts every communicating pair at this
   /// distance is optimal, which lets `auto` stop early.
   [[nodiscard]] virtual Distance least_distance() const { return 0; }
-  /// True when libscotch computes exactly these distances from to_tgt()
-  /// (the kinds Scotch has natively and gets right; checked by
-  /// test_scotch_distances), so the scotch strategy hands it the target as is.
-  [[nodiscard]] virtual bool scotch_native() const { return false; }
   /// The machine's routing model (routes, links, bandwidth classes; see
   /// tmap/routing.hpp), or nullptr for kinds without links (deco, .dist).
   [[nodiscard]] virtual std::unique_ptr<RoutingModel> routing_model() const;
@@ -130,17 +88,21 @@ class Topology {
   [[nodiscard]] virtual std::string kind() const = 0;
   /// One-line description a user can read and give back to -t.
   [[nodiscard]] virtual std::string description() const = 0;
-  /// The topology as a Scotch target file (text, ends with a newline).
-  [[nodiscard]] virtual std::string to_tgt() const = 0;
 
-  /// The Scotch target text this machine was read from (a .tgt file or a
-  /// description given to -t), empty when it came from elsewhere: the
-  /// scotch strategy hands libscotch exactly this, as scotch_gmap loads it.
-  [[nodiscard]] const std::string& scotch_source() const noexcept { return scotch_source_; }
-  void set_scotch_source(std::string text) { scotch_source_ = std::move(text); }
-
- private:
-  std::string scotch_source_;
+  // Capabilities beyond distances, each an interface of its own header
+  // (tmap/topology_views.hpp, tmap/scotch_export.hpp, tmap/host_layout.hpp),
+  // found by asking: nullptr where this machine has none. Code outside
+  // the machines uses the free functions of those headers, which fall back
+  // to what distances and nodes give.
+  [[nodiscard]] virtual const TreeView* tree_view() const { return nullptr; }
+  [[nodiscard]] virtual const GridView* grid_view() const { return nullptr; }
+  [[nodiscard]] virtual const GraphView* graph_view() const { return nullptr; }
+  [[nodiscard]] virtual const ScotchView* scotch_view() const { return nullptr; }
+  [[nodiscard]] virtual const HostLayout* host_layout() const { return nullptr; }
+  /// The same, to record where the machine was read from (loaders).
+  [[nodiscard]] ScotchView* mutable_scotch_view() {
+    return const_cast<ScotchView*>(std::as_const(*this).scotch_view());
+  }
 };
 
 /// Builds a topology from what a user gives to `-t`: a path to a `.tgt` file,

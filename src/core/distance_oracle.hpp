@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::detail {
 
@@ -121,7 +122,7 @@ class GridDistances {
       : axes_(extent.size()), extent_(std::move(extent)), wraps_(wraps), coords_(pes.size() * axes_) {
     std::vector<std::int64_t> c;
     for (std::size_t u = 0; u < pes.size(); ++u) {
-      (void)topology.grid_coordinates(pes[u], c);
+      (void)grid_coordinates(topology, pes[u], c);
       for (std::size_t k = 0; k < axes_; ++k) coords_[u * axes_ + k] = static_cast<std::uint16_t>(c[k]);
     }
   }
@@ -202,7 +203,7 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
   // Meshes and tori too large for a table: from the coordinates.
   std::vector<std::int64_t> extent;
   bool wraps = false;
-  if (topology.grid_extent(extent, wraps) && GridDistances::fits(extent)) {
+  if (grid_extent(topology, extent, wraps) && GridDistances::fits(extent)) {
     return f(GridDistances(topology, pes, std::move(extent), wraps));
   }
   return f(TopologyDistances(topology, pes));

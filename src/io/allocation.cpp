@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
 #include "tmap/topology.hpp"
 #include "util/hostlist.hpp"
@@ -235,8 +236,8 @@ Allocation allocation_from_env(const std::string& host_pattern, const HostIds* k
 void Allocation::resolve(const Topology& topology) {
   std::map<NodeId, std::size_t> first;
   const auto range = [&topology] {
-    const auto lo = topology.node_label(0);
-    const auto hi = topology.node_label(topology.num_nodes() - 1);
+    const auto lo = node_label(topology, 0);
+    const auto hi = node_label(topology, topology.num_nodes() - 1);
     return hi - lo + 1 == topology.num_nodes() ? "nodes " + std::to_string(lo) + ".." + std::to_string(hi)
                                                : std::to_string(topology.num_nodes()) + " nodes numbered " +
                                                      std::to_string(lo) + ".." + std::to_string(hi) + " with gaps";
@@ -244,7 +245,7 @@ void Allocation::resolve(const Topology& topology) {
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const auto what = hosts.empty() ? "node " + std::to_string(nodes[k])
                                     : "host " + hosts[k] + " (node " + std::to_string(nodes[k]) + ")";
-    const auto index = topology.node_with_label(nodes[k]);
+    const auto index = node_with_label(topology, nodes[k]);
     if (!index) throw InputError(origin + ": " + what + " is outside the topology (" + range() + ")");
     const auto [it, fresh] = first.emplace(*index, k);
     if (!fresh) {

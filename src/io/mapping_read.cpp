@@ -5,7 +5,9 @@
 
 #include "io/topomatch_prefix.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "util/text.hpp"
 
@@ -121,7 +123,7 @@ Mapping read_mapping(const std::string& path) {
 Mapping read_mapping(const std::string& path, const Topology& topology) {
   bool scotch = false;
   auto mapping = parse_mapping(read_file(path), path, &scotch);
-  if (!scotch || !topology.scotch_terminals_are_nodes()) return mapping;
+  if (!scotch || !scotch_terminals_are_nodes(topology)) return mapping;
   // A Scotch .map names terminals = nodes (by label), as scotch_gmap writes
   // for a deco target of weighted terminals: give each node's ranks its
   // slots in rank order.
@@ -129,7 +131,7 @@ Mapping read_mapping(const std::string& path, const Topology& topology) {
   for (PE p = 0; p < topology.size(); ++p) pes_of[static_cast<std::size_t>(topology.node_of(p))].push_back(p);
   std::vector<std::size_t> used(pes_of.size(), 0);
   for (std::size_t r = 0; r < mapping.size(); ++r) {
-    const auto node = topology.node_with_label(mapping[r]);
+    const auto node = node_with_label(topology, mapping[r]);
     if (!node) {
       throw InputError(path, "rank " + std::to_string(r) + " is on terminal " + std::to_string(mapping[r]) +
                                  ", which the target does not have");
@@ -137,7 +139,7 @@ Mapping read_mapping(const std::string& path, const Topology& topology) {
     const auto& pes = pes_of[static_cast<std::size_t>(*node)];
     auto& k = used[static_cast<std::size_t>(*node)];
     if (k == pes.size()) {
-      throw InputError(path, "terminal " + std::to_string(mapping[r]) + " (" + topology.host_name(*node) +
+      throw InputError(path, "terminal " + std::to_string(mapping[r]) + " (" + host_name(topology, *node) +
                                  ") gets more than its " + std::to_string(pes.size()) + " rank(s), from rank " +
                                  std::to_string(r) + " on");
     }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"
@@ -35,7 +36,7 @@ std::vector<PE> locate_processes(const Topology& topology, const std::vector<Pro
   std::map<std::string, NodeId> node_of_host;
   {
     for (NodeId node = 0; node < topology.num_nodes() && node_of_host.size() < hosts.size(); ++node) {
-      const auto name = topology.host_name(node);
+      const auto name = host_name(topology, node);
       if (hosts.contains(name)) node_of_host.emplace(name, node);
     }
   }

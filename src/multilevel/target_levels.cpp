@@ -8,6 +8,7 @@
 
 #include "core/distance_oracle.hpp"
 #include "multilevel/levels.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::multilevel {
 
@@ -26,7 +27,7 @@ bool grid_neighbours(const Topology& topology, std::span<const PE> pes, std::vec
   std::vector<std::int64_t> extent;
   for (std::int64_t u = 0; u < m; ++u) {
     auto& c = coords[static_cast<std::size_t>(u)];
-    if (!topology.grid_coordinates(pes[static_cast<std::size_t>(u)], c) || c.empty()) return false;
+    if (!grid_coordinates(topology, pes[static_cast<std::size_t>(u)], c) || c.empty()) return false;
     if (extent.empty()) extent.assign(c.size(), 1);
     if (c.size() != extent.size()) return false;
     for (std::size_t k = 0; k < c.size(); ++k) extent[k] = std::max(extent[k], c[k] + 1);
@@ -82,7 +83,7 @@ Candidates nearby_pes(const Topology& topology, std::span<const PE> pes, const D
       for (std::int64_t u = 0; u < m; ++u) {
         auto& [path, id] = order[static_cast<std::size_t>(u)];
         const PE pe = pes[static_cast<std::size_t>(u)];
-        if (!topology.tree_path(pe, path)) path = {topology.node_of(pe)};
+        if (!tree_path(topology, pe, path)) path = {topology.node_of(pe)};
         path.push_back(pe);
         id = u;
       }

@@ -63,7 +63,7 @@ class CompleteRouting final : public RoutingModel {
 /// vertex at depth k (1 = below the root). A hop is one tree edge.
 class TreeRouting final : public RoutingModel {
  public:
-  /// Requires topology.tree_path() for every PE.
+  /// Requires the topology's tree view.
   explicit TreeRouting(const Topology& topology);
   [[nodiscard]] LinkId num_links() const override { return static_cast<LinkId>(depth_of_.size()) - 1; }
   void route(PE a, PE b, std::vector<LinkId>& links) const override;

@@ -67,8 +67,7 @@ Distance RoutingModel::route_hops(PE a, PE b) const {
 // tree-shaped machines (tleaf, ltleaf, hwloc), none otherwise. Kinds with
 // links override Topology::routing_model.
 std::unique_ptr<RoutingModel> Topology::routing_model() const {
-  std::vector<std::int64_t> path;
-  if (size() > 0 && tree_path(0, path)) return std::make_unique<routing::TreeRouting>(*this);
+  if (size() > 0 && tree_view() != nullptr) return std::make_unique<routing::TreeRouting>(*this);
   return nullptr;
 }
 

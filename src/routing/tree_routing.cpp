@@ -5,6 +5,7 @@
 
 #include "routing/models.hpp"
 #include "tmap/error.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::routing {
 
@@ -12,7 +13,7 @@ namespace {
 
 std::vector<std::string> level_kinds(const Topology& topology) {
   std::vector<std::int64_t> path;
-  if (topology.size() == 0 || !topology.tree_path(0, path)) {
+  if (topology.size() == 0 || !tree_path(topology, 0, path)) {
     throw InternalError("tree routing needs a tree-shaped topology");
   }
   std::vector<std::string> kinds;
@@ -30,7 +31,7 @@ struct KeyHash {
 
 TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(topology)) {
   std::vector<std::int64_t> path;
-  (void)topology.tree_path(0, path);
+  (void)tree_path(topology, 0, path);
   depth_ = static_cast<std::int64_t>(path.size());
   depth_of_ = {0};
   parent_ = {-1};
@@ -38,7 +39,7 @@ TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(to
   std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::int64_t, KeyHash> ids;
   path_.reserve(static_cast<std::size_t>(topology.size() * depth_));
   for (PE pe = 0; pe < topology.size(); ++pe) {
-    if (!topology.tree_path(pe, path) || static_cast<std::int64_t>(path.size()) != depth_) {
+    if (!tree_path(topology, pe, path) || static_cast<std::int64_t>(path.size()) != depth_) {
       throw InputError("routing: the tree's leaves are not all at one depth");
     }
     std::int64_t parent = 0;

@@ -6,7 +6,8 @@
 #include <utility>
 
 #include "tmap/error.hpp"
-#include "topology/deco.hpp"
+#include "tmap/host_layout.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
@@ -81,6 +82,10 @@ ClusterTopology::ClusterTopology(std::shared_ptr<const routing::Network> network
     inside = std::max(inside, m.tree ? m.tree->max_distance() : Distance{0});
   }
   node_depth_ = same_depth ? deepest : 0;
+  std::vector<std::int64_t> path;
+  network_tree_ = network_->tree_path(0, path) && std::all_of(models_.begin(), models_.end(), [](const NodeModel& m) {
+                    return !m.tree || m.tree->tree_view() != nullptr;
+                  });
   max_distance_ = std::max(inside, nodes > 1 ? 2 * deepest + network_->max_hops() : Distance{0});
   if (mixed) return;  // nodes of different kinds are not alike
   const auto& node = models_.front();
@@ -106,7 +111,7 @@ NodeId ClusterTopology::node_of(PE pe) const {
 Distance ClusterTopology::depth(const NodeModel& model, PE local) const {
   if (!model.tree) return 0;
   std::vector<std::int64_t> path;
-  return model.tree->tree_path(local, path) && !path.empty() ? static_cast<Distance>(path.size()) - 1 : 0;
+  return tmap::tree_path(*model.tree, local, path) && !path.empty() ? static_cast<Distance>(path.size()) - 1 : 0;
 }
 
 Distance ClusterTopology::distance(PE a, PE b) const {
@@ -126,24 +131,25 @@ std::string ClusterTopology::host_name(NodeId node) const {
 std::int64_t ClusterTopology::slot_in_node(PE pe) const {
   const auto node = node_of(pe);
   const auto& m = model_of(node);
-  return m.tree ? m.tree->slot_in_node(local(pe, node)) : 0;
+  return m.tree ? tmap::slot_in_node(*m.tree, local(pe, node)) : 0;
 }
 
 std::int64_t ClusterTopology::pu_in_node(PE pe) const {
   const auto node = node_of(pe);
   const auto& m = model_of(node);
-  return m.tree ? m.tree->pu_in_node(local(pe, node)) : 0;
+  return m.tree ? tmap::pu_in_node(*m.tree, local(pe, node)) : 0;
 }
 
-bool ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
+// tree_view() is set only where the network is a tree and every node has
+// a tree view, so both paths exist.
+void ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
   const auto node = node_of(pe);
-  if (!network_->tree_path(node, path)) return false;
+  (void)network_->tree_path(node, path);
   if (const auto& m = model_of(node); m.tree) {
     std::vector<std::int64_t> inside;
-    if (!m.tree->tree_path(local(pe, node), inside) || inside.empty()) return false;
-    path.insert(path.end(), inside.begin() + 1, inside.end());  // the node's root is the network's leaf here
+    if (tmap::tree_path(*m.tree, local(pe, node), inside) && !inside.empty())
+      path.insert(path.end(), inside.begin() + 1, inside.end());  // the node's root is the network's leaf here
   }
-  return true;
 }
 
 std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {
@@ -180,13 +186,6 @@ std::string ClusterTopology::description() const {
   }
   return network_->spec() + nodes +
          (hosts_.empty() ? std::string() : " named " + hosts_.front() + ".." + hosts_.back());
-}
-
-std::string ClusterTopology::to_tgt() const {
-  std::vector<std::int64_t> order(static_cast<std::size_t>(size_));
-  for (PE p = 0; p < size_; ++p) order[static_cast<std::size_t>(p)] = p;
-  return format_deco0(order, std::vector<std::int64_t>(order.size(), 1),
-                      [&](std::int64_t a, std::int64_t b) { return distance(a, b); });
 }
 
 }  // namespace tmap::topo

@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "routing/network.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
@@ -29,7 +31,7 @@ struct NodeModel {
   std::string text;
 };
 
-class ClusterTopology final : public Topology {
+class ClusterTopology final : public Topology, public TreeView, public HostLayout {
  public:
   /// `models`: the kinds of node (at least one); `kind_of_node`: each
   /// node's kind, an index into `models` (empty: every node the first);
@@ -48,12 +50,12 @@ class ClusterTopology final : public Topology {
   [[nodiscard]] std::int64_t pu_in_node(PE pe) const override;
   /// Where the network is a tree (fat trees): its branches from the top
   /// down, then the node's own path: the distance is this tree's.
-  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
+  [[nodiscard]] const TreeView* tree_view() const override { return network_tree_ ? this : nullptr; }
+  void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
+  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
   [[nodiscard]] std::string kind() const override { return network_->kind(); }
   [[nodiscard]] std::string description() const override;
-  /// deco 0 of the exact distances (Scotch has no such network of its own).
-  [[nodiscard]] std::string to_tgt() const override;
 
   [[nodiscard]] const routing::Network& network() const noexcept { return *network_; }
 
@@ -81,6 +83,7 @@ class ClusterTopology final : public Topology {
   Distance max_distance_ = 0;
   Distance node_depth_ = 0;  ///< depth of every PE in its node (uniform trees), for the routes' base hops
   std::optional<Distance> uniform_;
+  bool network_tree_ = false;  ///< the network is a tree and every kind of node has a tree view
 };
 
 }  // namespace tmap::topo

@@ -2,6 +2,7 @@
 
 #include "routing/models.hpp"
 #include "tmap/error.hpp"
+#include "topology/distance_graph.hpp"
 
 namespace tmap::topo {
 
@@ -24,6 +25,10 @@ std::unique_ptr<RoutingModel> CompleteTopology::routing_model() const {
   constexpr PE kMaxCompleteRouting = 8192;
   if (!weights_.empty() || terminals_ > kMaxCompleteRouting) return nullptr;
   return std::make_unique<routing::CompleteRouting>(terminals_);
+}
+
+DistanceGraph CompleteTopology::distance_graph() const {
+  return complete_graph(*this);
 }
 
 }  // namespace tmap::topo

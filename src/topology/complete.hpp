@@ -6,12 +6,15 @@
 #include <optional>
 #include <vector>
 
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 #include "topology/terminal_slots.hpp"
 
 namespace tmap::topo {
 
-class CompleteTopology final : public Topology {
+class CompleteTopology final : public Topology, public ScotchView, public HostLayout, public GraphView {
  public:
   /// cmplt `terminals`, or cmpltw with one weight per terminal.
   explicit CompleteTopology(PE terminals, std::vector<std::int64_t> weights = {});
@@ -28,6 +31,11 @@ class CompleteTopology final : public Topology {
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
   /// cmplt is native; cmpltw's capacities are not Scotch terminals of ours.
   [[nodiscard]] bool scotch_native() const override { return weights_.empty(); }
+  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const GraphView* graph_view() const override { return this; }
+  [[nodiscard]] std::int64_t graph_edges() const override { return size(); }
+  [[nodiscard]] DistanceGraph distance_graph() const override;
   /// Direct links between cmplt's PEs (up to 8192 of them: N^2/2 links).
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
 

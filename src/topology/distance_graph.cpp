@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tmap/topology_views.hpp"
 #include "topology/complete.hpp"
 #include "topology/hypercube.hpp"
 #include "topology/mesh.hpp"
@@ -11,8 +12,6 @@
 namespace tmap::topo {
 
 namespace {
-
-constexpr std::int64_t kMaxEdges = std::int64_t{1} << 27;
 
 /// Collects undirected edges, then lays them out as compressed rows.
 class EdgeList {
@@ -59,6 +58,8 @@ DistanceGraph one_vertex_per_pe(const EdgeList& edges, PE n) {
   for (PE p = 0; p < n; ++p) graph.pe_vertex[static_cast<std::size_t>(p)] = p;
   return graph;
 }
+
+}  // namespace
 
 /// Grid edges between neighbours along each dimension, wrapped on tori
 /// (a ring of 2 has one edge, not two).
@@ -143,7 +144,7 @@ DistanceGraph tree_graph(const TreeLeafTopology& tree) {
   graph.pe_vertex.resize(static_cast<std::size_t>(tree.size()));
   std::vector<std::int64_t> path;
   for (PE p = 0; p < tree.size(); ++p) {
-    if (!tree.tree_path(p, path)) continue;  // always true for tleaf
+    tree.tree_path(p, path);
     std::int64_t leaf = 0;
     for (std::size_t k = 0; k < fanouts.size(); ++k) leaf = leaf * fanouts[k] + path[k];
     graph.pe_vertex[static_cast<std::size_t>(p)] = level[static_cast<std::size_t>(leaf)];
@@ -181,33 +182,6 @@ DistanceGraph tianhe3_graph(const Tianhe3Topology& machine) {
   graph.pe_vertex.resize(static_cast<std::size_t>(machine.size()));
   for (PE p = 0; p < machine.size(); ++p) graph.pe_vertex[static_cast<std::size_t>(p)] = machine.node_of(p);
   return graph;
-}
-
-/// Edges a kind's graph would have, to refuse the huge ones before building.
-std::int64_t edge_estimate(const Topology& topology) {
-  if (const auto* t = dynamic_cast<const Tianhe3Topology*>(&topology)) {
-    const auto& s = t->shape();
-    return t->num_nodes() + s.rows * s.cols * (1 + s.rows + s.cols);
-  }
-  if (const auto* h = dynamic_cast<const HypercubeTopology*>(&topology)) {
-    return h->size() * std::max<Distance>(h->max_distance(), 1);
-  }
-  if (const auto* m = dynamic_cast<const MeshTopology*>(&topology)) {
-    return m->size() * static_cast<std::int64_t>(m->dims().size());
-  }
-  return topology.size();
-}
-
-}  // namespace
-
-std::optional<DistanceGraph> distance_graph(const Topology& topology) {
-  if (edge_estimate(topology) > kMaxEdges) return std::nullopt;
-  if (const auto* t = dynamic_cast<const Tianhe3Topology*>(&topology)) return tianhe3_graph(*t);
-  if (const auto* m = dynamic_cast<const MeshTopology*>(&topology)) return mesh_graph(*m);
-  if (const auto* h = dynamic_cast<const HypercubeTopology*>(&topology)) return hypercube_graph(*h);
-  if (const auto* c = dynamic_cast<const CompleteTopology*>(&topology)) return complete_graph(*c);
-  if (const auto* l = dynamic_cast<const TreeLeafTopology*>(&topology)) return tree_graph(*l);
-  return std::nullopt;
 }
 
 }  // namespace tmap::topo

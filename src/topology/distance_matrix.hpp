@@ -12,12 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "topology/terminal_slots.hpp"
 
 namespace tmap::topo {
 
-class DistanceMatrixTopology final : public Topology {
+class DistanceMatrixTopology final : public Topology, public ScotchView, public HostLayout {
  public:
   /// `labels` increasing; `distances` is terminals x terminals in that
   /// order, symmetric, zero diagonal.
@@ -36,6 +38,10 @@ class DistanceMatrixTopology final : public Topology {
   [[nodiscard]] std::optional<NodeId> node_with_label(NodeId label) const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return slots_.slot_of(pe); }
   [[nodiscard]] bool scotch_terminals_are_nodes() const override { return true; }
+  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  /// Its target is a deco, which libscotch 7.0.3 cannot take a sub of.
+  [[nodiscard]] bool scotch_sub_allowed() const override { return false; }
+  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
   [[nodiscard]] std::string kind() const override { return kind_; }
   [[nodiscard]] std::string description() const override;
   /// A deco 0 target (needs every distance between distinct terminals >= 1).

@@ -9,7 +9,6 @@
 #include <unordered_map>
 
 #include "tmap/error.hpp"
-#include "topology/deco.hpp"
 #include "topology/hwloc_input.hpp"
 #include "util/file.hpp"
 
@@ -147,13 +146,6 @@ Distance HwlocTreeTopology::distance(PE a, PE b) const {
   std::size_t common = 0;
   while (common < x.size() && common < y.size() && x[common] == y[common]) ++common;
   return static_cast<Distance>((x.size() - common) + (y.size() - common));
-}
-
-std::string HwlocTreeTopology::to_tgt() const {
-  std::vector<std::int64_t> order(static_cast<std::size_t>(size()));
-  for (PE p = 0; p < size(); ++p) order[p] = p;
-  return format_deco0(order, std::vector<std::int64_t>(order.size(), 1),
-                      [&](std::int64_t a, std::int64_t b) { return distance(a, b); });
 }
 
 }  // namespace tmap::topo

@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "tmap/host_layout.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
-class HwlocTreeTopology final : public Topology {
+class HwlocTreeTopology final : public Topology, public TreeView, public HostLayout {
  public:
   /// `source` is a file path (xml = true) or a synthetic description.
   HwlocTreeTopology(const std::string& source, bool xml);
@@ -42,14 +44,13 @@ class HwlocTreeTopology final : public Topology {
   [[nodiscard]] std::string host_name(NodeId /*node*/) const override {
     return host_name_.empty() ? "localhost" : host_name_;
   }
-  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
+  void tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     path.assign(ancestors_[pe].begin(), ancestors_[pe].end());
-    return true;
   }
+  [[nodiscard]] const TreeView* tree_view() const override { return this; }
+  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
   [[nodiscard]] std::string kind() const override { return "hwloc"; }
   [[nodiscard]] std::string description() const override { return "hwloc tree of " + source_; }
-  /// A deco 0 target with these distances.
-  [[nodiscard]] std::string to_tgt() const override;
 
   /// The fan-out of each level from the root to the PUs, levels of fan-out 1
   /// left out; empty when the tree is not symmetric.

@@ -2,6 +2,7 @@
 
 #include "routing/models.hpp"
 #include "tmap/error.hpp"
+#include "topology/distance_graph.hpp"
 
 namespace tmap::topo {
 
@@ -15,6 +16,10 @@ std::string HypercubeTopology::description() const {
 
 std::unique_ptr<RoutingModel> HypercubeTopology::routing_model() const {
   return std::make_unique<routing::HypercubeRouting>(dimension_);
+}
+
+DistanceGraph HypercubeTopology::distance_graph() const {
+  return hypercube_graph(*this);
 }
 
 }  // namespace tmap::topo

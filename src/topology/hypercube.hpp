@@ -3,11 +3,13 @@
 
 #include <bit>
 
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
-class HypercubeTopology final : public Topology {
+class HypercubeTopology final : public Topology, public ScotchView, public GraphView {
  public:
   /// Dimensions 0..40 (2^40 PEs is far beyond any machine).
   explicit HypercubeTopology(int dimension);
@@ -22,6 +24,10 @@ class HypercubeTopology final : public Topology {
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
   [[nodiscard]] bool scotch_native() const override { return true; }
+  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const GraphView* graph_view() const override { return this; }
+  [[nodiscard]] std::int64_t graph_edges() const override { return size() * std::max<Distance>(dimension_, 1); }
+  [[nodiscard]] DistanceGraph distance_graph() const override;
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
 
  private:

@@ -4,6 +4,8 @@
 
 #include "routing/models.hpp"
 #include "tmap/error.hpp"
+#include "tmap/topology_views.hpp"
+#include "topology/distance_graph.hpp"
 
 namespace tmap::topo {
 
@@ -54,13 +56,16 @@ std::string MeshTopology::description() const {
   return text;
 }
 
-bool MeshTopology::grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const {
+void MeshTopology::grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const {
   coordinates.clear();
   for (const auto d : dims_) {
     coordinates.push_back(pe % d);
     pe /= d;
   }
-  return true;
+}
+
+DistanceGraph MeshTopology::distance_graph() const {
+  return mesh_graph(*this);
 }
 
 std::unique_ptr<RoutingModel> MeshTopology::routing_model() const {

@@ -5,11 +5,13 @@
 
 #include <vector>
 
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
-class MeshTopology final : public Topology {
+class MeshTopology final : public Topology, public GridView, public ScotchView, public GraphView {
  public:
   MeshTopology(std::vector<std::int64_t> dims, bool torus);
   [[nodiscard]] PE size() const override { return size_; }
@@ -20,12 +22,16 @@ class MeshTopology final : public Topology {
   [[nodiscard]] std::string kind() const override;
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
-  [[nodiscard]] bool grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const override;
-  [[nodiscard]] bool grid_extent(std::vector<std::int64_t>& extent, bool& wraps) const override {
+  [[nodiscard]] const GridView* grid_view() const override { return this; }
+  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const GraphView* graph_view() const override { return this; }
+  void grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const override;
+  void grid_extent(std::vector<std::int64_t>& extent, bool& wraps) const override {
     extent = dims_;
     wraps = torus_;
-    return true;
   }
+  [[nodiscard]] std::int64_t graph_edges() const override { return size() * static_cast<std::int64_t>(dims_.size()); }
+  [[nodiscard]] DistanceGraph distance_graph() const override;
   /// Scotch's meshXD uses the torus formula (Scotch 7.0.3), so only mesh2D,
   /// mesh3D and the tori are native.
   [[nodiscard]] bool scotch_native() const override { return torus_ || dims_.size() == 2 || dims_.size() == 3; }

@@ -5,6 +5,8 @@
 
 #include "routing/models.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 
 namespace tmap::topo {
 
@@ -44,7 +46,7 @@ std::string SubTopology::description() const {
 }
 
 std::optional<NodeId> SubTopology::node_with_label(NodeId label) const {
-  const auto base_node = base_->node_with_label(label);
+  const auto base_node = tmap::node_with_label(*base_, label);
   if (!base_node) return std::nullopt;
   const auto at = std::lower_bound(base_node_.begin(), base_node_.end(), *base_node);  // increasing
   if (at == base_node_.end() || *at != *base_node) return std::nullopt;
@@ -53,11 +55,11 @@ std::optional<NodeId> SubTopology::node_with_label(NodeId label) const {
 
 std::string SubTopology::to_tgt() const {
   if (whole_nodes_) {
-    if (auto text = base_->node_subset_tgt(base_node_); !text.empty()) return text;
+    if (auto text = scotch_node_subset_target(*base_, base_node_); !text.empty()) return text;
   }
   std::string text = "sub\n" + std::to_string(terminals_.size());
   for (const PE p : terminals_) text += " " + std::to_string(p);
-  return text + "\n" + base_->to_tgt();
+  return text + "\n" + scotch_target(*base_);
 }
 
 std::unique_ptr<RoutingModel> SubTopology::routing_model() const {

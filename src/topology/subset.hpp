@@ -6,11 +6,14 @@
 #include <memory>
 #include <vector>
 
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
-class SubTopology final : public Topology {
+class SubTopology final : public Topology, public TreeView, public ScotchView, public HostLayout {
  public:
   /// `whole_nodes`: the terminals are every PE of some of the base's nodes
   /// (a recognised Tianhe-3 allocation); the target then writes itself as
@@ -24,16 +27,23 @@ class SubTopology final : public Topology {
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override {
     return base_->node_uniform_distance();
   }
-  [[nodiscard]] std::string host_name(NodeId node) const override { return base_->host_name(base_node_[node]); }
-  [[nodiscard]] NodeId node_label(NodeId node) const override { return base_->node_label(base_node_[node]); }
+  // Capabilities are the base's, for the listed PEs: a tree where the base
+  // is one; hosts, slots and labels the base's; the Scotch target a sub of
+  // the base's (or, for whole nodes of Tianhe-3, its target of those nodes).
+  // A grid's subset is no grid, nor is its graph the subset's.
+  [[nodiscard]] const TreeView* tree_view() const override { return base_->tree_view() != nullptr ? this : nullptr; }
+  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] std::string host_name(NodeId node) const override { return tmap::host_name(*base_, base_node_[node]); }
+  [[nodiscard]] NodeId node_label(NodeId node) const override { return tmap::node_label(*base_, base_node_[node]); }
   [[nodiscard]] std::optional<NodeId> node_with_label(NodeId label) const override;
   [[nodiscard]] bool scotch_terminals_are_nodes() const override {
-    return whole_nodes_ && base_->scotch_terminals_are_nodes();
+    return whole_nodes_ && tmap::scotch_terminals_are_nodes(*base_);
   }
-  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return base_->slot_in_node(terminals_[pe]); }
-  [[nodiscard]] std::int64_t pu_in_node(PE pe) const override { return base_->pu_in_node(terminals_[pe]); }
-  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
-    return base_->tree_path(terminals_[pe], path);
+  [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return tmap::slot_in_node(*base_, terminals_[pe]); }
+  [[nodiscard]] std::int64_t pu_in_node(PE pe) const override { return tmap::pu_in_node(*base_, terminals_[pe]); }
+  void tree_path(PE pe, std::vector<std::int64_t>& path) const override {
+    (void)tmap::tree_path(*base_, terminals_[pe], path);
   }
   [[nodiscard]] std::string kind() const override { return "sub"; }
   /// The base's routes between the listed PEs.

@@ -3,6 +3,7 @@
 #include "routing/models.hpp"
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
+#include "topology/distance_graph.hpp"
 #include "util/text.hpp"
 
 namespace tmap::topo {
@@ -127,6 +128,10 @@ std::string Tianhe3Topology::deco_target(std::span<const NodeId> nodes) const {
 
 std::unique_ptr<RoutingModel> Tianhe3Topology::routing_model() const {
   return std::make_unique<routing::Tianhe3Routing>(shape_.rows, shape_.cols, shape_.nodes, shape_.cores);
+}
+
+DistanceGraph Tianhe3Topology::distance_graph() const {
+  return tianhe3_graph(*this);
 }
 
 }  // namespace tmap::topo

@@ -8,8 +8,11 @@
 #include <span>
 #include <string_view>
 
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/tianhe3.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
@@ -22,7 +25,7 @@ using Tianhe3Shape = tmap::Tianhe3Shape;
 /// Parses "tianhe3:RxC[,nodes=N][,cores=K]" (options in any order).
 [[nodiscard]] Tianhe3Shape parse_tianhe3_spec(std::string_view spec);
 
-class Tianhe3Topology final : public Topology {
+class Tianhe3Topology final : public Topology, public TreeView, public ScotchView, public HostLayout, public GraphView {
  public:
   explicit Tianhe3Topology(const Tianhe3Shape& shape);
 
@@ -36,12 +39,23 @@ class Tianhe3Topology final : public Topology {
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return Distance{0}; }
   /// The node tree: chip, side, node within the side, core. It ignores the
   /// chip mesh (all chips hang from the root), as tm-topo --tree does.
-  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override {
+  void tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     const auto node = pe / shape_.cores;
     const auto half = shape_.nodes / 2;
     path = {node / shape_.nodes, (node % shape_.nodes) / half, node % half, pe % shape_.cores};
-    return true;
   }
+  [[nodiscard]] const TreeView* tree_view() const override { return this; }
+  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const GraphView* graph_view() const override { return this; }
+  /// A node per vertex, two switches per chip and their links.
+  [[nodiscard]] std::int64_t graph_edges() const override {
+    return num_nodes() + shape_.rows * shape_.cols * (1 + shape_.rows + shape_.cols);
+  }
+  [[nodiscard]] DistanceGraph distance_graph() const override;
+  /// The chip halves: nodes of one half are 1 hop apart, and hops between
+  /// halves depend on the halves only.
+  [[nodiscard]] std::int64_t uniform_group(NodeId node) const override { return node / (shape_.nodes / 2); }
   [[nodiscard]] std::string kind() const override { return "tianhe3"; }
   [[nodiscard]] std::string description() const override;
   /// A Scotch deco 0 target: one terminal per node (weight = cores), listed

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tmap/error.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/tianhe3.hpp"
 #include "topology/tianhe3.hpp"
 #include "topology/tianhe3_tree.hpp"
@@ -32,7 +33,7 @@ std::unique_ptr<Topology> tianhe3_topology(const Tianhe3Shape& shape) {
 
 std::string tianhe3_target(const Tianhe3Shape& shape, std::span<const NodeId> nodes) {
   const topo::Tianhe3Topology machine(checked(shape));
-  return nodes.empty() ? machine.to_tgt() : machine.deco_target(nodes);
+  return nodes.empty() ? scotch_target(machine) : machine.deco_target(nodes);
 }
 
 Tianhe3TreeTarget tianhe3_tree_target(const Tianhe3Shape& shape, const std::vector<std::int64_t>& node_arities,

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tmap/error.hpp"
+#include "tmap/scotch_export.hpp"
 #include "topology/tree_leaf.hpp"
 
 namespace tmap::topo {
@@ -35,7 +36,7 @@ Tianhe3Tree tianhe3_tree(const Tianhe3Shape& shape, const std::vector<std::int64
     tree.worst_error_hops = std::max(std::abs(tree_hops - low), std::abs(high - tree_hops));
   }
   TreeLeafTopology tleaf(tree.fanouts, tree.costs);
-  tree.tgt = tleaf.to_tgt();
+  tree.tgt = scotch_target(tleaf);
   if (!nodes.empty()) {
     std::int64_t per_node = 1;
     for (const auto arity : node_arities) per_node *= arity;

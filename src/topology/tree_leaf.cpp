@@ -1,6 +1,9 @@
 #include "topology/tree_leaf.hpp"
 
 #include "tmap/error.hpp"
+#include "tmap/scotch_export.hpp"
+#include "tmap/topology_views.hpp"
+#include "topology/distance_graph.hpp"
 
 namespace tmap::topo {
 
@@ -88,14 +91,17 @@ Distance TreeLeafTopology::distance(PE a, PE b) const {
   return suffix_cost_[split];
 }
 
-bool TreeLeafTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
+void TreeLeafTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
   PE leaf_id = leaf(pe);
   path.assign(fanouts_.size(), 0);
   for (std::size_t k = fanouts_.size(); k-- > 0;) {
     path[k] = leaf_id % fanouts_[k];
     leaf_id /= fanouts_[k];
   }
-  return true;
+}
+
+DistanceGraph TreeLeafTopology::distance_graph() const {
+  return tree_graph(*this);
 }
 
 Distance TreeLeafTopology::max_distance() const {

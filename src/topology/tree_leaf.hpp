@@ -10,11 +10,18 @@
 #include <memory>
 #include <vector>
 
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::topo {
 
-class TreeLeafTopology final : public Topology {
+class TreeLeafTopology final : public Topology,
+                               public TreeView,
+                               public ScotchView,
+                               public HostLayout,
+                               public GraphView {
  public:
   /// `node_levels`: how many of the lowest levels one node spans (1: the
   /// leaves under one last-level switch are a node).
@@ -38,7 +45,13 @@ class TreeLeafTopology final : public Topology {
   /// Any level's subtrees could be the hosts: the PEs below each level.
   [[nodiscard]] NodeChoice node_choice() const override;
   [[nodiscard]] std::unique_ptr<Topology> with_node_pes(PE pes) const override;
-  [[nodiscard]] bool tree_path(PE pe, std::vector<std::int64_t>& path) const override;
+  [[nodiscard]] const TreeView* tree_view() const override { return this; }
+  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const GraphView* graph_view() const override { return this; }
+  void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
+  [[nodiscard]] std::int64_t graph_edges() const override { return size(); }
+  [[nodiscard]] DistanceGraph distance_graph() const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return leaf(pe) % node_pes_; }
   [[nodiscard]] std::string kind() const override { return permutation_.empty() ? "tleaf" : "ltleaf"; }
   /// tleaf is native; Scotch's ltleaf distances differ from the labelled

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/topology.hpp"
 
 using tmap::test::Sandbox;
@@ -72,8 +73,8 @@ TEST(TmTopo, AllocationKeepsWholeMachineDistances) {
   ASSERT_EQ(deco->num_nodes(), 4);
   ASSERT_EQ(deco->size(), 4 * 64);
   for (tmap::PE a = 0; a < 4; ++a) {
-    EXPECT_EQ(deco->node_label(a), nodes[a]);
-    EXPECT_EQ(deco->host_name(a), "cn" + std::to_string(nodes[a]));
+    EXPECT_EQ(node_label(*deco, a), nodes[a]);
+    EXPECT_EQ(host_name(*deco, a), "cn" + std::to_string(nodes[a]));
     for (tmap::PE b = 0; b < 4; ++b) EXPECT_EQ(deco->distance(a * 64, b * 64), model->distance(nodes[a], nodes[b]));
   }
   EXPECT_EQ(tmap::load_topology(box.path("t.tgt").string())->size(), 4 * 64);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "strategies/grid2d/grid2d.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/tmap.hpp"
 #include "topology/distance_matrix.hpp"
 #include "topology/hwloc_tree.hpp"
@@ -34,7 +35,7 @@ void tgt(const std::uint8_t* data, std::size_t size) {
     const auto t = parse_tgt(text_of(data, size), "fuzz.tgt");
     if (t->size() <= 64) {
       for (PE a = 0; a < t->size(); ++a) (void)t->distance(a, t->size() - 1 - a);
-      (void)t->to_tgt();
+      (void)scotch_target(*t);
     }
   });
 }

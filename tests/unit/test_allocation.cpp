@@ -6,6 +6,7 @@
 
 #include "tmap/allocation.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
 #include "tmap/report.hpp"
 #include "tmap/topology.hpp"
@@ -166,7 +167,7 @@ TEST(Allocation, PartialNodesAndLabels) {
   labelled.resolve(*deco);
   EXPECT_EQ(labelled.nodes, (std::vector<tmap::NodeId>{1, 0}));  // nodes in label order: 7, 40
   EXPECT_EQ(deco->size(), 5);
-  EXPECT_EQ(deco->host_name(1), "cn40");
+  EXPECT_EQ(host_name(*deco, 1), "cn40");
   EXPECT_NE(error_of([&] {
               tmap::parse_allocation("cn8").check(*deco);
             }).find("--alloc: host cn8 (node 8) is outside the topology (2 nodes numbered 7..40 with gaps)"),

@@ -9,8 +9,10 @@
 
 #include "routing/fat_tree.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace {
 
@@ -87,14 +89,14 @@ TEST(Cluster, DistancesOrderAsTheMachine) {
   EXPECT_EQ(machine->distance(0, 16), 8);
   EXPECT_EQ(machine->distance(0, 64), 10);
   EXPECT_EQ(machine->max_distance(), 10);
-  EXPECT_EQ(machine->slot_in_node(16 + 9), 9);
-  EXPECT_EQ(machine->host_name(3), "cn3");
+  EXPECT_EQ(slot_in_node(*machine, 16 + 9), 9);
+  EXPECT_EQ(host_name(*machine, 3), "cn3");
   // The tree view gives the same distances (every level one edge).
   for (const tmap::PE b : {1, 8, 16, 64, 255}) {
     std::vector<std::int64_t> x;
     std::vector<std::int64_t> y;
-    ASSERT_TRUE(machine->tree_path(0, x));
-    ASSERT_TRUE(machine->tree_path(b, y));
+    ASSERT_TRUE(tree_path(*machine, 0, x));
+    ASSERT_TRUE(tree_path(*machine, b, y));
     std::size_t common = 0;
     while (common < x.size() && x[common] == y[common]) ++common;
     EXPECT_EQ(static_cast<tmap::Distance>(x.size() + y.size() - 2 * common), machine->distance(0, b)) << b;
@@ -113,8 +115,8 @@ TEST(Cluster, HostNamesAndWhatOnlyNetworksTake) {
   for (int k = 1; k <= 16; ++k) hosts.push_back((k < 10 ? "cn0" : "cn") + std::to_string(k));
   const auto machine = tmap::load_machine({"fattree:2;4,4;1,2;1,2", "core:4", hosts});
   EXPECT_EQ(machine->size(), 64);
-  EXPECT_EQ(machine->host_name(0), "cn01");
-  EXPECT_EQ(machine->host_name(15), "cn16");
+  EXPECT_EQ(host_name(*machine, 0), "cn01");
+  EXPECT_EQ(host_name(*machine, 15), "cn16");
   hosts.pop_back();
   EXPECT_THROW((void)tmap::load_machine({"fattree:2;4,4;1,2;1,2", "", hosts}), tmap::InputError);
   EXPECT_THROW((void)tmap::load_machine({"tleaf 2 4 10 4 1", "core:4", {}}), tmap::ParameterError);
@@ -216,8 +218,8 @@ TEST(SlurmTopology, SwitchTreeDistancesAndHostNames) {
   const auto machine = tmap::load_machine({path, "core:2", {}});
   ASSERT_EQ(machine->size(), 16);
   EXPECT_EQ(machine->kind(), "slurm-tree");
-  EXPECT_EQ(machine->host_name(0), "cn01");
-  EXPECT_EQ(machine->host_name(7), "cn08");
+  EXPECT_EQ(host_name(*machine, 0), "cn01");
+  EXPECT_EQ(host_name(*machine, 7), "cn08");
   EXPECT_EQ(machine->distance(0, 1), 4);          // two cores of cn01
   EXPECT_EQ(machine->distance(0, 2), 2 + 2 + 2);  // cn01 - s0 - cn02
   EXPECT_EQ(machine->distance(0, 8), 2 + 4 + 2);  // cn01 - s0 - spine - s1 - cn05
@@ -230,8 +232,8 @@ TEST(SlurmTopology, SwitchTreeDistancesAndHostNames) {
   // The tree view (every node as deep) gives the same distances.
   std::vector<std::int64_t> x;
   std::vector<std::int64_t> y;
-  ASSERT_TRUE(machine->tree_path(0, x));
-  ASSERT_TRUE(machine->tree_path(8, y));
+  ASSERT_TRUE(tree_path(*machine, 0, x));
+  ASSERT_TRUE(tree_path(*machine, 8, y));
   std::size_t common = 0;
   while (common < x.size() && x[common] == y[common]) ++common;
   EXPECT_EQ(static_cast<tmap::Distance>(x.size() + y.size() - 2 * common), machine->distance(0, 8));

@@ -8,11 +8,11 @@
 #include <queue>
 
 #include "tmap/topology.hpp"
-#include "topology/distance_graph.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace {
 
-std::vector<std::int64_t> shortest_paths(const tmap::topo::DistanceGraph& g, std::int64_t source) {
+std::vector<std::int64_t> shortest_paths(const tmap::DistanceGraph& g, std::int64_t source) {
   constexpr auto kInf = std::numeric_limits<std::int64_t>::max();
   std::vector<std::int64_t> dist(static_cast<std::size_t>(g.num_vertices()), kInf);
   using Item = std::pair<std::int64_t, std::int64_t>;
@@ -38,7 +38,7 @@ std::vector<std::int64_t> shortest_paths(const tmap::topo::DistanceGraph& g, std
 void expect_paths_are_distances(const std::string& spec) {
   SCOPED_TRACE(spec);
   const auto topology = tmap::load_topology(spec);
-  const auto graph = tmap::topo::distance_graph(*topology);
+  const auto graph = tmap::distance_graph(*topology);
   ASSERT_TRUE(graph.has_value());
   ASSERT_EQ(static_cast<tmap::PE>(graph->pe_vertex.size()), topology->size());
   for (std::size_t e = 0; e < graph->weights.size(); ++e) {
@@ -69,7 +69,7 @@ TEST(DistanceGraph, ShortestPathsAreScaledDistancesOnEveryKind) {
 
 TEST(DistanceGraph, KindsWithoutAGraphSayNothing) {
   const auto topology = tmap::load_topology("deco 0 3 5 0 1 5 2 2 4 1 1 3 6 5 2");
-  EXPECT_FALSE(tmap::topo::distance_graph(*topology).has_value());
+  EXPECT_FALSE(tmap::distance_graph(*topology).has_value());
 }
 
 }  // namespace

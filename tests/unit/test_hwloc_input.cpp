@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "topology/hwloc_input.hpp"
 #include "topology/hwloc_tree.hpp"
 
@@ -52,8 +53,8 @@ TEST(HwlocInput, GoodXmlLoadsWithItsHostAndCores) {
   const auto t = tmap::topo::HwlocTreeTopology::from_xml_text(machine(), "n.xml");
   ASSERT_EQ(t->size(), 2);
   EXPECT_EQ(t->distance(0, 1), 4);  // PU, Core, Package, Core, PU
-  EXPECT_EQ(t->host_name(0), "box7");
-  EXPECT_EQ(t->slot_in_node(1), 1);
+  EXPECT_EQ(host_name(*t, 0), "box7");
+  EXPECT_EQ(slot_in_node(*t, 1), 1);
 }
 
 // hwloc's libxml plugin sets libxml2's generic error handler to a function
@@ -135,7 +136,7 @@ TEST(HwlocInput, Hwloc1FilesWithoutNodesetsLoad) {
   ASSERT_EQ(t->size(), 4);
   EXPECT_EQ(t->distance(0, 1), 2);  // PU, Core, PU
   EXPECT_EQ(t->distance(0, 2), 4);  // PU, Core, Socket, Core, PU
-  EXPECT_EQ(t->slot_in_node(2), 1);
+  EXPECT_EQ(slot_in_node(*t, 2), 1);
   // All or none: a NUMA node without nodesets, or one object with them.
   std::string numa = v1;
   numa.replace(

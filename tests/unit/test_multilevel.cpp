@@ -13,6 +13,7 @@
 #include "refine/slots.hpp"
 #include "strategies/geometric/grid_recovery.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace {
 
@@ -305,7 +306,7 @@ TEST(DistanceOracle, GridDistancesAreTheTopologys) {
     for (tmap::PE p = 0; p < topology->size(); p += 2) pes.push_back(p);
     std::vector<std::int64_t> extent;
     bool wraps = false;
-    ASSERT_TRUE(topology->grid_extent(extent, wraps)) << spec;
+    ASSERT_TRUE(grid_extent(*topology, extent, wraps)) << spec;
     EXPECT_EQ(wraps, std::string(spec).starts_with("torus"));
     const tmap::detail::GridDistances d(*topology, pes, extent, wraps);
     for (std::size_t u = 0; u < pes.size(); ++u) {
@@ -317,7 +318,7 @@ TEST(DistanceOracle, GridDistancesAreTheTopologys) {
   }
   std::vector<std::int64_t> extent;
   bool wraps = false;
-  EXPECT_FALSE(tmap::load_topology("tleaf 2 4 10 4 1")->grid_extent(extent, wraps));
+  EXPECT_FALSE(tmap::grid_extent(*tmap::load_topology("tleaf 2 4 10 4 1"), extent, wraps));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ extern "C" {
 #include <scotch.h>
 }
 
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 
 namespace {
@@ -27,7 +28,7 @@ void expect_same_as_scotch(const char* scotch_text, const char* our_text) {
   std::fclose(file);
   // Scotch's terminals are our PEs, or our nodes where a terminal of
   // weight w is a node of w PEs (cmpltw): then compare a PE of each node.
-  const bool by_node = ours->scotch_terminals_are_nodes();
+  const bool by_node = scotch_terminals_are_nodes(*ours);
   const auto terminals = by_node ? ours->num_nodes() : ours->size();
   std::vector<tmap::PE> pe_of(static_cast<std::size_t>(terminals), -1);
   for (tmap::PE p = ours->size() - 1; p >= 0; --p) pe_of[static_cast<std::size_t>(by_node ? ours->node_of(p) : p)] = p;

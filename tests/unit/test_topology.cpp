@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "tmap/error.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "topology/tianhe3.hpp"
 
@@ -158,8 +159,8 @@ TEST(Topology, SaveLoadRoundTripEveryKind) {
   for (const char* spec : {"cmplt 7", "hcub 3", "mesh2D 3 4", "mesh3D 2 2 3", "meshXD 4 2 2 2 2", "torus2D 3 5",
                            "torus3D 2 3 4", "torusXD 2 4 3", "tleaf 3 2 50 3 5 2 1"}) {
     const auto first = load_topology(spec);
-    const auto second = tmap::parse_tgt(first->to_tgt(), "saved.tgt");
-    EXPECT_EQ(first->to_tgt(), second->to_tgt()) << spec;
+    const auto second = tmap::parse_tgt(scotch_target(*first), "saved.tgt");
+    EXPECT_EQ(scotch_target(*first), scotch_target(*second)) << spec;
     EXPECT_EQ(all_distances(*first), all_distances(*second)) << spec;
   }
 }
@@ -225,9 +226,9 @@ TEST(Topology, NewKindsRoundTrip) {
   for (const char* spec : {"cmpltw 4 1 2 3 4", "ltleaf 3 2 10 2 5 4 1 4 3 0 2 1", "sub 3 1 5 7 mesh2D 4 2",
                            "sub 2 0 2 sub 3 1 2 3 hcub 2", "deco 0 3 5 0 1 5 2 2 4 1 1 3 6 5 2"}) {
     const auto first = tmap::parse_tgt(spec, "in.tgt");
-    const auto second = tmap::parse_tgt(first->to_tgt(), "saved.tgt");
+    const auto second = tmap::parse_tgt(scotch_target(*first), "saved.tgt");
     EXPECT_EQ(all_distances(*first), all_distances(*second)) << spec;
-    EXPECT_EQ(first->to_tgt(), second->to_tgt()) << spec;
+    EXPECT_EQ(scotch_target(*first), scotch_target(*second)) << spec;
   }
 }
 
@@ -259,7 +260,7 @@ TEST(Topology, Deco1FromScotchAmkGrfHasShortestPathDistances) {
 
 TEST(Topology, Tianhe3DecoTargetEqualsTheBuiltInModel) {
   const auto spec = load_topology("tianhe3:2x3,nodes=4");
-  const auto deco = tmap::parse_tgt(spec->to_tgt(), "tianhe3.tgt");
+  const auto deco = tmap::parse_tgt(scotch_target(*spec), "tianhe3.tgt");
   EXPECT_EQ(all_distances(*deco), all_distances(*spec));
   // An allocation keeps whole-machine distances.
   const auto& model = dynamic_cast<const tmap::topo::Tianhe3Topology&>(*spec);
@@ -268,7 +269,7 @@ TEST(Topology, Tianhe3DecoTargetEqualsTheBuiltInModel) {
   for (tmap::PE a = 0; a < 5; ++a) {
     for (tmap::PE b = 0; b < 5; ++b) EXPECT_EQ(sub->distance(a, b), spec->distance(nodes[a], nodes[b]));
   }
-  EXPECT_THROW((void)load_topology("tianhe3:10x10")->to_tgt(), tmap::ResourceError);  // 9600 nodes
+  EXPECT_THROW((void)tmap::scotch_target(*load_topology("tianhe3:10x10")), tmap::ResourceError);  // 9600 nodes
 }
 
 TEST(Topology, DistFileLoadsValidatesAndSavesAsDeco) {
@@ -278,9 +279,9 @@ TEST(Topology, DistFileLoadsValidatesAndSavesAsDeco) {
   EXPECT_EQ(t->kind(), "dist");
   EXPECT_EQ(t->distance(0, 2), 5);
   EXPECT_EQ(t->max_distance(), 5);
-  EXPECT_EQ(all_distances(*tmap::parse_tgt(t->to_tgt(), "saved.tgt")), all_distances(*t));
+  EXPECT_EQ(all_distances(*tmap::parse_tgt(scotch_target(*t), "saved.tgt")), all_distances(*t));
   std::ofstream(path) << "2\n0 0\n0 0\n";  // legal, but Scotch cannot hold a 0 distance
-  EXPECT_THROW((void)load_topology(path.string())->to_tgt(), tmap::InputError);
+  EXPECT_THROW((void)tmap::scotch_target(*load_topology(path.string())), tmap::InputError);
   std::filesystem::remove(path);
 }
 
@@ -298,7 +299,7 @@ TEST(Topology, HwlocSyntheticTreeDistances) {
   const auto path = std::filesystem::temp_directory_path() / "tmap_test_node.xml";
   std::ofstream(path) << t.xml();
   EXPECT_EQ(all_distances(*load_topology(path.string())), all_distances(t));
-  EXPECT_EQ(all_distances(*tmap::parse_tgt(t.to_tgt(), "hw.tgt")), all_distances(t));
+  EXPECT_EQ(all_distances(*tmap::parse_tgt(scotch_target(t), "hw.tgt")), all_distances(t));
   std::filesystem::remove(path);
   EXPECT_THROW(tmap::topo::HwlocTreeTopology("pack:x", false), tmap::InputError);
 }

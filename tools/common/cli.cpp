@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "sched/slurm_topology.hpp"
+#include "tmap/host_layout.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 
@@ -491,15 +492,15 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
     // an allocation names those hosts. A machine without names calls its
     // nodes cn<label>, and any host's trailing number is its node; a
     // one-node machine (an hwloc tree) names the host it was taken on.
-    for (NodeId k = 0; k < t.num_nodes() && t.num_nodes() > 1; ++k) names.push_back(t.host_name(k));
+    for (NodeId k = 0; k < t.num_nodes() && t.num_nodes() > 1; ++k) names.push_back(host_name(t, k));
     bool named = false;
     for (std::size_t k = 0; k < names.size() && !named; ++k) {
-      named = names[k] != "cn" + std::to_string(t.node_label(static_cast<NodeId>(k)));
+      named = names[k] != "cn" + std::to_string(node_label(t, static_cast<NodeId>(k)));
     }
     if (!named) names.clear();
   }
   HostIds known;
-  for (std::size_t k = 0; k < names.size(); ++k) known.emplace(names[k], t.node_label(static_cast<NodeId>(k)));
+  for (std::size_t k = 0; k < names.size(); ++k) known.emplace(names[k], node_label(t, static_cast<NodeId>(k)));
   const HostIds* listed = names.empty() ? nullptr : &known;
   try {
     if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
@@ -558,7 +559,7 @@ std::function<std::string(PE)> InputOptions::host_names(const Topology& t,
     const auto node = t.node_of(pe);
     if (const auto it = spelled.find(node); it != spelled.end()) return it->second;
     if (!listed.empty()) return listed[static_cast<std::size_t>(node)];
-    return t.host_name(node);
+    return host_name(t, node);
   };
 }
 

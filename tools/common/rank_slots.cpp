@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "sched/slurm_cpus.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::cli {
@@ -33,7 +34,7 @@ RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64
   std::vector<std::vector<PE>> pes_of(static_cast<std::size_t>(t.num_nodes()));
   for (PE p = 0; p < t.size(); ++p) {
     auto& pes = pes_of[static_cast<std::size_t>(t.node_of(p))];
-    const auto slot = static_cast<std::size_t>(std::max<std::int64_t>(t.slot_in_node(p), 0));
+    const auto slot = static_cast<std::size_t>(std::max<std::int64_t>(slot_in_node(t, p), 0));
     if (pes.size() <= slot) pes.resize(slot + 1, -1);
     pes[slot] = p;
   }
@@ -45,7 +46,7 @@ RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64
     const auto& pes = pes_of[static_cast<std::size_t>(node)];
     const auto host = allocation != nullptr && k < allocation->hosts.size() && !allocation->hosts[k].empty()
                           ? allocation->hosts[k]
-                          : t.host_name(node);
+                          : host_name(t, node);
     std::vector<std::int64_t> ids;
     if (allocation != nullptr && k < allocation->cpu_ids.size() && !allocation->cpu_ids[k].empty()) {
       ids = allocation->cpu_ids[k];

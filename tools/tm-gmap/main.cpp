@@ -10,7 +10,9 @@
 #include <chrono>
 
 #include "cli.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/report.hpp"
+#include "tmap/scotch_export.hpp"
 
 namespace {
 
@@ -124,8 +126,8 @@ int main(int argc, char** argv) {
         strategy == "scotch" ? map_scotch_gmap(problem, context, gmap_log) : map_with(strategy, problem, context);
     const auto map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - map_start).count();
     MappingReport report;
-    if (topology->scotch_terminals_are_nodes()) {
-      report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
+    if (scotch_terminals_are_nodes(*topology)) {
+      report.scotch_terminal_of = [&topology](PE pe) { return node_label(*topology, topology->node_of(pe)); };
     }
     // The log as gmap writes it: S (strategy), T (timing), M (mapping).
     // Plain Scotch's lines come from libscotch itself; other strategies'

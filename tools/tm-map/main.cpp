@@ -13,6 +13,8 @@
 #include "run.hpp"
 #include "simulation.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 
 namespace {
 
@@ -97,7 +99,7 @@ void note_shared_cores(const RunResult& r, const Topology& topology) {
   std::map<std::pair<NodeId, std::int64_t>, std::pair<Rank, PE>> first;
   for (std::size_t rank = 0; rank < r.mapping.size(); ++rank) {
     const PE pe = r.mapping[rank];
-    const auto key = std::make_pair(topology.node_of(pe), topology.slot_in_node(pe));
+    const auto key = std::make_pair(topology.node_of(pe), slot_in_node(topology, pe));
     const auto [it, fresh] = first.emplace(key, std::make_pair(static_cast<Rank>(rank), pe));
     if (!fresh && it->second.second != pe) {
       fmt::print(stderr,
@@ -345,13 +347,13 @@ int main(int argc, char** argv) {
       keep_slurm_order(result.mapping, *topology, slots);
       result.report.slot_of = [slots](PE pe) { return slots.slot_text(pe); };
     } else if (rankfile_slots == "pu") {
-      result.report.slot_of = [&topology](PE pe) { return std::to_string(topology->pu_in_node(pe)); };
+      result.report.slot_of = [&topology](PE pe) { return std::to_string(pu_in_node(*topology, pe)); };
     } else {
-      result.report.slot_of = [&topology](PE pe) { return std::to_string(topology->slot_in_node(pe)); };
+      result.report.slot_of = [&topology](PE pe) { return std::to_string(slot_in_node(*topology, pe)); };
       if (out_format == MappingFormat::Rankfile && !silent) note_shared_cores(result, *topology);
     }
-    if (topology->scotch_terminals_are_nodes()) {
-      result.report.scotch_terminal_of = [&topology](PE pe) { return topology->node_label(topology->node_of(pe)); };
+    if (scotch_terminals_are_nodes(*topology)) {
+      result.report.scotch_terminal_of = [&topology](PE pe) { return node_label(*topology, topology->node_of(pe)); };
     }
     const bool launcher = out_format == MappingFormat::Rankfile || out_format == MappingFormat::Hostfile ||
                           out_format == MappingFormat::Machinefile || out_format == MappingFormat::Hydra;

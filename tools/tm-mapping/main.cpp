@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli.hpp"
+#include "tmap/topology_views.hpp"
 #include "topomatch_cost.hpp"
 
 namespace {
@@ -121,13 +122,13 @@ int main(int argc, char** argv) {
     }
     const auto m = static_cast<TopoMatchMetric>(metric);
     std::vector<std::int64_t> path;
-    if (m == TopoMatchMetric::HopByte && !topology->tree_path(0, path)) {
+    if (m == TopoMatchMetric::HopByte && !tree_path(*topology, 0, path)) {
       note("-m 3 on a machine that is not a tree prints SUM_COM, as TopoMatch does on Scotch targets");
     }
     std::string out;
     if (!no_solution) {
       out += line_of("TopoMatch:", comm, *topology, sigma, m);
-      if (topology->tree_path(0, path)) {
+      if (tree_path(*topology, 0, path)) {
         // TopoMatch's baselines: the allowed PEs in order, K ranks each
         // (Packed), and dealt one by one (RR).
         const auto allowed = constraints.allowed_pes();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "tmap/topology_views.hpp"
+
 namespace tmap::cli {
 
 namespace {
@@ -11,7 +13,7 @@ namespace {
 /// (TopoMatch's distance level); -1 when the machine is not a tree.
 std::int64_t levels_apart(const Topology& topology, PE a, PE b, std::vector<std::int64_t>& pa,
                           std::vector<std::int64_t>& pb) {
-  if (!topology.tree_path(a, pa) || !topology.tree_path(b, pb)) return -1;
+  if (!tree_path(topology, a, pa) || !tree_path(topology, b, pb)) return -1;
   std::size_t common = 0;
   while (common < pa.size() && common < pb.size() && pa[common] == pb[common]) ++common;
   return static_cast<std::int64_t>(std::max(pa.size(), pb.size()) - common);
@@ -23,7 +25,7 @@ double topomatch_cost(const CommMatrix& comm, const Topology& topology, std::spa
                       TopoMatchMetric metric) {
   std::vector<std::int64_t> pa;
   std::vector<std::int64_t> pb;
-  const bool hops = metric == TopoMatchMetric::HopByte && topology.tree_path(0, pa);
+  const bool hops = metric == TopoMatchMetric::HopByte && tree_path(topology, 0, pa);
   double sum = 0.0;
   double largest = 0.0;
   for (Rank i = 0; i < comm.num_ranks(); ++i) {

@@ -20,6 +20,7 @@
 #include "distributed/map_distributed.hpp"
 #include "read_share.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
 #include "tmap/report.hpp"
 #include "tmap/topology.hpp"
@@ -156,7 +157,7 @@ int run(const Options& o, int rank, int size) {
   if (auto slots = in.rank_slots(*topology, allocation); !slots.cpus_of.empty()) {
     report.slot_of = [slots = std::move(slots)](tmap::PE pe) { return slots.slot_text(pe); };
   } else {
-    report.slot_of = [&topology](tmap::PE pe) { return std::to_string(topology->slot_in_node(pe)); };
+    report.slot_of = [&topology](tmap::PE pe) { return std::to_string(slot_in_node(*topology, pe)); };
   }
   const auto text = tmap::format_mapping(tmap::mapping_format_from_name(o.format), mapping, report);
   if (o.output.empty() || o.output == "-") {

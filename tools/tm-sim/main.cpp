@@ -19,6 +19,7 @@
 #include "interrupt.hpp"
 #include "sim/platform_spec.hpp"
 #include "smpi_run.hpp"
+#include "tmap/host_layout.hpp"
 
 namespace {
 
@@ -177,7 +178,7 @@ int run_tool(const Options& o) {
     // --host-names (a topology.conf names its hosts itself, a network's are
     // cn<index> there): --host-names' names are resolved here.
     std::map<std::string, NodeId> node_named;
-    for (NodeId k = 0; k < topology->num_nodes(); ++k) node_named.emplace(topology->host_name(k), k);
+    for (NodeId k = 0; k < topology->num_nodes(); ++k) node_named.emplace(host_name(*topology, k), k);
     for (const auto& [list, node] : o.in.nodes_by_hosts()) {
       std::string hosts = list;
       if (!o.in.host_name_list.empty()) {

@@ -7,7 +7,9 @@
 #include <set>
 
 #include "cli.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/tianhe3.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace {
 
@@ -24,7 +26,7 @@ std::string tleaf_view(const tmap::Topology& t) {
   using tmap::PE;
   std::vector<std::vector<std::int64_t>> paths(static_cast<std::size_t>(t.size()));
   for (PE p = 0; p < t.size(); ++p) {
-    if (!t.tree_path(p, paths[static_cast<std::size_t>(p)]) ||
+    if (!tree_path(t, p, paths[static_cast<std::size_t>(p)]) ||
         paths[static_cast<std::size_t>(p)].size() != paths[0].size()) {
       return {};
     }
@@ -80,7 +82,7 @@ int write_network_view(const std::string& spec, const std::string& node, const s
       throw ResourceError(fmt::format("{}: {} PEs; tm-topo writes a deco 0 view of at most {} PEs ({} distances)", spec,
                                       topology->size(), kMostViewPEs, kMostViewPEs * (kMostViewPEs - 1) / 2));
     }
-    outputs.emplace_back(tgt_file, topology->to_tgt());
+    outputs.emplace_back(tgt_file, scotch_target(*topology));
   }
   if (!tree_file.empty()) {
     const auto tree = tleaf_view(*topology);

@@ -9,6 +9,7 @@
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::strategies {
 
@@ -81,7 +82,7 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   }
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
-  const bool tree = !allowed.empty() && problem.topology.tree_path(allowed.front(), path);
+  const bool tree = !allowed.empty() && tree_path(problem.topology, allowed.front(), path);
   std::vector<std::string> names;
   if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.push_back(context.auto_strategy.scotch);
   if (tree) names.emplace_back("treematch");

@@ -10,6 +10,7 @@
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::strategies {
 
@@ -52,7 +53,7 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
   std::int64_t best_so_far = -1;
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
-  const bool tree_machine = !allowed.empty() && problem.topology.tree_path(allowed.front(), path);
+  const bool tree_machine = !allowed.empty() && tree_path(problem.topology, allowed.front(), path);
   for (std::size_t k = 0; k < rows.size() && !context.stopped(); ++k) {
     const auto* row = rows[k];
     if (row->has(kQuadraticInRanks) && problem.comm.num_ranks() > kMaxQuadraticRanks) continue;

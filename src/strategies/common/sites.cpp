@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "tmap/error.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::strategies {
 
@@ -62,7 +63,7 @@ SiteSpace::SiteSpace(const Topology& topology, const Constraints& constraints, b
 bool SiteSpace::search_graph(Site s, std::vector<Site>& list) const {
   if (!graph_tried_) {
     graph_tried_ = true;
-    graph_ = topo::distance_graph(topology_);
+    graph_ = tmap::distance_graph(topology_);
     if (graph_) {
       vertex_site_.assign(static_cast<std::size_t>(graph_->num_vertices()), -1);
       for (Site t = 0; t < num_sites(); ++t) {

@@ -16,7 +16,7 @@
 
 #include "tmap/mapping.hpp"
 #include "tmap/topology.hpp"
-#include "topology/distance_graph.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::strategies {
 
@@ -74,7 +74,7 @@ class SiteSpace {
   mutable std::vector<std::vector<Site>> nearest_;  ///< cache of nearest()
   /// For nearest() beyond kScanSites: the machine graph and each vertex's
   /// site (-1: none), built on first use.
-  mutable std::optional<topo::DistanceGraph> graph_;
+  mutable std::optional<DistanceGraph> graph_;
   mutable std::vector<Site> vertex_site_;
   mutable bool graph_tried_ = false;
   [[nodiscard]] bool search_graph(Site s, std::vector<Site>& list) const;

@@ -10,6 +10,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::strategies {
 
@@ -26,7 +27,7 @@ std::optional<Box> allowed_box(const Topology& topology, std::span<const PE> pes
   Box box;
   std::vector<std::int64_t> c;
   for (const PE pe : pes) {
-    if (!topology.grid_coordinates(pe, c)) return std::nullopt;
+    if (!grid_coordinates(topology, pe, c)) return std::nullopt;
     if (box.low.empty()) {
       box.low = c;
       box.extent = c;

@@ -7,6 +7,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 #include "util/int128.hpp"
 
 namespace tmap::strategies {
@@ -46,7 +47,7 @@ std::vector<PE> machine_order(const Topology& topology, std::span<const PE> allo
   std::vector<PE> order(allowed.begin(), allowed.end());
   std::vector<std::vector<std::int64_t>> coords(order.size());
   on_grid = true;
-  for (std::size_t k = 0; k < order.size() && on_grid; ++k) on_grid = topology.grid_coordinates(order[k], coords[k]);
+  for (std::size_t k = 0; k < order.size() && on_grid; ++k) on_grid = grid_coordinates(topology, order[k], coords[k]);
   if (!on_grid) return order;
   // coords[k] belongs to the k-th given PE.
   std::vector<std::size_t> index_of(static_cast<std::size_t>(topology.size()), 0);

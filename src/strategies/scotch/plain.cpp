@@ -8,7 +8,7 @@
 // --format grf: adjacency in increasing order, no vertex loads), and the
 // target text the machine was read from (or, for machines not read from a
 // Scotch target, the deco 0 tm-topo writes for Tianhe-3 and the machine's
-// to_tgt() otherwise; an allocation becomes a `sub` of it, as a user would
+// scotch_target() otherwise; an allocation becomes a `sub` of it, as a user would
 // hand gmap). A private generator seeded with --seed 0 starts where gmap's
 // global one does, so the .map files are equal line for line
 // (tests/scotch_gmap_equality.sh). Where Scotch puts more ranks on a terminal
@@ -31,6 +31,8 @@
 #include "strategies/scotch/terminals.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
+#include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "util/int128.hpp"
 
@@ -82,7 +84,7 @@ enum class GmapSource {
   None,        ///< none here: too large for a table and not read from a Scotch file, or part of a deco file
   Given,       ///< the Scotch text the machine was read from
   NodeSubset,  ///< Tianhe-3: tm-topo --tgt [--alloc]'s deco 0 of the allowed nodes
-  Written,     ///< the machine's to_tgt()
+  Written,     ///< the machine's scotch_target()
 };
 
 struct GmapPlan {
@@ -94,16 +96,16 @@ GmapPlan plan_gmap_target(const Topology& topology, const scotchmap::Terminals& 
   std::size_t allowed = 0;
   for (const auto& pes : terminals.pes) allowed += pes.size();
   const bool whole = static_cast<PE>(allowed) == topology.size();
-  const bool given = !topology.scotch_source().empty();
+  const bool given = !scotch_source(topology).empty();
   if (whole && given) return {GmapSource::Given, false};
-  if (topology.scotch_terminals_are_nodes()) {
+  if (scotch_terminals_are_nodes(topology)) {
     return {terminals.size() > scotchmap::kMaxTableTerminals ? GmapSource::None : GmapSource::NodeSubset, false};
   }
   // deco targets look terminals up off by one in libscotch 7.0.3: no sub of them.
-  if (!whole && given && topology.kind() == "deco") return {};
-  // Machines not read from Scotch text: their to_tgt() where it is Scotch's
+  if (!whole && given && !scotch_sub_allowed(topology)) return {};
+  // Machines not read from Scotch text: their scotch_target() where it is Scotch's
   // own kind (libscotch prints its refusals, so nothing else is tried).
-  if (!given && !topology.scotch_native()) return {};
+  if (!given && !scotch_native(topology)) return {};
   return {given ? GmapSource::Given : GmapSource::Written, !whole};
 }
 
@@ -125,33 +127,33 @@ std::unique_ptr<GmapTarget> load_gmap_target(const Topology& topology, const sco
   // tleaf's leaves, whose last level tmap calls nodes).
   // A `sub` target as given numbers its terminals by their place in its
   // list (0..N-1), whatever labels the list names: they are tmap's PEs.
-  const bool listed_sub = plan.source == GmapSource::Given && is_sub_text(topology.scotch_source());
+  const bool listed_sub = plan.source == GmapSource::Given && is_sub_text(scotch_source(topology));
   const bool by_node =
       !listed_sub && (topology.num_nodes() == topology.size() ||
                       (topology.node_uniform_distance() == Distance{0} && topology.num_nodes() < topology.size()));
   std::vector<SCOTCH_Num> numbers;
   for (std::int64_t t = 0; t < terminals.size(); ++t) {
     const auto pe = terminals.representative[static_cast<std::size_t>(t)];
-    const auto number = by_node ? topology.node_label(topology.node_of(pe)) : pe;
+    const auto number = by_node ? node_label(topology, topology.node_of(pe)) : pe;
     if (!target->terminal_of_number.emplace(number, t).second) return nullptr;
     numbers.push_back(static_cast<SCOTCH_Num>(number));
   }
   std::string text;
   switch (plan.source) {
     case GmapSource::Given:
-      text = topology.scotch_source();
+      text = scotch_source(topology);
       target->what = "the target as given";
       break;
     case GmapSource::NodeSubset: {
       std::vector<NodeId> nodes;
       for (const auto pe : terminals.representative) nodes.push_back(topology.node_of(pe));
-      text = topology.node_subset_tgt(nodes);
+      text = scotch_node_subset_target(topology, nodes);
       if (text.empty()) return nullptr;  // only Tianhe-3 writes one
       target->what = "tm-topo's deco 0 of the allowed nodes";
       break;
     }
     default:
-      text = topology.to_tgt();
+      text = scotch_target(topology);
       target->what = "the machine's Scotch target (tm-topo)";
       break;
   }

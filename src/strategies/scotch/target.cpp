@@ -8,8 +8,9 @@
 
 #include "strategies/scotch/libscotch_errors.hpp"
 #include "tmap/error.hpp"
+#include "tmap/scotch_export.hpp"
+#include "tmap/topology_views.hpp"
 #include "topology/deco.hpp"
-#include "topology/tianhe3.hpp"
 
 namespace tmap::scotchmap {
 
@@ -46,7 +47,7 @@ void build_table(Arch& arch, const Topology& topology, const Terminals& terminal
 /// deco 2: the machine's distance graph with the terminals' vertices listed
 /// (in terminal order, so Scotch's labels are terminal indices) and their
 /// capacities as vertex loads.
-void build_graph(Arch& arch, const topo::DistanceGraph& machine, const Terminals& terminals, const Run& context) {
+void build_graph(Arch& arch, const DistanceGraph& machine, const Terminals& terminals, const Run& context) {
   const auto vertices = machine.num_vertices();
   std::int64_t heaviest = 1;
   for (const auto w : machine.weights) heaviest = std::max(heaviest, w);
@@ -95,15 +96,17 @@ bool try_load_target(Arch& arch, const std::string& text) {
 }
 
 std::optional<TerminalGroups> uniform_groups(const Topology& topology, const Terminals& terminals) {
-  const auto* machine = dynamic_cast<const topo::Tianhe3Topology*>(&topology);
-  if (machine == nullptr || !machine->scotch_terminals_are_nodes()) return std::nullopt;
-  const auto half = machine->shape().nodes / 2;
+  if (!scotch_terminals_are_nodes(topology) || topology.size() == 0 ||
+      scotch_uniform_group(topology, topology.node_of(0)) < 0) {
+    return std::nullopt;
+  }
+  const auto group_of = [&](PE pe) { return scotch_uniform_group(topology, topology.node_of(pe)); };
   TerminalGroups result;
   std::int64_t last_key = -1;
   for (std::int64_t t = 0; t < terminals.size(); ++t) {
     const auto& pes = terminals.pes[static_cast<std::size_t>(t)];
-    const auto key = machine->node_of(pes.front()) / half;
-    if (machine->node_of(pes.back()) / half != key) return std::nullopt;  // a terminal must be within one node
+    const auto key = group_of(pes.front());
+    if (group_of(pes.back()) != key) return std::nullopt;  // a terminal must be within one node
     if (key != last_key) {
       if (key < last_key) return std::nullopt;  // terminals come in PE order
       result.groups.pes.emplace_back();
@@ -122,7 +125,7 @@ std::optional<TerminalGroups> uniform_groups(const Topology& topology, const Ter
 TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choice) {
   const auto machine_graph = [&] {
     if (!graph_tried_) {
-      graph_ = topo::distance_graph(topology_);
+      graph_ = tmap::distance_graph(topology_);
       graph_tried_ = true;
     }
     return graph_.has_value();
@@ -131,7 +134,7 @@ TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choi
     throw UnsupportedError("scotch-target " + std::string(choice) + ": " + why);
   };
   if (choice == "native") {
-    if (!terminals.identity || !topology_.scotch_native()) {
+    if (!terminals.identity || !scotch_native(topology_)) {
       refuse("Scotch has no kind of its own for this machine and allocation");
     }
     return TargetKind::Native;
@@ -151,7 +154,7 @@ TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choi
     if (!machine_graph()) refuse("a " + topology_.kind() + " machine has no machine graph here");
     return TargetKind::MachineGraph;
   }
-  if (terminals.identity && topology_.scotch_native()) return TargetKind::Native;
+  if (terminals.identity && scotch_native(topology_)) return TargetKind::Native;
   if (terminals.size() <= kMaxTableTerminals) return TargetKind::Table;
   if (const auto grouped = uniform_groups(topology_, terminals);
       grouped && grouped->groups.size() <= kMaxTableTerminals) {
@@ -170,7 +173,7 @@ Distance TargetBuilder::scale(TargetKind kind) const {
 void TargetBuilder::build(Arch& arch, TargetKind kind, const Terminals& terminals, const Run& context) const {
   switch (kind) {
     case TargetKind::Native:
-      load_text(arch, topology_.to_tgt());
+      load_text(arch, scotch_target(topology_));
       return;
     case TargetKind::Table:
       build_table(arch, topology_, terminals, context);

@@ -22,7 +22,7 @@
 #include "strategies/scotch/terminals.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/topology.hpp"
-#include "topology/distance_graph.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::scotchmap {
 
@@ -47,7 +47,8 @@ struct TerminalGroups {
   Terminals groups;
 };
 
-/// Tianhe-3's chip halves when the terminals are nodes; nothing elsewhere.
+/// The machine's groups of uniform distances (ScotchView::uniform_group:
+/// Tianhe-3's chip halves) when the terminals are nodes; nothing elsewhere.
 std::optional<TerminalGroups> uniform_groups(const Topology& topology, const Terminals& terminals);
 
 /// Builds the architectures of one machine for sets of terminals (the
@@ -69,7 +70,7 @@ class TargetBuilder {
 
  private:
   const Topology& topology_;
-  std::optional<topo::DistanceGraph> graph_;
+  std::optional<DistanceGraph> graph_;
   bool graph_tried_ = false;
 };
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <numeric>
 
+#include "tmap/topology_views.hpp"
+
 namespace tmap::scotchmap {
 
 Terminals make_terminals(const Topology& topology, const Constraints& constraints) {
@@ -60,7 +62,7 @@ std::vector<std::int64_t> bisection_order(const Topology& topology, const Termin
   // Recursive coordinate bisection where the machine is a grid.
   std::vector<std::vector<std::int64_t>> coords(order.size());
   for (std::size_t t = 0; t < order.size(); ++t) {
-    if (!topology.grid_coordinates(terminals.representative[t], coords[t])) return order;
+    if (!grid_coordinates(topology, terminals.representative[t], coords[t])) return order;
   }
   const auto dims = coords.empty() ? 0 : coords.front().size();
   orb(order, 0, order.size(), coords, dims);

@@ -14,6 +14,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 namespace tmap::strategies {
 
@@ -156,7 +157,7 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
   std::vector<std::pair<std::vector<std::int64_t>, PE>> entries;
   for (const PE p : constraints.allowed_pes()) {
     std::vector<std::int64_t> path;
-    if (!topology.tree_path(p, path)) {
+    if (!tree_path(topology, p, path)) {
       context.fall_back("treematch", "scotch", topology.kind() + " is not a tree");  // as TopoMatch does
       return ScotchMapper().map(problem, context);
     }
