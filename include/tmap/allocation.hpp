@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tmap/error.hpp"
 #include "tmap/export.h"
 #include "tmap/types.hpp"
 
@@ -75,13 +76,20 @@ struct Allocation {
 [[nodiscard]] Allocation parse_allocation(std::string_view list, const std::string& host_pattern = {},
                                           const std::string& origin = "--alloc", const HostIds* known = nullptr);
 
+/// allocation_from_env outside any job: no scheduler's variables are set
+/// (an InputError like any other, told apart by its type).
+class NoSchedulerError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 /// `--alloc-from-env`: SLURM_JOB_NODELIST (with SLURM_JOB_CPUS_PER_NODE,
 /// "72(x2),36", giving the CPUs held on each node, SLURM_CPUS_PER_TASK and
 /// SLURM_JOB_ID), a heterogeneous job's SLURM_JOB_NODELIST_HET_GROUP_<g>
 /// & co. (every group, a host in several counted once with their CPUs
 /// added, or only group `het_group`), else PBS_NODEFILE (one host per line,
 /// repeated per slot: the repetitions count the CPUs). InputError when
-/// none is set, or naming the variable that is malformed.
+/// none is set (NoSchedulerError), or naming the variable that is malformed.
 /// `cpus_per_rank_given`: the caller sets the CPUs per rank itself (a flag
 /// overrides the variable), so SLURM_CPUS_PER_TASK is not read at all.
 [[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr,

@@ -8,6 +8,7 @@
 
 #include "io/topomatch_prefix.hpp"
 #include "tmap/error.hpp"
+#include "tmap/launch.hpp"
 #include "tmap/report.hpp"
 #include "tmap/version.hpp"
 #include "util/names.hpp"
@@ -119,32 +120,8 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
     case MappingFormat::Rankfile:
     case MappingFormat::Hostfile:
     case MappingFormat::Machinefile:
-    case MappingFormat::Hydra: {
-      if (!report.host_of || !report.slot_of) throw InternalError("launcher formats need host names");
-      if (format == MappingFormat::Rankfile) {
-        for (std::size_t r = 0; r < mapping.size(); ++r) {
-          fmt::format_to(it, "rank {}={} slot={}\n", r, report.host_of(mapping[r]), report.slot_of(mapping[r]));
-        }
-      } else if (format == MappingFormat::Hostfile) {
-        for (const PE p : mapping) fmt::format_to(it, "{}\n", report.host_of(p));
-      } else {
-        if (format == MappingFormat::Hydra && report.program.empty()) {
-          throw ParameterError("the hydra format writes a Hydra -configfile and needs the program to launch");
-        }
-        for (std::size_t r = 0; r < mapping.size();) {
-          const auto host = report.host_of(mapping[r]);
-          std::size_t end = r + 1;
-          while (end < mapping.size() && report.host_of(mapping[end]) == host) ++end;
-          if (format == MappingFormat::Hydra) {
-            fmt::format_to(it, "-n {} -host {} {}\n", end - r, host, report.program);
-          } else {
-            fmt::format_to(it, "{}:{}\n", host, end - r);
-          }
-          r = end;
-        }
-      }
-      break;
-    }
+    case MappingFormat::Hydra:
+      return format_launch_file(format, mapping, report.host_of, report.slot_of, report.program);
   }
   return fmt::to_string(out);
 }

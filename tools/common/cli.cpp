@@ -445,73 +445,20 @@ std::vector<std::string> InputOptions::files() const {
 std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
   if (hosts_file.empty()) return {};
   if (!hosts_text_) hosts_text_ = read_file(hosts_file);
-  const auto& text = *hosts_text_;
-  std::vector<std::string> names;
-  std::map<std::string, std::int64_t, std::less<>> line_of;
-  std::size_t start = 0;
-  for (std::int64_t line = 1; start <= text.size(); ++line) {
-    auto end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    auto entry = std::string_view(text).substr(start, end - start);
-    entry = entry.substr(0, entry.find('#'));
-    const auto first = entry.find_first_not_of(" \t\r");
-    if (first != std::string_view::npos) {
-      entry = entry.substr(first, entry.find_last_not_of(" \t\r") - first + 1);
-      if (entry.find_first_of(" \t") != std::string_view::npos) {
-        throw InputError(hosts_file, line, "expected one host name per line, found '" + std::string(entry) + "'");
-      }
-      // A launcher file gets the name as it is: no NUL or control byte.
-      if (const auto bad = std::find_if(entry.begin(), entry.end(),
-                                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
-          bad != entry.end()) {
-        throw InputError(hosts_file, line,
-                         fmt::format("a host name holds the control byte 0x{:02x}: not a host name",
-                                     static_cast<unsigned char>(*bad)));
-      }
-      if (const auto [it, fresh] = line_of.emplace(entry, line); !fresh) {
-        throw InputError(
-            hosts_file, line,
-            "host " + std::string(entry) + " is listed twice (first on line " + std::to_string(it->second) + ")");
-      }
-      names.emplace_back(entry);
-    }
-    start = end + 1;
-  }
-  if (static_cast<NodeId>(names.size()) != t.num_nodes()) {
-    throw InputError(hosts_file, "lists " + std::to_string(names.size()) + " hosts but the machine has " +
-                                     std::to_string(t.num_nodes()) + " nodes (one line per node, in node order)");
-  }
-  return names;
+  return parse_hosts_file(*hosts_text_, hosts_file, t.num_nodes());
 }
 
 std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
   std::optional<Allocation> allocation;
-  auto names = load_hosts(t);
-  if (names.empty()) {
-    // The machine's own names (--host-names, a topology.conf's, Slurm's):
-    // an allocation names those hosts. A machine without names calls its
-    // nodes cn<label>, and any host's trailing number is its node; a
-    // one-node machine (an hwloc tree) names the host it was taken on.
-    for (NodeId k = 0; k < t.num_nodes() && t.num_nodes() > 1; ++k) names.push_back(host_name(t, k));
-    bool named = false;
-    for (std::size_t k = 0; k < names.size() && !named; ++k) {
-      named = names[k] != "cn" + std::to_string(node_label(t, static_cast<NodeId>(k)));
-    }
-    if (!named) names.clear();
-  }
-  HostIds known;
-  for (std::size_t k = 0; k < names.size(); ++k) known.emplace(names[k], node_label(t, static_cast<NodeId>(k)));
-  const HostIds* listed = names.empty() ? nullptr : &known;
+  const auto known = allocation_host_ids(t, load_hosts(t));
+  const HostIds* listed = known.empty() ? nullptr : &known;
   try {
     if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
     if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed, het_group, cpus_per_rank.has_value());
   } catch (const ParameterError& e) {  // "host-pattern: ..." is our --host-pattern
     throw ParameterError("--" + std::string(e.what()));
-  } catch (const InputError& e) {
-    if (alloc_from_env && e.file().empty() && std::string_view(e.what()).starts_with("no scheduler")) {
-      throw InputError("--alloc-from-env: " + std::string(e.what()));
-    }
-    throw;
+  } catch (const NoSchedulerError& e) {
+    throw InputError("--alloc-from-env: " + std::string(e.what()));
   }
   if (allocation) {
     allocation->resolve(t);
@@ -519,7 +466,7 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
       allocation->cpus_per_rank = *cpus_per_rank;
       allocation->cpus_per_rank_origin = "--cpus-per-rank";
     }
-    add_slurm_cpu_ids(*allocation);
+    if (const auto why = add_slurm_cpu_ids(*allocation); !why.empty()) note(why);
   }
   return allocation;
 }
@@ -529,8 +476,9 @@ RankSlots InputOptions::rank_slots(const Topology& t, const std::optional<Alloca
   const auto per_rank = allocation ? allocation->cpus_per_rank : cpus_per_rank.value_or(1);
   const bool parts = allocation && (!allocation->cpus.empty() || !allocation->cpu_ids.empty());
   slots_ = constraints_file.empty() && (parts || per_rank > 1)
-               ? cli::rank_slots(t, allocation ? &*allocation : nullptr, per_rank)
+               ? tmap::rank_slots(t, allocation ? &*allocation : nullptr, per_rank)
                : RankSlots{};
+  if (!slots_->shortfall.empty()) note(slots_->shortfall);
   return *slots_;
 }
 
@@ -550,17 +498,7 @@ Constraints InputOptions::load_constraints(const Topology& t, const std::optiona
 
 std::function<std::string(PE)> InputOptions::host_names(const Topology& t,
                                                         const std::optional<Allocation>& allocation) const {
-  std::map<NodeId, std::string> spelled;
-  if (allocation) {
-    for (std::size_t k = 0; k < allocation->hosts.size(); ++k) spelled[allocation->nodes[k]] = allocation->hosts[k];
-  }
-  auto listed = load_hosts(t);
-  return [&t, spelled = std::move(spelled), listed = std::move(listed)](PE pe) {
-    const auto node = t.node_of(pe);
-    if (const auto it = spelled.find(node); it != spelled.end()) return it->second;
-    if (!listed.empty()) return listed[static_cast<std::size_t>(node)];
-    return host_name(t, node);
-  };
+  return launch_host_names(t, allocation ? &*allocation : nullptr, load_hosts(t));
 }
 
 void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ranks, const std::string& matrix,

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "rank_slots.hpp"
+#include "tmap/launch.hpp"
 #include "tmap/tmap.hpp"
 
 namespace tmap::cli {
@@ -118,7 +118,7 @@ struct InputOptions {
   /// All PEs, a -b file or the allocation's nodes, with -o K slots per PE.
   [[nodiscard]] Constraints load_constraints(const Topology& topology,
                                              const std::optional<Allocation>& allocation) const;
-  /// The CPUs each rank takes (rank_slots.hpp) when the scheduler gave
+  /// The CPUs each rank takes (tmap/launch.hpp) when the scheduler gave
   /// parts of nodes or a rank takes several CPUs; empty otherwise.
   [[nodiscard]] RankSlots rank_slots(const Topology& topology, const std::optional<Allocation>& allocation) const;
   /// --hosts: one host name per line in the machine's node order, or

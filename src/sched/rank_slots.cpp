@@ -1,16 +1,15 @@
-#include "rank_slots.hpp"
-
+// Rank slots, the CPUs Slurm gave and Slurm's order (tmap/launch.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "cli.hpp"
 #include "sched/slurm_cpus.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/launch.hpp"
 #include "tmap/topology.hpp"
 
-namespace tmap::cli {
+namespace tmap {
 
 std::string cpu_list_text(const std::vector<std::int64_t>& cpus) {
   std::string text;
@@ -92,17 +91,15 @@ RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64
                     origin, origin.starts_with("--") ? " " : "=", cpus_per_rank, cpus_per_rank, most_cpus,
                     allocation != nullptr && !allocation->cpus.empty() ? ", as the scheduler counts them" : ""));
   }
-  if (!slots.shortfall.empty()) note(slots.shortfall);
   return slots;
 }
 
-void add_slurm_cpu_ids(Allocation& allocation) {
-  if (allocation.jobs.empty() || !allocation.origin.starts_with("SLURM_JOB_NODELIST")) return;
+std::string add_slurm_cpu_ids(Allocation& allocation) {
+  if (allocation.jobs.empty() || !allocation.origin.starts_with("SLURM_JOB_NODELIST")) return {};
   const auto answer = sched::slurm_job_cpus(allocation.jobs);
   if (!answer.unavailable.empty()) {
-    note("which CPUs Slurm gave is not known (" + answer.unavailable + "): using each node's first CPUs, as many as " +
-         "SLURM_JOB_CPUS_PER_NODE counts");
-    return;
+    return "which CPUs Slurm gave is not known (" + answer.unavailable +
+           "): using each node's first CPUs, as many as SLURM_JOB_CPUS_PER_NODE counts";
   }
   allocation.cpu_ids.assign(allocation.nodes.size(), {});
   for (std::size_t k = 0; k < allocation.nodes.size() && k < allocation.hosts.size(); ++k) {
@@ -110,6 +107,7 @@ void add_slurm_cpu_ids(Allocation& allocation) {
       allocation.cpu_ids[k] = it->second;
     }
   }
+  return {};
 }
 
 void keep_slurm_order(Mapping& mapping, const Topology& t, const RankSlots& slots) {
@@ -140,4 +138,4 @@ void keep_slurm_order(Mapping& mapping, const Topology& t, const RankSlots& slot
   }
 }
 
-}  // namespace tmap::cli
+}  // namespace tmap

@@ -230,7 +230,8 @@ Allocation allocation_from_env(const std::string& host_pattern, const HostIds* k
     if (a.hosts.empty()) throw InputError(pbs, "no hosts listed");
     return a;
   }
-  throw InputError("no scheduler allocation in the environment: neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set");
+  throw NoSchedulerError(
+      "no scheduler allocation in the environment: neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set");
 }
 
 void Allocation::resolve(const Topology& topology) {
