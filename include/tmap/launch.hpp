@@ -30,8 +30,7 @@ class Topology;
 /// comments. InputError naming `origin` and the line for a line of two
 /// words, a control byte, a host listed twice, or a count other than
 /// `nodes`.
-[[nodiscard]] std::vector<std::string> parse_hosts_file(std::string_view text, const std::string& origin,
-                                                        NodeId nodes);
+[[nodiscard]] std::vector<std::string> parse_hosts_file(std::string_view text, const std::string& origin, NodeId nodes);
 
 /// The hosts an allocation on this machine may name, host -> node label:
 /// `listed` (a hosts file's names, in node order) when given, else the
@@ -69,6 +68,12 @@ struct RankSlots {
 /// CPU when the scheduler's CPU id is not a PE of the model's node.
 [[nodiscard]] RankSlots rank_slots(const Topology& topology, const Allocation* allocation, std::int64_t cpus_per_rank);
 
+/// The rank slots of a job on `allocation` (nullptr: the whole machine)
+/// with `cpus_per_rank` CPUs each, where the scheduler gave parts of nodes
+/// or ranks take several CPUs; empty (whole nodes, a PE a rank) otherwise.
+[[nodiscard]] RankSlots job_rank_slots(const Topology& topology, const Allocation* allocation,
+                                       std::int64_t cpus_per_rank);
+
 /// "1-3,5": a CPU list as rankfiles and Slurm write them.
 [[nodiscard]] std::string cpu_list_text(const std::vector<std::int64_t>& cpus);
 
@@ -96,8 +101,7 @@ void keep_slurm_order(Mapping& mapping, const Topology& topology, const RankSlot
 /// program).
 [[nodiscard]] std::string format_launch_file(MappingFormat format, std::span<const PE> mapping,
                                              const std::function<std::string(PE)>& host_of,
-                                             const std::function<std::string(PE)>& slot_of,
-                                             const std::string& program);
+                                             const std::function<std::string(PE)>& slot_of, const std::string& program);
 
 }  // namespace tmap
 

@@ -90,6 +90,14 @@ void tmap_comm_free(tmap_comm* comm);
  * a negative `count` is TMAP_ERROR_ARGUMENT. */
 tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t* pes, int64_t count,
                                     int64_t oversubscription, tmap_constraints** out, char** error);
+/* The PEs of a scheduler's allocation: `nodes` a Slurm host list
+ * ("cn[01-04]", the machine's host names) or node ids ("0-3"), NULL = the
+ * job's own (SLURM_JOB_NODELIST and the CPUs Slurm gave it, else
+ * PBS_NODEFILE; TMAP_ERROR_INPUT outside a job). Every PE of those nodes,
+ * or of the CPUs the job holds there, `oversubscription` ranks each. The
+ * constraints keep the hosts' spelling for tmap_launch_file. */
+tmap_status tmap_constraints_from_allocation(const tmap_topology* topology, const char* nodes, int64_t oversubscription,
+                                             tmap_constraints** out, char** error);
 void tmap_constraints_free(tmap_constraints* constraints);
 
 /* ---- Options (all optional; defaults: seed 0, 1 thread) ------------------- */
@@ -144,6 +152,19 @@ double tmap_result_time(const tmap_result* result);
 /* Nonzero when the progress callback stopped the run (the mapping is the best found by then). */
 int tmap_result_partial(const tmap_result* result);
 void tmap_result_free(tmap_result* result);
+
+/* ---- Launcher files -------------------------------------------------------- */
+/* The file a launcher reads to start `result`'s ranks where they were mapped:
+ * `format` "rankfile" (Open MPI), "hostfile", "machinefile" (MPICH) or
+ * "hydra" (a Hydra -configfile; `program` the program and its arguments).
+ * Hosts and CPUs are the allocation's where `constraints` came from one
+ * (NULL = the machine's own names); on CPUs a scheduler gave, ranks of one
+ * node may trade PEs of equal cost so that srun's order binds them as
+ * written, as tm-map does. *text is owned by the caller
+ * (tmap_string_free), as tm-map --format FORMAT would write it. */
+tmap_status tmap_launch_file(const tmap_topology* topology, const tmap_result* result,
+                             const tmap_constraints* constraints, const char* format, const char* program, char** text,
+                             char** error);
 
 /* ---- TopoMatch-style one call ---------------------------------------------- */
 /* What a TopoMatch caller has at hand: a topology file, an n x n affinity

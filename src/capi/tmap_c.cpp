@@ -6,8 +6,10 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 
+#include "tmap/launch.hpp"
 #include "tmap/tmap.h"
 #include "tmap/tmap.hpp"
 
@@ -19,6 +21,9 @@ struct tmap_comm {
 };
 struct tmap_constraints {
   tmap::Constraints c;
+  /// Where they came from a scheduler's allocation: it and its rank slots.
+  std::optional<tmap::Allocation> allocation = {};
+  tmap::RankSlots slots = {};
 };
 struct tmap_options {
   tmap::Context context;
@@ -208,6 +213,27 @@ tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t
   });
 }
 
+tmap_status tmap_constraints_from_allocation(const tmap_topology* topology, const char* nodes, int64_t oversubscription,
+                                             tmap_constraints** out, char** error) {
+  if (topology == nullptr || out == nullptr) return missing(error, "topology or out");
+  return guarded(error, [&] {
+    const auto& t = *topology->t;
+    const auto known = tmap::allocation_host_ids(t, {});
+    const tmap::HostIds* listed = known.empty() ? nullptr : &known;
+    auto allocation =
+        nodes != nullptr ? tmap::parse_allocation(nodes, {}, "nodes", listed) : tmap::allocation_from_env({}, listed);
+    allocation.resolve(t);
+    (void)tmap::add_slurm_cpu_ids(allocation);  // without them, the counts stand (the note is for tools)
+    auto slots = tmap::job_rank_slots(t, &allocation, allocation.cpus_per_rank);
+    const auto rank_cap = oversubscription < 1 ? 1 : oversubscription;
+    std::vector<tmap::PE> pes;
+    for (const auto& [pe, cpus] : slots.cpus_of) pes.push_back(pe);
+    auto c = pes.empty() ? tmap::Constraints::on_nodes(t, allocation.nodes, rank_cap)
+                         : tmap::Constraints::allowed(t, std::move(pes), rank_cap);
+    *out = new tmap_constraints{std::move(c), std::move(allocation), std::move(slots)};
+  });
+}
+
 void tmap_constraints_free(tmap_constraints* constraints) {
   delete constraints;
 }
@@ -307,6 +333,37 @@ int tmap_result_partial(const tmap_result* result) {
 }
 void tmap_result_free(tmap_result* result) {
   delete result;
+}
+
+tmap_status tmap_launch_file(const tmap_topology* topology, const tmap_result* result,
+                             const tmap_constraints* constraints, const char* format, const char* program, char** text,
+                             char** error) {
+  if (topology == nullptr || result == nullptr || format == nullptr || text == nullptr) {
+    return missing(error, "topology, result, format or text");
+  }
+  return guarded(error, [&] {
+    const auto& t = *topology->t;
+    const auto kind = tmap::mapping_format_from_name(format);
+    if (!tmap::is_launch_format(kind)) {
+      throw tmap::ParameterError(std::string("format: '") + format +
+                                 "' is not a launcher's (rankfile, hostfile, machinefile, hydra)");
+    }
+    for (const auto pe : result->mapping) {
+      if (pe < 0 || pe >= t.size()) throw tmap::ParameterError("result: mapped on another machine than topology");
+    }
+    const tmap::Allocation* allocation =
+        constraints != nullptr && constraints->allocation ? &*constraints->allocation : nullptr;
+    const auto host_of = tmap::launch_host_names(t, allocation, {});
+    std::function<std::string(tmap::PE)> slot_of = [&t](tmap::PE pe) {
+      return std::to_string(tmap::slot_in_node(t, pe));
+    };
+    auto mapping = result->mapping;
+    if (constraints != nullptr && !constraints->slots.cpus_of.empty()) {
+      slot_of = [&constraints](tmap::PE pe) { return constraints->slots.slot_text(pe); };
+      tmap::keep_slurm_order(mapping, t, constraints->slots);  // as tm-map does: srun's order, same cost
+    }
+    *text = duplicate(tmap::format_launch_file(kind, mapping, host_of, slot_of, program != nullptr ? program : ""));
+  });
 }
 
 tmap_status tmap_topomatch(const char* topology_file, const double* affinity, int64_t n, const int64_t* constraints,

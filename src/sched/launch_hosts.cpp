@@ -36,9 +36,9 @@ std::vector<std::string> parse_hosts_file(std::string_view text, const std::stri
                                      static_cast<unsigned char>(*bad)));
       }
       if (const auto [it, fresh] = line_of.emplace(entry, line); !fresh) {
-        throw InputError(origin, line,
-                         "host " + std::string(entry) + " is listed twice (first on line " +
-                             std::to_string(it->second) + ")");
+        throw InputError(
+            origin, line,
+            "host " + std::string(entry) + " is listed twice (first on line " + std::to_string(it->second) + ")");
       }
       names.emplace_back(entry);
     }

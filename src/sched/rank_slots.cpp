@@ -94,6 +94,12 @@ RankSlots rank_slots(const Topology& t, const Allocation* allocation, std::int64
   return slots;
 }
 
+RankSlots job_rank_slots(const Topology& t, const Allocation* allocation, std::int64_t cpus_per_rank) {
+  const bool parts = allocation != nullptr && (!allocation->cpus.empty() || !allocation->cpu_ids.empty());
+  if (!parts && cpus_per_rank <= 1) return {};
+  return rank_slots(t, allocation, cpus_per_rank);
+}
+
 std::string add_slurm_cpu_ids(Allocation& allocation) {
   if (allocation.jobs.empty() || !allocation.origin.starts_with("SLURM_JOB_NODELIST")) return {};
   const auto answer = sched::slurm_job_cpus(allocation.jobs);

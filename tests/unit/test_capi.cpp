@@ -260,3 +260,91 @@ TEST(CApi, VersionMacrosMatchTheLibrary) {
                                                   std::to_string(TMAP_VERSION_MINOR) + "." +
                                                   std::to_string(TMAP_VERSION_PATCH));
 }
+
+namespace {
+
+/// The launcher file of `result` in `format`, or the error message.
+std::string launch_file(const tmap_topology* topology, const tmap_result* result, const tmap_constraints* allowed,
+                        const char* format, tmap_status expected = TMAP_OK) {
+  char* text = nullptr;
+  char* error = nullptr;
+  const auto status = tmap_launch_file(topology, result, allowed, format, "./app -v", &text, &error);
+  EXPECT_EQ(status, expected) << (error != nullptr ? error : "");
+  std::string out = text != nullptr ? text : (error != nullptr ? error : "");
+  tmap_string_free(text);
+  tmap_string_free(error);
+  return out;
+}
+
+/// n ranks in a ring, 100 bytes to each neighbour, row-major.
+std::vector<int64_t> dense_ring(int64_t n) {
+  std::vector<int64_t> m(static_cast<std::size_t>(n * n), 0);
+  for (int64_t r = 0; r < n; ++r) {
+    const auto next = (r + 1) % n;
+    if (next != r) m[static_cast<std::size_t>(r * n + next)] = m[static_cast<std::size_t>(next * n + r)] = 100;
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST(CApi, LaunchFilesOnAnAllocationNameItsHostsAsSpelled) {
+  // Tianhe-3 with 8 nodes (cn0..cn7) of 2 cores; the job holds cn02, cn03
+  // and cn06, spelled with zeros as a scheduler might.
+  tmap_topology* topology = nullptr;
+  tmap_comm* comm = nullptr;
+  tmap_constraints* allowed = nullptr;
+  tmap_result* result = nullptr;
+  char* error = nullptr;
+  ASSERT_EQ(tmap_topology_load("tianhe3:1x2,nodes=4,cores=2", &topology, &error), TMAP_OK);
+  ASSERT_EQ(tmap_comm_from_dense(6, dense_ring(6).data(), &comm, &error), TMAP_OK);
+  ASSERT_EQ(tmap_constraints_from_allocation(topology, "cn[02-03],cn06", 1, &allowed, &error), TMAP_OK) << error;
+  ASSERT_EQ(tmap_map(topology, comm, allowed, nullptr, nullptr, &result, &error), TMAP_OK) << error;
+  const std::vector<int64_t> mapping(tmap_result_mapping(result), tmap_result_mapping(result) + 6);
+  const auto host = [](int64_t pe) {
+    const int64_t node = pe / 2;  // 2 cores a node
+    return node == 2 ? "cn02" : node == 3 ? "cn03" : node == 6 ? "cn06" : "outside";
+  };
+  std::string rankfile;
+  std::string hostfile;
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    rankfile += "rank " + std::to_string(r) + "=" + host(mapping[r]) + " slot=" + std::to_string(mapping[r] % 2) + "\n";
+    hostfile += std::string(host(mapping[r])) + "\n";
+  }
+  EXPECT_EQ(launch_file(topology, result, allowed, "rankfile"), rankfile);
+  EXPECT_EQ(launch_file(topology, result, allowed, "hostfile"), hostfile);
+  EXPECT_EQ(rankfile.find("outside"), std::string::npos);
+  const auto hydra = launch_file(topology, result, allowed, "hydra");
+  EXPECT_NE(hydra.find(" ./app -v\n"), std::string::npos) << hydra;
+  // Without the allocation: the machine's own names.
+  EXPECT_NE(launch_file(topology, result, nullptr, "hostfile").find("cn2\n"), std::string::npos);
+  EXPECT_NE(launch_file(topology, result, allowed, "perm", TMAP_ERROR_PARAMETER).find("not a launcher's"),
+            std::string::npos);
+  tmap_result_free(result);
+  tmap_constraints_free(allowed);
+
+  // Inside a Slurm job holding one CPU on each of cn02 and cn03: two PEs.
+  ASSERT_EQ(setenv("SLURM_JOB_NODELIST", "cn[02-03]", 1), 0);
+  ASSERT_EQ(setenv("SLURM_JOB_CPUS_PER_NODE", "1(x2)", 1), 0);
+  const auto status = tmap_constraints_from_allocation(topology, nullptr, 1, &allowed, &error);
+  unsetenv("SLURM_JOB_NODELIST");
+  unsetenv("SLURM_JOB_CPUS_PER_NODE");
+  ASSERT_EQ(status, TMAP_OK) << error;
+  tmap_comm* two = nullptr;
+  ASSERT_EQ(tmap_comm_from_dense(2, dense_ring(2).data(), &two, &error), TMAP_OK);
+  ASSERT_EQ(tmap_map(topology, two, allowed, nullptr, nullptr, &result, &error), TMAP_OK) << error;
+  const auto file = launch_file(topology, result, allowed, "rankfile");
+  EXPECT_TRUE(file == "rank 0=cn02 slot=0\nrank 1=cn03 slot=0\n" || file == "rank 0=cn03 slot=0\nrank 1=cn02 slot=0\n")
+      << file;
+  tmap_result_free(result);
+  tmap_constraints_free(allowed);
+  tmap_comm_free(two);
+
+  // Outside any job: an input error that says so.
+  EXPECT_EQ(tmap_constraints_from_allocation(topology, nullptr, 1, &allowed, &error), TMAP_ERROR_INPUT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("no scheduler allocation"), std::string::npos) << error;
+  tmap_string_free(error);
+  tmap_comm_free(comm);
+  tmap_topology_free(topology);
+}

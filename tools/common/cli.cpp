@@ -474,10 +474,7 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
 RankSlots InputOptions::rank_slots(const Topology& t, const std::optional<Allocation>& allocation) const {
   if (slots_) return *slots_;
   const auto per_rank = allocation ? allocation->cpus_per_rank : cpus_per_rank.value_or(1);
-  const bool parts = allocation && (!allocation->cpus.empty() || !allocation->cpu_ids.empty());
-  slots_ = constraints_file.empty() && (parts || per_rank > 1)
-               ? tmap::rank_slots(t, allocation ? &*allocation : nullptr, per_rank)
-               : RankSlots{};
+  slots_ = constraints_file.empty() ? job_rank_slots(t, allocation ? &*allocation : nullptr, per_rank) : RankSlots{};
   if (!slots_->shortfall.empty()) note(slots_->shortfall);
   return *slots_;
 }
