@@ -1,8 +1,8 @@
 // Trust, round 4 (issue #44): inputs a careless or hostile user gives, and
 // the messages that must say what to do. Each case failed on the main
 // before it (exit 1 with libscotch's words, exit 0 with a wrong mapping, or
-// a message that named nothing to do); tm-sim's are in tests/smpi_inputs.sh,
-// the MPI layer's in tests/mpi_plugin.sh, the report's in tests/report.sh.
+// a message that named nothing to do); tm-sim's are in tests/sim/smpi_inputs.sh,
+// the MPI layer's in tests/mpi/mpi_plugin.sh, the report's in tests/cli/report.sh.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 # that SimGrid would take as its own, a proxy --matrix over an input or a
 # read-only file or into a missing folder, an -s naming no strategy, a run
 # without messages, and SIGTERM in the middle of a simulation.
-# Usage: tests/smpi_inputs.sh BIN_DIR
+# Usage: tests/sim/smpi_inputs.sh BIN_DIR
 set -euo pipefail
 bin=$(cd "$1" && pwd)
 work=$(mktemp -d)

@@ -3,7 +3,7 @@
 # traffic each proxy really sent in one iteration (--matrix, counted at
 # every send) equals `tm-gen APP --ranks N` pair by pair, so the matrix a
 # mapping is computed from and the program the simulation runs agree.
-# Usage: tests/smpi_proxies.sh BIN_DIR
+# Usage: tests/sim/smpi_proxies.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

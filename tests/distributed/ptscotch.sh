@@ -8,7 +8,7 @@
 # same on a second run, well below a random placement's, on tori, Tianhe-3
 # (several blocks), with oversubscription and within an allocation; bad
 # input exits 2 naming the file and line, with no output written.
-# Usage: tests/ptscotch.sh BIN_DIR
+# Usage: tests/distributed/ptscotch.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

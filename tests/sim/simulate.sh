@@ -7,7 +7,7 @@
 #   being tm-map's own route hops (TH) for that pair, so SimGrid's routes
 #   are tmap's routes; ranks of one node use the node link;
 # - machines without links are refused (exit 2).
-# Usage: tests/simulate.sh BIN_DIR
+# Usage: tests/sim/simulate.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

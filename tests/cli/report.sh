@@ -3,7 +3,7 @@
 # strategy (the chosen one marked), PNG figures that are real images, the
 # machine picture where the machine has coordinates; bad input gets exit 2,
 # a message naming the file, and no folder.
-# Usage: tests/report.sh BIN_DIR SOURCE_DIR
+# Usage: tests/cli/report.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 bin=$(cd "$1" && pwd)
 report="$(cd "$2" && pwd)/tools/tm-report/tm-report"

@@ -4,7 +4,7 @@
 # E lines must equal what it sent (bytes and message counts), E+I (the
 # default) must add its collective's traffic, and the prefix, a rank file
 # and the folder name the same run.
-# Usage: tests/monitoring.sh BIN_DIR PROGRAM RANKS
+# Usage: tests/mpi/monitoring.sh BIN_DIR PROGRAM RANKS
 set -euo pipefail
 bin=$1
 program=$2

@@ -4,7 +4,7 @@
 # cables, three levels), dragonflies with SimGrid's lengths, latencies and
 # link classes, for every ordered pair of nodes. Cables shared by both
 # directions, as tmap's links are (SimGrid's sharing_policy SHARED).
-# Usage: tests/network_oracle.sh ORACLE_PROGRAM
+# Usage: tests/sim/network_oracle.sh ORACLE_PROGRAM
 set -euo pipefail
 oracle=$1
 work=$(mktemp -d)

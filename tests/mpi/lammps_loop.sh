@@ -7,7 +7,7 @@
 # binds every rank where tm-map put it, hop-bytes of the recorded traffic
 # drop below in-order's, and the mapped run's thermo table equals the
 # unmapped run's line for line (a placement never changes the physics).
-# Usage: tests/lammps_loop.sh BIN_DIR INPUT
+# Usage: tests/mpi/lammps_loop.sh BIN_DIR INPUT
 set -euo pipefail
 bin=$(realpath "$1")
 input=$(realpath "$2")

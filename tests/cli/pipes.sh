@@ -2,7 +2,7 @@
 # Every input of tm-map reads from a pipe or FIFO as from a file: machines
 # (-t <(tm-topo ...), a Scotch target, a .dist, an hwloc XML), matrices,
 # constraint and host files. The result equals the one from regular files.
-# Usage: tests/pipes.sh BIN_DIR
+# Usage: tests/cli/pipes.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

@@ -14,7 +14,7 @@
 # (mpi_*_ for mpif.h and `use mpi`, pmpi_*_ for `use mpi_f08`), gives both
 # Fortran programs the component's decision for every constructor, and
 # Fortran's MPI_UNWEIGHTED reaches MPI as unweighted through both.
-# Usage: tests/ompi_component.sh BIN_DIR COMPONENT_DIR C_PROGRAM RANKS "MACHINE" PRELOAD_LIBRARY
+# Usage: tests/ompi/ompi_component.sh BIN_DIR COMPONENT_DIR C_PROGRAM RANKS "MACHINE" PRELOAD_LIBRARY
 #                                FORTRAN_MPI FORTRAN_F08 PYTHON_PROGRAM [all|C]
 set -euo pipefail
 bin=$1

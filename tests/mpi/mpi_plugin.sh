@@ -14,7 +14,7 @@
 # FORTRAN_PROGRAMS (topology_reorder.F90 builds, e.g. `use mpi` and
 # `use mpi_f08`, for the same MPI) must get the C program's hop-bytes for
 # every constructor through the library, MPI_UNWEIGHTED arriving as such.
-# Usage: tests/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY" [STRATEGY] [openmpi|mpich] [FORTRAN_PROGRAM]...
+# Usage: tests/mpi/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY" [STRATEGY] [openmpi|mpich] [FORTRAN_PROGRAM]...
 set -euo pipefail
 bin=$1
 library=$2

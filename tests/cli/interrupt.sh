@@ -3,7 +3,7 @@
 # mapping so far is written whole, the JSON says "partial": true, stderr
 # says so, and the exit code is 3 (a script can tell it from a finished
 # run, exit 0). The same for --compare: the table holds what ran.
-# Usage: tests/interrupt.sh BIN_DIR
+# Usage: tests/cli/interrupt.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

@@ -5,7 +5,7 @@
 # kind a user hands gmap: torus, mesh, hypercube, complete, tleaf, a sub,
 # and the deco 0 tm-topo writes for Tianhe-3 (whole and an allocation,
 # which tm-map also reaches through -t tianhe3:... --alloc).
-# Usage: tests/scotch_gmap_equality.sh BIN_DIR
+# Usage: tests/cli/scotch_gmap_equality.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

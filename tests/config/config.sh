@@ -3,7 +3,7 @@
 # JSON result's "config", fed back with --config, give the same mapping byte
 # for byte; presets; the JSON records version, seed, threads and options;
 # each error category exits with its code.
-# Usage: tests/config.sh BIN_DIR [Release|sanitized]
+# Usage: tests/config/config.sh BIN_DIR [Release|sanitized]
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

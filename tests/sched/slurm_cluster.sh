@@ -14,7 +14,7 @@
 # another job holds; a three-node job with split CPUs; one group of a
 # heterogeneous job; the README's sbatch example. Every daemon it started is
 # stopped by its PID.
-# Usage: tests/slurm_cluster.sh BIN_DIR SOURCE_DIR
+# Usage: tests/sched/slurm_cluster.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 bin=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
@@ -116,7 +116,7 @@ machine="tianhe3:1x1,nodes=8,cores=$cpus"
 # on CPUs the job holds (NAME/job.txt: scontrol show job -d).
 check() {
   local dir=$work/$1
-  /usr/bin/python3 - "$dir" "$source_dir/tests" << 'EOF'
+  /usr/bin/python3 - "$dir" "$source_dir/tests/sched" << 'EOF'
 import re, sys
 d = sys.argv[1]
 sys.dont_write_bytecode = True  # nothing written into the source tree

@@ -6,7 +6,7 @@
 # accepted or refused by name. tm-mapping: TopoMatch's output line, its
 # costs (TopoMatch counts each pair once: half of tm-eval's hop-bytes for a
 # symmetric matrix; -m 3 hand-computed), and flags without meaning noted.
-# Usage: tests/front_ends.sh BIN_DIR
+# Usage: tests/cli/front_ends.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)

@@ -6,7 +6,7 @@
 # 16 ns per message (its bookkeeping: measured, so the tolerance is 1e-4
 # relative). Messages of 1 MB use SMPI's rendezvous protocol: a transfer
 # starts when the receive is posted.
-# Usage: tests/smpi_application_time.sh BIN_DIR
+# Usage: tests/sim/smpi_application_time.sh BIN_DIR
 set -euo pipefail
 bin=$(cd "$1" && pwd)
 work=$(mktemp -d)

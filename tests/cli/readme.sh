@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README tells the truth: its example output is what `tm-map --example`
 # prints (the time masked), and every page it and docs/ link to exists.
-# Usage: tests/readme.sh BIN_DIR SOURCE_DIR
+# Usage: tests/cli/readme.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 bin=$1
 src=$2

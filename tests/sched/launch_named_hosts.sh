@@ -9,7 +9,7 @@
 # the CPUs it may run on are that core's PUs (hwloc-calc, independently
 # of tmap). The traffic is a shuffled stencil, so the mapping is not the
 # launcher's own order.
-# Usage: tests/launch_named_hosts.sh BIN_DIR SOURCE_DIR
+# Usage: tests/sched/launch_named_hosts.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 bin=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
@@ -58,7 +58,7 @@ for ((c = 0; c < cores; ++c)); do
 done > "$work/core_pus"
 pus=$(hwloc-calc --number-of pu machine:0)
 for ((p = 0; p < pus; ++p)); do hwloc-calc --intersect core "pu:$p"; done > "$work/core_of_pu"
-/usr/bin/python3 - "$work" "$source_dir/tests" << 'PY'
+/usr/bin/python3 - "$work" "$source_dir/tests/sched" << 'PY'
 import re, sys
 d = sys.argv[1]
 sys.dont_write_bytecode = True  # nothing written into the source tree
