@@ -94,15 +94,14 @@ std::vector<int> decide_distributed(const Settings& settings, MPI_Comm comm, con
   const auto start = std::chrono::steady_clock::now();
   // Rank 0 reads the machine and locates the processes; then every process
   // reads the same description (a spec, or a path all of them can read).
-  std::string spec;
+  Settings machine = settings;  // rank 0's machine settings decide
   std::string how;
   std::string error;
   std::vector<long long> pes(static_cast<std::size_t>(size), 0);
   int ok = 1;
   if (rank == 0) {
     try {
-      spec = settings.topology;
-      const auto topology = tmap::load_topology(spec);
+      const auto topology = load_settings_machine(machine);
       const auto located = locate_processes(*topology, sites, &how);
       pes.assign(located.begin(), located.end());
     } catch (const std::exception& e) {
@@ -111,17 +110,19 @@ std::vector<int> decide_distributed(const Settings& settings, MPI_Comm comm, con
     }
   }
   PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  int length = static_cast<int>(spec.size());
   if (ok != 0) {
-    PMPI_Bcast(&length, 1, MPI_INT, 0, comm);
-    spec.resize(static_cast<std::size_t>(length));
-    PMPI_Bcast(spec.data(), length, MPI_CHAR, 0, comm);
+    for (auto* text : {&machine.topology, &machine.node, &machine.host_names}) {
+      int length = static_cast<int>(text->size());
+      PMPI_Bcast(&length, 1, MPI_INT, 0, comm);
+      text->resize(static_cast<std::size_t>(length));
+      PMPI_Bcast(text->data(), length, MPI_CHAR, 0, comm);
+    }
     PMPI_Bcast(pes.data(), size, MPI_LONG_LONG, 0, comm);
   }
   std::unique_ptr<tmap::Topology> topology;
   if (ok != 0) {
     try {
-      topology = tmap::load_topology(spec);
+      topology = load_settings_machine(machine);
     } catch (const std::exception& e) {
       ok = 0;
       error = std::string("process ") + std::to_string(rank) + ": " + e.what();
@@ -179,8 +180,7 @@ std::vector<int> decide(const Settings& settings, MPI_Comm comm, const char* rou
   if (rank == 0) {
     try {
       const auto start = std::chrono::steady_clock::now();
-      if (settings.topology.empty()) throw tmap::InputError("no machine (TMAP_TOPOLOGY) is set");
-      const auto topology = tmap::load_topology(settings.topology);
+      const auto topology = load_settings_machine(settings);
       std::string how;
       const auto pes = locate_processes(*topology, sites, &how);
       const std::string& chosen = settings.strategy;

@@ -21,6 +21,8 @@ struct tmap_orders_settings {
   int verbose;            /* 1: one line per decision on rank 0; 2: also why not (TMAP_VERBOSE) */
   const char* dist_graph; /* "processes" (keep declared edges) or "ranks" (TMAP_DIST_GRAPH) */
   void* hwloc_topology;   /* this machine's hwloc_topology_t (Open MPI's), or NULL: tmap loads one */
+  const char* node;       /* what each node of a network holds, as tm-map --node (TMAP_NODE) */
+  const char* host_names; /* the network's host names in node order, a Slurm host list (TMAP_HOST_NAMES) */
 };
 
 /* The weighted flag of a declaration (its first int): 0 when the program

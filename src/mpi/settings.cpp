@@ -3,6 +3,9 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "tmap/allocation.hpp"
+#include "tmap/error.hpp"
+
 namespace tmap::mpi {
 
 namespace {
@@ -19,6 +22,8 @@ std::string chosen(const char* given, const char* variable) {
 Settings settings_from(const tmap_orders_settings* given) {
   Settings s;
   s.topology = chosen(given != nullptr ? given->topology : nullptr, "TMAP_TOPOLOGY");
+  s.node = chosen(given != nullptr ? given->node : nullptr, "TMAP_NODE");
+  s.host_names = chosen(given != nullptr ? given->host_names : nullptr, "TMAP_HOST_NAMES");
   if (auto strategy = chosen(given != nullptr ? given->strategy : nullptr, "TMAP_STRATEGY"); !strategy.empty())
     s.strategy = strategy;
   if (given != nullptr && given->verbose >= 0) {
@@ -35,6 +40,13 @@ Settings settings_from(const tmap_orders_settings* given) {
   }
   if (given != nullptr) s.hwloc_topology = given->hwloc_topology;
   return s;
+}
+
+std::unique_ptr<Topology> load_settings_machine(const Settings& settings) {
+  if (settings.topology.empty()) throw InputError("no machine (TMAP_TOPOLOGY) is set");
+  MachineSpec spec{settings.topology, settings.node, {}};
+  if (!settings.host_names.empty()) spec.host_names = expand_hostlist(settings.host_names, "TMAP_HOST_NAMES");
+  return load_machine(spec);
 }
 
 }  // namespace tmap::mpi

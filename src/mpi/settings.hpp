@@ -5,9 +5,11 @@
 // MCA parameters, the environment filling what they leave unset.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "mpi/orders.h"
+#include "tmap/topology.hpp"
 
 namespace tmap::mpi {
 
@@ -22,7 +24,9 @@ enum class DistGraphEdges {
 };
 
 struct Settings {
-  std::string topology;  ///< the machine (any -t value); empty: never reorder
+  std::string topology;    ///< the machine (any -t value); empty: never reorder
+  std::string node;        ///< a network's nodes (any --node value); empty: a PE a node
+  std::string host_names;  ///< a network's host names (a --host-names list); empty: cn<node>
   std::string strategy = "scotch+:swap";
   int verbose = 0;  ///< 1: a line per decision; 2: also why not
   DistGraphEdges dist_graph = DistGraphEdges::processes;
@@ -31,7 +35,13 @@ struct Settings {
 };
 
 /// `given` (null fields and verbose < 0: unset) over the TMAP_TOPOLOGY,
-/// TMAP_STRATEGY, TMAP_VERBOSE and TMAP_DIST_GRAPH environment.
+/// TMAP_NODE, TMAP_HOST_NAMES, TMAP_STRATEGY, TMAP_VERBOSE and
+/// TMAP_DIST_GRAPH environment.
 [[nodiscard]] Settings settings_from(const tmap_orders_settings* given);
+
+/// The machine the settings name: TMAP_TOPOLOGY's, with TMAP_NODE's nodes
+/// and TMAP_HOST_NAMES' names where it is a network of nodes, as tm-map
+/// reads -t, --node and --host-names. InputError without a machine.
+[[nodiscard]] std::unique_ptr<Topology> load_settings_machine(const Settings& settings);
 
 }  // namespace tmap::mpi

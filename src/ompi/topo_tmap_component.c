@@ -10,7 +10,7 @@
  * renumbered communicator with reorder = false. Whatever fails, the base
  * behaviour follows: never an abort, nothing printed unless asked.
  *
- * Its MCA parameters (topo_tmap_machine, _strategy, _verbose, _dist_graph;
+ * Its MCA parameters (topo_tmap_machine, _node, _host_names, _strategy, _verbose, _dist_graph;
  * `ompi_info --param topo tmap`) are the TMAP_* environment's, which fills
  * whatever they leave unset. Processes are located with Open MPI's own
  * hwloc topology and each one's binding, in hwloc's logical numbering.
@@ -41,6 +41,8 @@ static char* tmap_machine = NULL;
 static char* tmap_strategy = NULL;
 static int tmap_verbose = -1;
 static char* tmap_dist_graph = NULL;
+static char* tmap_node = NULL;
+static char* tmap_host_names = NULL;
 
 OMPI_MODULE_DECLSPEC extern mca_topo_base_component_2_2_0_t mca_topo_tmap_component;
 
@@ -72,6 +74,14 @@ static int tmap_register(void) {
                   "The machine to map on, any tm-map -t value (a .tgt, tianhe3:..., 'tleaf ...', an hwloc .xml); "
                   "unset: TMAP_TOPOLOGY; neither: ranks are never reordered",
                   &tmap_machine);
+  register_string("node",
+                  "What each node of a network machine holds, any tm-map --node value (an hwloc synthetic "
+                  "'package:2 core:8', an lstopo XML, 'this'); unset: TMAP_NODE, else a PE a node",
+                  &tmap_node);
+  register_string("host_names",
+                  "The network's host names in node order, a Slurm host list ('cn[01-16]'); unset: "
+                  "TMAP_HOST_NAMES, else cn<node>",
+                  &tmap_host_names);
   register_string("strategy",
                   "The strategy, NAME or NAME:REFINE (treematch, ohtma+, scotch:tabu, ptscotch); "
                   "unset: TMAP_STRATEGY, else scotch+:swap",
@@ -91,7 +101,8 @@ static int tmap_register(void) {
 
 /* The MCA parameters and Open MPI's hwloc topology, for tmap_orders_*. */
 static struct tmap_orders_settings settings(void) {
-  struct tmap_orders_settings s = {tmap_machine, tmap_strategy, tmap_verbose, tmap_dist_graph, NULL};
+  struct tmap_orders_settings s = {tmap_machine, tmap_strategy, tmap_verbose,   tmap_dist_graph,
+                                   NULL,         tmap_node,     tmap_host_names};
   if (opal_hwloc_topology != NULL || opal_hwloc_base_get_topology() == OPAL_SUCCESS)
     s.hwloc_topology = opal_hwloc_topology;
   return s;

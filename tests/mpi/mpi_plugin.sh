@@ -14,6 +14,9 @@
 # FORTRAN_PROGRAMS (topology_reorder.F90 builds, e.g. `use mpi` and
 # `use mpi_f08`, for the same MPI) must get the C program's hop-bytes for
 # every constructor through the library, MPI_UNWEIGHTED arriving as such.
+# With TMAP_TEST_NODE set, TOPOLOGY is a network of nodes each holding that
+# (tm-map --node): the library reads it from TMAP_NODE, as tm-eval from
+# --node, and rank 0's line names the nodes.
 # Usage: tests/mpi/mpi_plugin.sh BIN_DIR LIBRARY PROGRAM RANKS "TOPOLOGY" [STRATEGY] [openmpi|mpich] [FORTRAN_PROGRAM]...
 set -euo pipefail
 bin=$1
@@ -25,6 +28,8 @@ strategy=${6:-}
 mpi=${7:-openmpi}
 fortran_programs=("${@:8}")
 declare -A identity_of tmap_of
+node=${TMAP_TEST_NODE:-}
+if [ -n "$node" ]; then export TMAP_NODE="$node"; else unset TMAP_NODE; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -42,7 +47,9 @@ run() {
   done
   timeout 300 mpiexec.mpich "${args[@]}" "$@" > /dev/null
 }
-hop_bytes() { "$bin/tm-eval" -t "$machine" -c "$1" -m "$2" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'; }
+hop_bytes() {
+  "$bin/tm-eval" -t "$machine" ${node:+--node "$node"} -c "$1" -m "$2" 2>&1 | sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'
+}
 for mode in cart graph adjacent dist; do
   run "$program" "$mode" "$work/graph.coo" "$work/identity.perm"
   identity=$(hop_bytes "$work/graph.coo" "$work/identity.perm")
@@ -50,6 +57,8 @@ for mode in cart graph adjacent dist; do
     "$work/tmap.perm" 2> "$work/verbose.txt"
   # The strategy asked for is the one that ran (its name is in rank 0's line).
   grep -q "(${strategy:-scotch+:swap}, " "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
+  # The machine is the network of those nodes, not one PE a node.
+  [ -z "$node" ] || grep -qF "of nodes '$node'" "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
   tmap=$(hop_bytes "$work/graph.coo" "$work/tmap.perm")
   cp "$work/graph.coo" "$work/$mode-graph.coo"
   identity_of[$mode]=$identity

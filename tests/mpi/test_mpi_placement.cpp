@@ -32,6 +32,22 @@ TEST(MpiPlacement, HostNamesPutProcessesOnTheirNodes) {
   EXPECT_EQ(tmap::mpi::locate_processes(*topology, {a, b}, &how), (std::vector<tmap::PE>{3, 2}));
 }
 
+// A user's cluster (a network of named nodes, as TMAP_NODE and
+// TMAP_HOST_NAMES give it): processes sit on the nodes their hosts name.
+TEST(MpiPlacement, NamedClusterNodesTakeTheirHostsProcesses) {
+  const auto topology = tmap::load_machine({"fattree:2;2,2;1,1;1,1", "core:2", {"nodeA", "nodeB", "nodeC", "nodeD"}});
+  ASSERT_EQ(topology->size(), 8);
+  ProcessSite c1{"nodeC"};
+  c1.core = 1;
+  c1.cores = 2;
+  std::string how;
+  EXPECT_EQ(tmap::mpi::locate_processes(*topology, {{"nodeD"}, c1, {"nodeC"}, {"nodeA"}}, &how),
+            (std::vector<tmap::PE>{6, 5, 4, 0}));
+  EXPECT_EQ(how, "processes on the nodes their host names name, bound ones on their logical cores");
+  // cn<k> names nothing on this machine: launch order.
+  EXPECT_EQ(tmap::mpi::locate_processes(*topology, {{"cn2"}, {"cn0"}}, &how), (std::vector<tmap::PE>{0, 1}));
+}
+
 // hwloc's logical index decides, not the OS number: with hwloc, a site's
 // OS cpu is ignored; a PE per hardware thread takes the PU's index.
 TEST(MpiPlacement, BindingIndexIsLogical) {
