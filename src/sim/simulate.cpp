@@ -70,9 +70,12 @@ std::vector<SimResult> simulate(const CommMatrix& comm, const Topology& topology
       const auto& kind = routing->link_kinds()[static_cast<std::size_t>(routing->link_kind(id))];
       const auto it = options.bandwidth_of_kind.find(kind);
       // Latency per hop the routing model counts on the link (a Tianhe-3
-      // node's injection link counts none, a chip-to-chip link two).
-      l = zone->create_link("l" + std::to_string(id),
-                            it != options.bandwidth_of_kind.end() ? it->second : options.bandwidth)
+      // node's injection link counts none, a chip-to-chip link two); the
+      // bandwidth the model gives the link relative to one cable (a
+      // dragonfly's link of k parallel cables: k times), as tm-sim's.
+      l = zone->create_link("l" + std::to_string(id), it != options.bandwidth_of_kind.end()
+                                                          ? it->second
+                                                          : options.bandwidth * routing->bandwidth(id))
               ->set_latency(options.latency * static_cast<double>(routing->link_hops(id)));
     }
     return l;

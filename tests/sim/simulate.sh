@@ -28,6 +28,16 @@ printf '3\n0 1 1000000\n0 2 1000000\n' > two.coo
 "$bin/tm-map" -t "mesh2D 3 1" -c two.coo -s inorder --simulate --format json --output two.json -q
 close "$(sim two.json)" 1.605e-4
 
+# A dragonfly link of 2 parallel cables (green, between the 2 routers of a
+# chassis) has twice one cable's bandwidth: two messages crossing it, each
+# from its own node's cable, take one message's time, 3 hops x 0.5 us + 8e-5;
+# with one cable they share it: 1.5e-6 + 1.6e-4.
+printf '4\n0 2 1000000\n1 3 1000000\n' > df.coo
+"$bin/tm-map" -t 'dragonfly:1,1;1,1;2,2;2' -c df.coo -s inorder --simulate --format json --output df2.json -q
+close "$(sim df2.json)" 8.15e-5
+"$bin/tm-map" -t 'dragonfly:1,1;1,1;2,1;2' -c df.coo -s inorder --simulate --format json --output df1.json -q
+close "$(sim df1.json)" 1.615e-4
+
 # Routes: each ordered pair (a, b) of PEs as its own 2-rank mapping, one engine.
 printf '2\n0 1 1\n' > tiny.coo
 for machine in "tianhe3:2x2,nodes=4" "tianhe3:1x2,nodes=2,cores=2" "mesh2D 3 3" "torus2D 3 4" "tleaf 2 2 1 3 1"; do
