@@ -153,6 +153,31 @@ TEST(Machines, TopoWritesTheScotchViewOfANetwork) {
   const auto no_tree = box.run("tm-topo", {"dragonfly:3,1;2,1;3,1;2", "--tree", "t.tgt"});
   EXPECT_EQ(no_tree.exit_code, 2);
   EXPECT_FALSE(box.exists("t.tgt"));
+  // Two kinds of node, as tm-map takes them: the view scores a shuffled
+  // mapping exactly as the machine does. By hand: nodes cn0, cn1 (2 PEs)
+  // under one leaf, cn2, cn3 (1 PE) under the other, every PU 2 edges below
+  // its node; 100 bytes across the spine (8), 10 under one leaf (6), 1
+  // across (8): 868.
+  const std::vector<std::string> kinds = {"fattree:2;2,2;1,1;1,1", "--node", "core:2", "--node", "cn[2-3]=core:1"};
+  auto topo_args = kinds;
+  topo_args.insert(topo_args.end(), {"--tgt", "kinds.tgt"});
+  const auto kinds_view = box.run("tm-topo", topo_args);
+  ASSERT_EQ(kinds_view.exit_code, 0) << kinds_view.err;
+  box.write("six.coo", "6\n0 5 100\n1 4 10\n2 3 1\n");
+  box.write("six.perm", "5\n2\n0\n4\n1\n3\n");
+  auto on_kinds = std::vector<std::string>{"-t"};
+  on_kinds.insert(on_kinds.end(), kinds.begin(), kinds.end());
+  on_kinds.insert(on_kinds.end(), {"-c", "six.coo", "-m", "six.perm"});
+  const auto machine_score = box.run("tm-eval", on_kinds);
+  const auto view_score = box.run("tm-eval", {"-t", "kinds.tgt", "-c", "six.coo", "-m", "six.perm"});
+  ASSERT_EQ(machine_score.exit_code, 0) << machine_score.err;
+  ASSERT_EQ(view_score.exit_code, 0) << view_score.err;
+  const auto hop_bytes_line = [](const std::string& text) {
+    const auto at = text.find("hop_bytes ");
+    return at == std::string::npos ? std::string("none") : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_EQ(hop_bytes_line(view_score.out + view_score.err), "hop_bytes 868");
+  EXPECT_EQ(hop_bytes_line(view_score.out + view_score.err), hop_bytes_line(machine_score.out + machine_score.err));
   const auto big = box.run("tm-topo", {"torus:64,64", "--node", "core:4", "--tgt", "big.tgt"});
   EXPECT_EQ(big.exit_code, 2);
   EXPECT_NE(big.err.find("16384 PEs; tm-topo writes a deco 0 view of at most 8192 PEs"), std::string::npos) << big.err;

@@ -352,6 +352,31 @@ std::optional<std::pair<std::string, std::string>> hosts_and_node(const std::str
   return std::make_pair(hosts, arg.substr(eq + 1));
 }
 
+}  // namespace
+
+std::string node_for_every_node(const std::vector<std::string>& node_args) {
+  std::string node;
+  for (const auto& arg : node_args) {
+    if (hosts_and_node(arg)) continue;
+    if (!node.empty()) {
+      throw ParameterError("--node '" + node + "' and --node '" + arg +
+                           "': one node for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + arg + "')");
+    }
+    node = arg;
+  }
+  return node;
+}
+
+std::vector<std::pair<std::string, std::string>> nodes_for_hosts(const std::vector<std::string>& node_args) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& arg : node_args) {
+    if (auto pair = hosts_and_node(arg)) pairs.push_back(std::move(*pair));
+  }
+  return pairs;
+}
+
+namespace {
+
 /// The machine of `spec`, its parameter errors named as the flags they
 /// came from ("node: ..." is --node).
 std::unique_ptr<Topology> machine_of(const MachineSpec& spec) {
@@ -365,24 +390,11 @@ std::unique_ptr<Topology> machine_of(const MachineSpec& spec) {
 }  // namespace
 
 std::string InputOptions::default_node() const {
-  std::string node;
-  for (const auto& arg : node_args) {
-    if (hosts_and_node(arg)) continue;
-    if (!node.empty()) {
-      throw ParameterError("--node '" + node + "' and --node '" + arg +
-                           "': one node for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + arg + "')");
-    }
-    node = arg;
-  }
-  return node;
+  return node_for_every_node(node_args);
 }
 
 std::vector<std::pair<std::string, std::string>> InputOptions::nodes_by_hosts() const {
-  std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto& arg : node_args) {
-    if (auto pair = hosts_and_node(arg)) pairs.push_back(std::move(*pair));
-  }
-  return pairs;
+  return nodes_for_hosts(node_args);
 }
 
 std::unique_ptr<Topology> InputOptions::load_machine_as_given() const {

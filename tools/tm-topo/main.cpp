@@ -63,11 +63,12 @@ std::string tleaf_view(const tmap::Topology& t) {
 /// A network of nodes as Scotch sees it: a deco 0 with the exact distances,
 /// terminal k = PE k, so that plain Scotch (scotch_gmap, tm-map -s scotch
 /// on the file) maps on the very machine tmap maps on.
-int write_network_view(const std::string& spec, const std::string& node, const std::string& host_names,
-                       const std::string& tgt_file, const std::string& tree_file, const std::string& xml_file) {
+int write_network_view(const std::string& spec, const std::vector<std::string>& node_args,
+                       const std::string& host_names, const std::string& tgt_file, const std::string& tree_file,
+                       const std::string& xml_file) {
   using namespace tmap;
   if (!xml_file.empty()) throw UnsupportedError("--xml: for tianhe3; a network's node is --node itself");
-  MachineSpec machine{spec, node, {}};
+  MachineSpec machine{spec, cli::node_for_every_node(node_args), {}, {}, cli::nodes_for_hosts(node_args)};
   if (!host_names.empty()) machine.host_names = expand_hostlist(host_names, "--host-names");
   std::unique_ptr<Topology> topology;
   try {
@@ -116,6 +117,7 @@ int main(int argc, char** argv) {
   std::optional<std::int64_t> cores;
   std::optional<std::string> alloc;
   std::string host_pattern;
+  std::vector<std::string> node_args;
   std::string node_synthetic = "pack:1 numa:8 l2:2 core:4 pu:1";
   constexpr std::int64_t kDefaultNodePUs = 64;  // of that description
   std::string node_xml;
@@ -138,9 +140,10 @@ int main(int argc, char** argv) {
                  "(cn[0-95,192-287]), as tm-map --alloc; terminal labels are the node ids");
   app.add_option("--host-pattern", host_pattern,
                  "Regular expression matching a whole host name, its first group the node id");
-  auto* synth = app.add_option("--node", node_synthetic,
+  auto* synth = app.add_option("--node", node_args,
                                "The node as an hwloc synthetic description (default: FT-2000+-like, 64 cores: "
-                               "'pack:1 numa:8 l2:2 core:4 pu:1')");
+                               "'pack:1 numa:8 l2:2 core:4 pu:1'); for a network, as tm-map --node: repeatable, "
+                               "HOSTS=SPEC for the nodes of a host list");
   app.add_option("--node-xml", node_xml, "The node as an lstopo XML file")->excludes(synth);
   app.add_option("--tgt", tgt_file, "Write the deco 0 target here (- for stdout)");
   app.add_option("--tree", tree_file, "Write the tleaf target here (- for stdout)");
@@ -154,9 +157,12 @@ int main(int argc, char** argv) {
     for (const auto* file : {&tgt_file, &tree_file, &xml_file}) {
       if (!file->empty() && *file != "-") check_outputs({*file});
     }
-    if (machine != "tianhe3")
-      return write_network_view(machine, synth->count() > 0 ? node_synthetic : node_xml, host_names, tgt_file,
-                                tree_file, xml_file);
+    if (machine != "tianhe3") {
+      if (!node_xml.empty()) node_args.insert(node_args.begin(), node_xml);
+      return write_network_view(machine, node_args, host_names, tgt_file, tree_file, xml_file);
+    }
+    if (node_args.size() > 1) throw ParameterError("--node: tianhe3 has one kind of node");
+    if (!node_args.empty()) node_synthetic = node_args.front();
     if (rows->count() == 0 || cols->count() == 0) throw InputError("tianhe3: --rows and --cols are needed");
     if (!have_hwloc() && (!node_xml.empty() || synth->count() > 0 || !tree_file.empty() || !xml_file.empty())) {
       throw UnsupportedError(
