@@ -7,6 +7,7 @@
 
 #include "sim/simulate.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/topology.hpp"
 

@@ -11,6 +11,7 @@
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"

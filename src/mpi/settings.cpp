@@ -5,6 +5,7 @@
 
 #include "tmap/allocation.hpp"
 #include "tmap/error.hpp"
+#include "tmap/machine.hpp"
 
 namespace tmap::mpi {
 

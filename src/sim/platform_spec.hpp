@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/simulate.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/types.hpp"
 
 namespace tmap::sim {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sim/platform_spec.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
 

@@ -21,6 +21,7 @@
 #include "tmap/host_layout.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/interfaces.hpp"
 
 namespace tmap::topo {
 
@@ -52,7 +53,9 @@ class ClusterTopology final : public Topology, public TreeView, public HostLayou
   /// down, then the node's own path: the distance is this tree's.
   [[nodiscard]] const TreeView* tree_view() const override { return network_tree_ ? this : nullptr; }
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
-  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<HostLayout>(this, type);
+  }
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
   [[nodiscard]] std::string kind() const override { return network_->kind(); }
   [[nodiscard]] std::string description() const override;

@@ -12,6 +12,7 @@
 #include "routing/switch_tree.hpp"
 #include "routing/torus_network.hpp"
 #include "tmap/error.hpp"
+#include "tmap/machine.hpp"
 #include "topology/cluster.hpp"
 #if TMAP_HAVE_HWLOC
 #include "topology/hwloc_tree.hpp"

@@ -10,6 +10,7 @@
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/interfaces.hpp"
 #include "topology/terminal_slots.hpp"
 
 namespace tmap::topo {
@@ -31,8 +32,9 @@ class CompleteTopology final : public Topology, public ScotchView, public HostLa
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
   /// cmplt is native; cmpltw's capacities are not Scotch terminals of ours.
   [[nodiscard]] bool scotch_native() const override { return weights_.empty(); }
-  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
-  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<ScotchView, HostLayout>(this, type);
+  }
   [[nodiscard]] const GraphView* graph_view() const override { return this; }
   [[nodiscard]] std::int64_t graph_edges() const override { return size(); }
   [[nodiscard]] DistanceGraph distance_graph() const override;

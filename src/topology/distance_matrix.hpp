@@ -15,6 +15,7 @@
 #include "tmap/host_layout.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
+#include "topology/interfaces.hpp"
 #include "topology/terminal_slots.hpp"
 
 namespace tmap::topo {
@@ -38,10 +39,11 @@ class DistanceMatrixTopology final : public Topology, public ScotchView, public 
   [[nodiscard]] std::optional<NodeId> node_with_label(NodeId label) const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return slots_.slot_of(pe); }
   [[nodiscard]] bool scotch_terminals_are_nodes() const override { return true; }
-  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<ScotchView, HostLayout>(this, type);
+  }
   /// Its target is a deco, which libscotch 7.0.3 cannot take a sub of.
   [[nodiscard]] bool scotch_sub_allowed() const override { return false; }
-  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
   [[nodiscard]] std::string kind() const override { return kind_; }
   [[nodiscard]] std::string description() const override;
   /// A deco 0 target (needs every distance between distinct terminals >= 1).

@@ -6,24 +6,24 @@
 namespace tmap {
 
 NodeId node_label(const Topology& topology, NodeId node) {
-  const auto* layout = topology.host_layout();
+  const auto* layout = topology.find<HostLayout>();
   return layout != nullptr ? layout->node_label(node) : node;
 }
 
 std::optional<NodeId> node_with_label(const Topology& topology, NodeId label) {
-  const auto* layout = topology.host_layout();
+  const auto* layout = topology.find<HostLayout>();
   const auto node = layout != nullptr ? layout->node_with_label(label) : std::optional<NodeId>(label);
   if (!node || *node < 0 || *node >= topology.num_nodes()) return std::nullopt;
   return node;
 }
 
 std::string host_name(const Topology& topology, NodeId node) {
-  if (const auto* layout = topology.host_layout()) return layout->host_name(node);
+  if (const auto* layout = topology.find<HostLayout>()) return layout->host_name(node);
   return "cn" + std::to_string(node);
 }
 
 std::int64_t slot_in_node(const Topology& topology, PE pe) {
-  if (const auto* layout = topology.host_layout()) return layout->slot_in_node(pe);
+  if (const auto* layout = topology.find<HostLayout>()) return layout->slot_in_node(pe);
   if (topology.num_nodes() == topology.size()) return 0;
   // Machines with nodes of several PEs say their slots; a count in PE
   // order keeps any other correct.
@@ -34,7 +34,7 @@ std::int64_t slot_in_node(const Topology& topology, PE pe) {
 }
 
 std::int64_t pu_in_node(const Topology& topology, PE pe) {
-  if (const auto* layout = topology.host_layout()) return layout->pu_in_node(pe);
+  if (const auto* layout = topology.find<HostLayout>()) return layout->pu_in_node(pe);
   return slot_in_node(topology, pe);
 }
 

@@ -14,6 +14,7 @@
 #include "tmap/host_layout.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/interfaces.hpp"
 
 namespace tmap::topo {
 
@@ -48,7 +49,9 @@ class HwlocTreeTopology final : public Topology, public TreeView, public HostLay
     path.assign(ancestors_[pe].begin(), ancestors_[pe].end());
   }
   [[nodiscard]] const TreeView* tree_view() const override { return this; }
-  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<HostLayout>(this, type);
+  }
   [[nodiscard]] std::string kind() const override { return "hwloc"; }
   [[nodiscard]] std::string description() const override { return "hwloc tree of " + source_; }
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "tmap/error.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "topology/cluster_load.hpp"
@@ -282,7 +283,7 @@ std::unique_ptr<Topology> parse_tgt(std::string_view text, const std::string& or
   if (in.next(extra)) in.fail("unexpected data after the target description: " + detail::quote(extra));
   check_size(*topology, origin);
   // Every kind a target file describes has Scotch's view: it keeps the text.
-  if (auto* view = topology->mutable_scotch_view()) view->set_scotch_source(std::string(text));
+  if (auto* view = topology->find<ScotchView>()) view->set_scotch_source(std::string(text));
   return topology;
 }
 

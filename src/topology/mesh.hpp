@@ -8,6 +8,7 @@
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/interfaces.hpp"
 
 namespace tmap::topo {
 
@@ -23,7 +24,9 @@ class MeshTopology final : public Topology, public GridView, public ScotchView, 
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
   [[nodiscard]] const GridView* grid_view() const override { return this; }
-  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<ScotchView>(this, type);
+  }
   [[nodiscard]] const GraphView* graph_view() const override { return this; }
   void grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const override;
   void grid_extent(std::vector<std::int64_t>& extent, bool& wraps) const override {

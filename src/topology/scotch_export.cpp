@@ -10,7 +10,7 @@
 namespace tmap {
 
 std::string scotch_target(const Topology& topology) {
-  if (const auto* view = topology.scotch_view()) return view->to_tgt();
+  if (const auto* view = topology.find<ScotchView>()) return view->to_tgt();
   std::vector<std::int64_t> order(static_cast<std::size_t>(topology.size()));
   for (PE p = 0; p < topology.size(); ++p) order[static_cast<std::size_t>(p)] = p;
   return topo::format_deco0(order, std::vector<std::int64_t>(order.size(), 1),
@@ -26,33 +26,33 @@ std::string scotch_target(const Topology& topology) {
 }
 
 bool scotch_native(const Topology& topology) {
-  const auto* view = topology.scotch_view();
+  const auto* view = topology.find<ScotchView>();
   return view != nullptr && view->scotch_native();
 }
 
 bool scotch_terminals_are_nodes(const Topology& topology) {
-  const auto* view = topology.scotch_view();
+  const auto* view = topology.find<ScotchView>();
   return view != nullptr && view->scotch_terminals_are_nodes();
 }
 
 std::string scotch_node_subset_target(const Topology& topology, std::span<const NodeId> nodes) {
-  const auto* view = topology.scotch_view();
+  const auto* view = topology.find<ScotchView>();
   return view != nullptr ? view->node_subset_tgt(nodes) : std::string();
 }
 
 bool scotch_sub_allowed(const Topology& topology) {
-  const auto* view = topology.scotch_view();
+  const auto* view = topology.find<ScotchView>();
   return view == nullptr || view->scotch_sub_allowed();
 }
 
 std::int64_t scotch_uniform_group(const Topology& topology, NodeId node) {
-  const auto* view = topology.scotch_view();
+  const auto* view = topology.find<ScotchView>();
   return view != nullptr ? view->uniform_group(node) : -1;
 }
 
 const std::string& scotch_source(const Topology& topology) {
   static const std::string none;
-  const auto* view = topology.scotch_view();
+  const auto* view = topology.find<ScotchView>();
   return view != nullptr ? view->scotch_source() : none;
 }
 

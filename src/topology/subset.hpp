@@ -10,6 +10,7 @@
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/interfaces.hpp"
 
 namespace tmap::topo {
 
@@ -32,8 +33,9 @@ class SubTopology final : public Topology, public TreeView, public ScotchView, p
   // the base's (or, for whole nodes of Tianhe-3, its target of those nodes).
   // A grid's subset is no grid, nor is its graph the subset's.
   [[nodiscard]] const TreeView* tree_view() const override { return base_->tree_view() != nullptr ? this : nullptr; }
-  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
-  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<ScotchView, HostLayout>(this, type);
+  }
   [[nodiscard]] std::string host_name(NodeId node) const override { return tmap::host_name(*base_, base_node_[node]); }
   [[nodiscard]] NodeId node_label(NodeId node) const override { return tmap::node_label(*base_, base_node_[node]); }
   [[nodiscard]] std::optional<NodeId> node_with_label(NodeId label) const override;

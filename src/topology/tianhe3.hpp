@@ -13,6 +13,7 @@
 #include "tmap/tianhe3.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/interfaces.hpp"
 
 namespace tmap::topo {
 
@@ -45,8 +46,9 @@ class Tianhe3Topology final : public Topology, public TreeView, public ScotchVie
     path = {node / shape_.nodes, (node % shape_.nodes) / half, node % half, pe % shape_.cores};
   }
   [[nodiscard]] const TreeView* tree_view() const override { return this; }
-  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
-  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<ScotchView, HostLayout>(this, type);
+  }
   [[nodiscard]] const GraphView* graph_view() const override { return this; }
   /// A node per vertex, two switches per chip and their links.
   [[nodiscard]] std::int64_t graph_edges() const override {

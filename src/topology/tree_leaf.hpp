@@ -14,6 +14,7 @@
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/interfaces.hpp"
 
 namespace tmap::topo {
 
@@ -46,8 +47,9 @@ class TreeLeafTopology final : public Topology,
   [[nodiscard]] NodeChoice node_choice() const override;
   [[nodiscard]] std::unique_ptr<Topology> with_node_pes(PE pes) const override;
   [[nodiscard]] const TreeView* tree_view() const override { return this; }
-  [[nodiscard]] const ScotchView* scotch_view() const override { return this; }
-  [[nodiscard]] const HostLayout* host_layout() const override { return this; }
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return interface_of<ScotchView, HostLayout>(this, type);
+  }
   [[nodiscard]] const GraphView* graph_view() const override { return this; }
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
   [[nodiscard]] std::int64_t graph_edges() const override { return size(); }

@@ -11,6 +11,7 @@
 
 #include "cli_runner.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/topology.hpp"
 
 using tmap::test::Sandbox;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "tmap/error.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/topology.hpp"
 

@@ -7,6 +7,7 @@
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/io.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 

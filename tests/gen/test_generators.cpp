@@ -2,6 +2,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 

@@ -15,6 +15,7 @@
 #include "distributed/map_distributed.hpp"
 #include "strategies/geometric/grid_recovery.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 #include "util/random.hpp"

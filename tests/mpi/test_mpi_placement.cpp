@@ -7,6 +7,7 @@
 
 #include "mpi/placement.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"

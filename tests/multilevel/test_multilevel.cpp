@@ -13,6 +13,7 @@
 #include "refine/slots.hpp"
 #include "strategies/geometric/grid_recovery.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/topology_views.hpp"
 
 namespace {

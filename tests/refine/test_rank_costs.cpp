@@ -9,6 +9,7 @@
 #include "refine/rank_costs.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/topology.hpp"
 
 namespace {

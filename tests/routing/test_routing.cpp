@@ -8,6 +8,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/topology.hpp"

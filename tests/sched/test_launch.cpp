@@ -7,6 +7,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/launch.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/topology.hpp"
 
 namespace {

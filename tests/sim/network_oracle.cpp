@@ -25,6 +25,7 @@
 #include "routing/fat_tree.hpp"
 #include "routing/network.hpp"
 #include "routing/torus_network.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/topology.hpp"
 
 namespace {

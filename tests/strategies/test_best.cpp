@@ -9,6 +9,7 @@
 #include "strategies/best/best.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"

@@ -6,6 +6,7 @@
 #include "strategies/common/bisection.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/generators.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"

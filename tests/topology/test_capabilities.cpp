@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
@@ -39,8 +40,8 @@ TEST(Capabilities, EachKindHasWhatItDescribes) {
     EXPECT_EQ(t->tree_view() != nullptr, k.tree);
     EXPECT_EQ(t->grid_view() != nullptr, k.grid);
     EXPECT_EQ(t->graph_view() != nullptr, k.graph);
-    EXPECT_EQ(t->scotch_view() != nullptr, k.scotch);
-    EXPECT_EQ(t->host_layout() != nullptr, k.hosts);
+    EXPECT_EQ(t->find<tmap::ScotchView>() != nullptr, k.scotch);
+    EXPECT_EQ(t->find<tmap::HostLayout>() != nullptr, k.hosts);
     std::vector<std::int64_t> path;
     EXPECT_EQ(tmap::tree_path(*t, 0, path), k.tree);
     EXPECT_EQ(tmap::distance_graph(*t).has_value(), k.graph);

@@ -10,6 +10,7 @@
 #include "routing/fat_tree.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"

@@ -7,6 +7,7 @@
 #include <limits>
 #include <queue>
 
+#include "tmap/machine.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
 

@@ -9,6 +9,7 @@ extern "C" {
 #include <scotch.h>
 }
 
+#include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "tmap/error.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
 #include "topology/tianhe3.hpp"

@@ -16,6 +16,7 @@
 
 #include "sched/slurm_topology.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 

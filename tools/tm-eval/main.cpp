@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "tmap/machine.hpp"
 
 int main(int argc, char** argv) {
   using namespace tmap;

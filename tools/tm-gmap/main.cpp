@@ -11,6 +11,7 @@
 
 #include "cli.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/report.hpp"
 #include "tmap/scotch_export.hpp"
 

@@ -14,6 +14,7 @@
 #include "simulation.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 
 namespace {

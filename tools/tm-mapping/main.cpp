@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/topology_views.hpp"
 #include "topomatch_cost.hpp"
 

@@ -22,6 +22,7 @@
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/report.hpp"
 #include "tmap/topology.hpp"
 

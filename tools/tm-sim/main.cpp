@@ -20,6 +20,7 @@
 #include "sim/platform_spec.hpp"
 #include "smpi_run.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cli.hpp"
+#include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/tianhe3.hpp"
 #include "tmap/topology_views.hpp"
