@@ -56,8 +56,8 @@ refused tmap_topology core io refine strategies config
 refused tmap_refine topology strategies config
 refused tmap_strategies config capi io distributed mpi
 refused tmap_capi util core topology strategies config
-refused tmap_cli core topology refine strategies config
-refused tm-map core topology refine strategies config distributed
+refused tmap_cli core topology refine strategies config sched
+refused tm-map core topology refine strategies config distributed sched
 
 # No include climbs out of a view with a relative path.
 if grep -rnE '#include "\.\./' "$src" "$2/tools"; then fail "relative includes bypass the layering"; fi

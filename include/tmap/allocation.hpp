@@ -10,6 +10,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/export.h"
+#include "tmap/machine.hpp"
 #include "tmap/types.hpp"
 
 TMAP_API_BEGIN
@@ -94,6 +95,22 @@ class NoSchedulerError : public InputError {
 /// overrides the variable), so SLURM_CPUS_PER_TASK is not read at all.
 [[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr,
                                              std::optional<int> het_group = {}, bool cpus_per_rank_given = false);
+
+/// The machine a job runs on when none is given: Slurm's switch tree
+/// (topology/tree: asked of slurmctld through libslurm, else the
+/// topology.conf beside the slurm.conf Slurm's tools read), else (topology/
+/// none, PBS) the job's nodes under one switch (InputError outside a job).
+/// Each node holds `node` (empty: "this", the node tmap runs on as hwloc
+/// sees it), the nodes of `node_by_hosts`' host lists theirs. `note` says
+/// where the machine came from, for the caller to show.
+struct SchedulerMachine {
+  MachineSpec spec;
+  std::string note;
+};
+[[nodiscard]] SchedulerMachine scheduler_machine(const std::string& node,
+                                                 std::vector<std::pair<std::string, std::string>> node_by_hosts = {},
+                                                 const std::string& host_pattern = {},
+                                                 std::optional<int> het_group = {});
 
 }  // namespace tmap
 

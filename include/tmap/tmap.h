@@ -59,6 +59,12 @@ void tmap_string_free(char* message);
 tmap_status tmap_topology_load(const char* spec, tmap_topology** out, char** error);
 /* An hwloc XML file (lstopo's output), as TopoMatch's -x. */
 tmap_status tmap_topology_load_hwloc_xml(const char* path, tmap_topology** out, char** error);
+/* Inside a batch job, the machine it runs on: Slurm's switch tree
+ * (topology/tree, from slurmctld or the topology.conf beside slurm.conf),
+ * else the job's nodes under one switch; each node `node` (an hwloc
+ * synthetic string or lstopo XML, as tm-map --node; NULL = this node as
+ * hwloc sees it). TMAP_ERROR_INPUT outside a job. */
+tmap_status tmap_topology_from_scheduler(const char* node, tmap_topology** out, char** error);
 int64_t tmap_topology_size(const tmap_topology* topology);
 int64_t tmap_topology_distance(const tmap_topology* topology, int64_t a, int64_t b);
 void tmap_topology_free(tmap_topology* topology);

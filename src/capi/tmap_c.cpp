@@ -213,6 +213,14 @@ tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t
   });
 }
 
+tmap_status tmap_topology_from_scheduler(const char* node, tmap_topology** out, char** error) {
+  if (out == nullptr) return missing(error, "out");
+  return guarded(error, [&] {
+    const auto machine = tmap::scheduler_machine(node != nullptr ? node : "");  // its note is for tools to show
+    *out = new tmap_topology{tmap::load_machine(machine.spec)};
+  });
+}
+
 tmap_status tmap_constraints_from_allocation(const tmap_topology* topology, const char* nodes, int64_t oversubscription,
                                              tmap_constraints** out, char** error) {
   if (topology == nullptr || out == nullptr) return missing(error, "topology or out");

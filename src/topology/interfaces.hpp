@@ -9,8 +9,9 @@ namespace tmap::topo {
 template <typename... Interfaces, typename Self>
 [[nodiscard]] const void* interface_of(const Self* self, const std::type_info& type) {
   const void* found = nullptr;
-  ((found = found != nullptr || type != typeid(Interfaces) ? found
-                                                            : static_cast<const void*>(static_cast<const Interfaces*>(self))),
+  ((found = found != nullptr || type != typeid(Interfaces)
+                ? found
+                : static_cast<const void*>(static_cast<const Interfaces*>(self))),
    ...);
   return found;
 }

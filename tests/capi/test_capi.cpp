@@ -340,6 +340,22 @@ TEST(CApi, LaunchFilesOnAnAllocationNameItsHostsAsSpelled) {
   tmap_constraints_free(allowed);
   tmap_comm_free(two);
 
+  // The job's machine from the scheduler: no Slurm configuration here, so
+  // the job's nodes under one switch, each of 2 cores (4 PEs, 2 nodes).
+  ASSERT_EQ(setenv("SLURM_CONF", "/nonexistent/slurm.conf", 1), 0);
+  ASSERT_EQ(setenv("SLURM_JOB_NODELIST", "cn[07-08]", 1), 0);
+  tmap_topology* job = nullptr;
+  const auto from_scheduler = tmap_topology_from_scheduler("core:2", &job, &error);
+  unsetenv("SLURM_JOB_NODELIST");
+  ASSERT_EQ(from_scheduler, TMAP_OK) << error;
+  EXPECT_EQ(tmap_topology_size(job), 4);
+  EXPECT_EQ(tmap_topology_distance(job, 0, 1), 4);  // PU, core, node, core, PU
+  EXPECT_EQ(tmap_topology_distance(job, 0, 2), 6);  // up 2, the switch's 2 cables, down 2
+  tmap_topology_free(job);
+  EXPECT_EQ(tmap_topology_from_scheduler("core:2", &job, &error), TMAP_ERROR_INPUT);  // outside a job
+  tmap_string_free(error);
+  unsetenv("SLURM_CONF");
+
   // Outside any job: an input error that says so.
   EXPECT_EQ(tmap_constraints_from_allocation(topology, nullptr, 1, &allowed, &error), TMAP_ERROR_INPUT);
   ASSERT_NE(error, nullptr);

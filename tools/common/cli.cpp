@@ -14,7 +14,6 @@
 #include <map>
 #include <optional>
 
-#include "sched/slurm_topology.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/machine.hpp"
 #include "util/file.hpp"
@@ -416,26 +415,9 @@ std::unique_ptr<Topology> InputOptions::scheduler_machine() const {
   if (!host_name_list.empty()) {
     throw ParameterError("--host-names: with --alloc-from-env and no -t, the scheduler names the nodes");
   }
-  const auto node_spec = default_node();
-  MachineSpec spec;
-  spec.node = node_spec.empty() ? "this" : node_spec;
-  spec.node_by_hosts = nodes_by_hosts();
-  const auto node_origin = node_spec.empty() ? "as hwloc sees this one" : "of --node";
-  auto tree = sched::slurm_switch_tree();
-  if (!tree.text.empty()) {
-    note(fmt::format("no -t: the machine is Slurm's switch tree (from {}), each node {}", tree.origin, node_origin));
-    spec.topology = tree.origin;
-    spec.topology_text = std::move(tree.text);
-  } else {
-    // No tree to go by: the job's nodes, all one switch apart.
-    const auto job = allocation_from_env(host_pattern, nullptr, het_group, true);
-    note(fmt::format("no -t and no switch tree ({}): the job's {} nodes are taken as one switch's, each node {}",
-                     tree.unavailable, job.hosts.size(), node_origin));
-    spec.topology = "the job's nodes";
-    spec.topology_text = "SwitchName=job Nodes=";
-    for (std::size_t k = 0; k < job.hosts.size(); ++k) spec.topology_text += (k > 0 ? "," : "") + job.hosts[k];
-  }
-  return machine_of(spec);
+  const auto machine = tmap::scheduler_machine(default_node(), nodes_by_hosts(), host_pattern, het_group);
+  note(machine.note);
+  return machine_of(machine.spec);
 }
 
 CommMatrix InputOptions::load_comm() const {
