@@ -45,9 +45,7 @@ Settings settings_from(const tmap_orders_settings* given) {
 
 std::unique_ptr<Topology> load_settings_machine(const Settings& settings) {
   if (settings.topology.empty()) throw InputError("no machine (TMAP_TOPOLOGY) is set");
-  MachineSpec spec{settings.topology, settings.node, {}};
-  if (!settings.host_names.empty()) spec.host_names = expand_hostlist(settings.host_names, "TMAP_HOST_NAMES");
-  return load_machine(spec);
+  return load_machine(machine_spec_from_text(settings.topology, settings.node, settings.host_names, "TMAP_"));
 }
 
 }  // namespace tmap::mpi

@@ -25,7 +25,7 @@ enum class DistGraphEdges {
 
 struct Settings {
   std::string topology;    ///< the machine (any -t value); empty: never reorder
-  std::string node;        ///< a network's nodes (any --node value); empty: a PE a node
+  std::string node;        ///< a network's nodes (--node values, ';' between them); empty: a PE a node
   std::string host_names;  ///< a network's host names (a --host-names list); empty: cn<node>
   std::string strategy = "scotch+:swap";
   int verbose = 0;  ///< 1: a line per decision; 2: also why not

@@ -16,16 +16,17 @@ SchedulerMachine scheduler_machine(const std::string& node,
   const auto* node_origin = node.empty() ? "as hwloc sees this one" : "of --node";
   auto tree = sched::slurm_switch_tree();
   if (!tree.text.empty()) {
-    machine.note = fmt::format("no -t: the machine is Slurm's switch tree (from {}), each node {}", tree.origin,
-                               node_origin);
+    machine.note =
+        fmt::format("no -t: the machine is Slurm's switch tree (from {}), each node {}", tree.origin, node_origin);
     spec.topology = tree.origin;
     spec.topology_text = std::move(tree.text);
     return machine;
   }
   // No tree to go by: the job's nodes, all one switch apart.
   const auto job = allocation_from_env(host_pattern, nullptr, het_group, true);
-  machine.note = fmt::format("no -t and no switch tree ({}): the job's {} nodes are taken as one switch's, each node {}",
-                             tree.unavailable, job.hosts.size(), node_origin);
+  machine.note =
+      fmt::format("no -t and no switch tree ({}): the job's {} nodes are taken as one switch's, each node {}",
+                  tree.unavailable, job.hosts.size(), node_origin);
   spec.topology = "the job's nodes";
   spec.topology_text = "SwitchName=job Nodes=";
   for (std::size_t k = 0; k < job.hosts.size(); ++k) spec.topology_text += (k > 0 ? "," : "") + job.hosts[k];

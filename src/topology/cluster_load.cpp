@@ -319,3 +319,46 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
 }
 
 }  // namespace tmap::topo
+
+namespace tmap {
+
+NodeArgs parse_node_args(const std::vector<std::string>& args) {
+  NodeArgs parsed;
+  for (const auto& arg : args) {
+    // "HOSTS=SPEC", unless the whole is a file (an lstopo XML may hold '=').
+    const auto eq = arg.find('=');
+    std::error_code ec;
+    if (eq != std::string::npos && eq > 0 && !std::filesystem::exists(arg, ec) &&
+        arg.substr(0, eq).find_first_of(" \t:") == std::string::npos) {
+      parsed.by_hosts.emplace_back(arg.substr(0, eq), arg.substr(eq + 1));
+      continue;
+    }
+    if (!parsed.node.empty()) {
+      throw ParameterError("node: '" + parsed.node + "' and '" + arg +
+                           "' are each for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + arg + "')");
+    }
+    parsed.node = arg;
+  }
+  return parsed;
+}
+
+MachineSpec machine_spec_from_text(const std::string& topology, const std::string& nodes, const std::string& host_names,
+                                   const std::string& prefix) {
+  std::vector<std::string> node_args;
+  for (std::size_t start = 0; start < nodes.size();) {
+    const auto end = std::min(nodes.find(';', start), nodes.size());
+    if (end > start) node_args.push_back(nodes.substr(start, end - start));
+    start = end + 1;
+  }
+  NodeArgs parsed;
+  try {
+    parsed = parse_node_args(node_args);
+  } catch (const ParameterError& e) {
+    throw ParameterError(prefix + "NODE" + std::string(e.what()).substr(4));  // "node: ..." named as the variable
+  }
+  MachineSpec spec{topology, parsed.node, {}, {}, parsed.by_hosts};
+  if (!host_names.empty()) spec.host_names = detail::expand_hostlist(host_names, prefix + "HOST_NAMES");
+  return spec;
+}
+
+}  // namespace tmap

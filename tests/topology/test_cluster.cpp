@@ -283,3 +283,25 @@ TEST(Cluster, TwoKindsRoutesCountEachEndsDepth) {
     }
   }
 }
+
+// A machine from the strings the MPI layer reads (TMAP_TOPOLOGY, TMAP_NODE
+// with kinds after ';', TMAP_HOST_NAMES): the cluster tm-map builds from
+// the same flags.
+TEST(Cluster, MachineFromTextEqualsTheFlags) {
+  const auto spec =
+      tmap::machine_spec_from_text("fattree:2;2,2;1,1;1,1", "core:2;gpu[1-2]=core:1", "cpu[1-2],gpu[1-2]", "TMAP_");
+  EXPECT_EQ(spec.node, "core:2");
+  ASSERT_EQ(spec.node_by_hosts.size(), 1U);
+  EXPECT_EQ(spec.node_by_hosts.front(), (std::pair<std::string, std::string>{"gpu[1-2]", "core:1"}));
+  const auto machine = tmap::load_machine(spec);
+  EXPECT_EQ(machine->size(), 6);  // 2 x 2 + 2 x 1
+  EXPECT_EQ(tmap::host_name(*machine, 3), "gpu2");
+  EXPECT_EQ(machine->node_of(5), 3);
+  try {
+    (void)tmap::machine_spec_from_text("fattree:2;2,2;1,1;1,1", "core:2;core:4", "", "TMAP_");
+    ADD_FAILURE() << "two nodes for every node accepted";
+  } catch (const tmap::ParameterError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("TMAP_NODE: 'core:2' and 'core:4' are each for every node", 0), 0U)
+        << e.what();
+  }
+}

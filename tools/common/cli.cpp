@@ -340,39 +340,23 @@ void InputOptions::note_node_choice(const Topology& t) const {
 
 namespace {
 
-/// "HOSTS=SPEC" -> (HOSTS, SPEC); nullopt for a node for every node (a
-/// synthetic description or a file, which may hold '=' in its path).
-std::optional<std::pair<std::string, std::string>> hosts_and_node(const std::string& arg) {
-  const auto eq = arg.find('=');
-  if (eq == std::string::npos || eq == 0) return std::nullopt;
-  std::error_code ec;
-  if (std::filesystem::exists(arg, ec)) return std::nullopt;
-  const auto hosts = arg.substr(0, eq);
-  if (hosts.find_first_of(" \t:") != std::string::npos) return std::nullopt;
-  return std::make_pair(hosts, arg.substr(eq + 1));
+/// --node's arguments read, errors named as the flag ("--node: ...").
+NodeArgs read_node_args(const std::vector<std::string>& node_args) {
+  try {
+    return parse_node_args(node_args);
+  } catch (const ParameterError& e) {
+    throw ParameterError("--" + std::string(e.what()));
+  }
 }
 
 }  // namespace
 
 std::string node_for_every_node(const std::vector<std::string>& node_args) {
-  std::string node;
-  for (const auto& arg : node_args) {
-    if (hosts_and_node(arg)) continue;
-    if (!node.empty()) {
-      throw ParameterError("--node '" + node + "' and --node '" + arg +
-                           "': one node for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + arg + "')");
-    }
-    node = arg;
-  }
-  return node;
+  return read_node_args(node_args).node;
 }
 
 std::vector<std::pair<std::string, std::string>> nodes_for_hosts(const std::vector<std::string>& node_args) {
-  std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto& arg : node_args) {
-    if (auto pair = hosts_and_node(arg)) pairs.push_back(std::move(*pair));
-  }
-  return pairs;
+  return read_node_args(node_args).by_hosts;
 }
 
 namespace {
@@ -427,10 +411,12 @@ CommMatrix InputOptions::load_comm() const {
 std::vector<std::string> InputOptions::files() const {
   std::vector<std::string> list{topology, hwloc_xml, constraints_file, hosts_file};
   std::error_code ec;
-  for (const auto& arg : node_args) {
-    const auto pair = hosts_and_node(arg);
-    const auto& node = pair ? pair->second : arg;
+  const auto nodes = read_node_args(node_args);
+  for (const auto& node : {nodes.node}) {
     if (std::filesystem::exists(node, ec)) list.push_back(node);  // an lstopo XML
+  }
+  for (const auto& [hosts, node] : nodes.by_hosts) {
+    if (std::filesystem::exists(node, ec)) list.push_back(node);
   }
   for (auto& file : comm.files()) list.push_back(std::move(file));
   std::erase_if(list, [](const std::string& f) { return f.empty(); });
