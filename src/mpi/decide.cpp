@@ -171,7 +171,7 @@ std::vector<int> decide(const Settings& settings, MPI_Comm comm, const char* rou
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
   const auto sites = gather_sites(settings, comm, rank, size);
-  int distributed = rank == 0 && settings.strategy == "ptscotch" ? 1 : 0;
+  int distributed = rank == 0 && settings.context.strategy == "ptscotch" ? 1 : 0;
   PMPI_Bcast(&distributed, 1, MPI_INT, 0, comm);
   if (distributed != 0) return decide_distributed(settings, comm, routine, source, sites);
   const Graph graph = source.gather();
@@ -183,9 +183,9 @@ std::vector<int> decide(const Settings& settings, MPI_Comm comm, const char* rou
       const auto topology = load_settings_machine(settings);
       std::string how;
       const auto pes = locate_processes(*topology, sites, &how);
-      const std::string& chosen = settings.strategy;
+      const auto chosen = strategy_label(settings.context);
       const auto matrix = CommMatrix::from_entries(graph.vertices, graph.edges);
-      const auto a = assign_vertices(matrix, *topology, pes, chosen);
+      const auto a = assign_vertices(matrix, *topology, pes, settings.context);
       process_of_vertex = a.process_of_vertex;
       vertices = static_cast<int>(process_of_vertex.size());
       report(settings, routine, graph.vertices, *topology, a, chosen, seconds_since(start), how);

@@ -17,12 +17,14 @@ extern "C" {
  * settings decide for the communicator. */
 struct tmap_orders_settings {
   const char* topology;   /* the machine, any tm-map -t value (TMAP_TOPOLOGY) */
-  const char* strategy;   /* NAME or NAME:REFINE (TMAP_STRATEGY) */
+  const char* strategy;   /* NAME or NAME:REFINE (TMAP_STRATEGY), over the config */
   int verbose;            /* 1: one line per decision on rank 0; 2: also why not (TMAP_VERBOSE) */
   const char* dist_graph; /* "processes" (keep declared edges) or "ranks" (TMAP_DIST_GRAPH) */
   void* hwloc_topology;   /* this machine's hwloc_topology_t (Open MPI's), or NULL: tmap loads one */
   const char* node;       /* what each node of a network holds, as tm-map --node (TMAP_NODE) */
   const char* host_names; /* the network's host names in node order, a Slurm host list (TMAP_HOST_NAMES) */
+  const char* preset;     /* fast, default or quality, as tm-map -P (TMAP_PRESET) */
+  const char* config;     /* a tm-map --dump-config file (TMAP_CONFIG), over the preset */
 };
 
 /* The weighted flag of a declaration (its first int): 0 when the program

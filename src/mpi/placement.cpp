@@ -85,17 +85,11 @@ std::vector<PE> locate_processes(const Topology& topology, const std::vector<Pro
 }
 
 Assignment assign_vertices(const CommMatrix& graph, const Topology& topology, const std::vector<PE>& pe_of_process,
-                           std::string_view strategy) {
+                           const Context& context) {
   const auto n = static_cast<std::size_t>(graph.num_ranks());
   if (n > pe_of_process.size()) throw InternalError("more graph vertices than processes");
   const auto constraints = process_constraints(topology, pe_of_process);
-  Context context;
-  std::string_view name = strategy;
-  if (const auto colon = strategy.find(':'); colon != std::string_view::npos) {
-    name = strategy.substr(0, colon);
-    context.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
-  }
-  auto mapping = map_with(name, Problem{graph, topology, constraints}, context);
+  auto mapping = map(Problem{graph, topology, constraints}, context);
   Mapping identity(pe_of_process.begin(), pe_of_process.begin() + static_cast<std::ptrdiff_t>(n));
   return settle(mapping, evaluate(graph, topology, mapping).hop_bytes, evaluate(graph, topology, identity).hop_bytes,
                 pe_of_process);

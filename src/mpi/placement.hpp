@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
+#include "tmap/mapper.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/topology.hpp"
 
@@ -52,10 +53,10 @@ struct Assignment {
 };
 
 /// Maps the graph's vertices (graph.num_ranks() <= processes) onto the
-/// processes' PEs with `strategy` ("NAME" or "NAME:REFINE", e.g.
-/// "scotch+:swap"); never worse than the identity (kept when it is better).
+/// processes' PEs as tmap::map does with `context` (tm-map's run); never
+/// worse than the identity (kept when it is better).
 [[nodiscard]] Assignment assign_vertices(const CommMatrix& graph, const Topology& topology,
-                                         const std::vector<PE>& pe_of_process, std::string_view strategy);
+                                         const std::vector<PE>& pe_of_process, const Context& context);
 
 /// Where the processes sit as constraints: their distinct PEs, each holding
 /// as many vertices as the most processes on one PE.

@@ -4,8 +4,10 @@
 #include <string_view>
 
 #include "tmap/allocation.hpp"
+#include "tmap/config.hpp"
 #include "tmap/error.hpp"
 #include "tmap/machine.hpp"
+#include "util/file.hpp"
 
 namespace tmap::mpi {
 
@@ -25,8 +27,22 @@ Settings settings_from(const tmap_orders_settings* given) {
   s.topology = chosen(given != nullptr ? given->topology : nullptr, "TMAP_TOPOLOGY");
   s.node = chosen(given != nullptr ? given->node : nullptr, "TMAP_NODE");
   s.host_names = chosen(given != nullptr ? given->host_names : nullptr, "TMAP_HOST_NAMES");
-  if (auto strategy = chosen(given != nullptr ? given->strategy : nullptr, "TMAP_STRATEGY"); !strategy.empty())
-    s.strategy = strategy;
+  // tm-map's configuration path: preset, config file, then the strategy.
+  const auto preset_name = chosen(given != nullptr ? given->preset : nullptr, "TMAP_PRESET");
+  const auto config = chosen(given != nullptr ? given->config : nullptr, "TMAP_CONFIG");
+  const auto strategy = chosen(given != nullptr ? given->strategy : nullptr, "TMAP_STRATEGY");
+  try {
+    if (!preset_name.empty()) s.context = preset(preset_name);
+    if (!config.empty()) s.context = load_config(detail::read_text_file(config), config, s.context);
+    if (!strategy.empty()) {
+      // NAME[:REFINE], as tm-map's -s and --refine together.
+      const auto colon = strategy.find(':');
+      s.context.strategy = strategy.substr(0, colon);
+      if (colon != std::string::npos) s.context.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
+    }
+  } catch (const std::exception& e) {
+    s.error = e.what();
+  }
   if (given != nullptr && given->verbose >= 0) {
     s.verbose = given->verbose;
   } else if (const char* v = std::getenv("TMAP_VERBOSE"); v != nullptr) {
@@ -46,6 +62,13 @@ Settings settings_from(const tmap_orders_settings* given) {
 std::unique_ptr<Topology> load_settings_machine(const Settings& settings) {
   if (settings.topology.empty()) throw InputError("no machine (TMAP_TOPOLOGY) is set");
   return load_machine(machine_spec_from_text(settings.topology, settings.node, settings.host_names, "TMAP_"));
+}
+
+std::string strategy_label(const Context& context) {
+  for (const auto& [key, value] : option_values(context)) {
+    if (key == "refine" && value != "none") return context.strategy + ":" + value;
+  }
+  return context.strategy;
 }
 
 }  // namespace tmap::mpi

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mpi/orders.h"
+#include "tmap/mapper.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::mpi {
@@ -27,7 +28,9 @@ struct Settings {
   std::string topology;    ///< the machine (any -t value); empty: never reorder
   std::string node;        ///< a network's nodes (--node values, ';' between them); empty: a PE a node
   std::string host_names;  ///< a network's host names (a --host-names list); empty: cn<node>
-  std::string strategy = "scotch+:swap";
+  /// The run's configuration, as tm-map's: the preset, then the config
+  /// file, then the strategy asked for (tm-map's default: auto).
+  Context context;
   int verbose = 0;  ///< 1: a line per decision; 2: also why not
   DistGraphEdges dist_graph = DistGraphEdges::processes;
   std::string error;               ///< a setting that cannot be used: never reorder, say why
@@ -35,13 +38,17 @@ struct Settings {
 };
 
 /// `given` (null fields and verbose < 0: unset) over the TMAP_TOPOLOGY,
-/// TMAP_NODE, TMAP_HOST_NAMES, TMAP_STRATEGY, TMAP_VERBOSE and
-/// TMAP_DIST_GRAPH environment.
+/// TMAP_NODE, TMAP_HOST_NAMES, TMAP_PRESET, TMAP_CONFIG, TMAP_STRATEGY,
+/// TMAP_VERBOSE and TMAP_DIST_GRAPH environment. A preset, config file or
+/// strategy that cannot be used sets `error` (never reorder, say why).
 [[nodiscard]] Settings settings_from(const tmap_orders_settings* given);
 
 /// The machine the settings name: TMAP_TOPOLOGY's, with TMAP_NODE's nodes
 /// and TMAP_HOST_NAMES' names where it is a network of nodes, as tm-map
 /// reads -t, --node and --host-names. InputError without a machine.
 [[nodiscard]] std::unique_ptr<Topology> load_settings_machine(const Settings& settings);
+
+/// The strategy as the report names it: NAME, or NAME:REFINE with one.
+[[nodiscard]] std::string strategy_label(const Context& context);
 
 }  // namespace tmap::mpi

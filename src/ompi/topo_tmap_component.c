@@ -43,6 +43,8 @@ static int tmap_verbose = -1;
 static char* tmap_dist_graph = NULL;
 static char* tmap_node = NULL;
 static char* tmap_host_names = NULL;
+static char* tmap_preset = NULL;
+static char* tmap_config = NULL;
 
 OMPI_MODULE_DECLSPEC extern mca_topo_base_component_2_2_0_t mca_topo_tmap_component;
 
@@ -82,9 +84,13 @@ static int tmap_register(void) {
                   "The network's host names in node order, a Slurm host list ('cn[01-16]'); unset: "
                   "TMAP_HOST_NAMES, else cn<node>",
                   &tmap_host_names);
+  register_string("preset", "fast, default or quality, as tm-map -P; unset: TMAP_PRESET, else default", &tmap_preset);
+  register_string("config",
+                  "A tm-map --dump-config file (strategy, seed, every option), over the preset; unset: TMAP_CONFIG",
+                  &tmap_config);
   register_string("strategy",
-                  "The strategy, NAME or NAME:REFINE (treematch, ohtma+, scotch:tabu, ptscotch); "
-                  "unset: TMAP_STRATEGY, else scotch+:swap",
+                  "The strategy, NAME or NAME:REFINE (treematch, ohtma+, scotch:tabu, ptscotch), over the config; "
+                  "unset: TMAP_STRATEGY, else the config's, else tm-map's default (auto)",
                   &tmap_strategy);
   (void)mca_base_component_var_register(
       &mca_topo_tmap_component.topoc_version, "verbose",
@@ -101,8 +107,8 @@ static int tmap_register(void) {
 
 /* The MCA parameters and Open MPI's hwloc topology, for tmap_orders_*. */
 static struct tmap_orders_settings settings(void) {
-  struct tmap_orders_settings s = {tmap_machine, tmap_strategy, tmap_verbose,   tmap_dist_graph,
-                                   NULL,         tmap_node,     tmap_host_names};
+  struct tmap_orders_settings s = {tmap_machine, tmap_strategy,   tmap_verbose, tmap_dist_graph, NULL,
+                                   tmap_node,    tmap_host_names, tmap_preset,  tmap_config};
   if (opal_hwloc_topology != NULL || opal_hwloc_base_get_topology() == OPAL_SUCCESS)
     s.hwloc_topology = opal_hwloc_topology;
   return s;

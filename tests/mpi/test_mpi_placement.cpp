@@ -91,7 +91,10 @@ TEST(MpiPlacement, AssignmentBeatsTheIdentityAndIsAPermutation) {
   const auto graph = tmap::CommMatrix::from_entries(8, entries);
   std::vector<tmap::PE> pes(8);
   std::iota(pes.begin(), pes.end(), 0);
-  const auto a = tmap::mpi::assign_vertices(graph, *topology, pes, "scotch:swap");
+  tmap::Context scotch_swap;
+  scotch_swap.strategy = "scotch";
+  scotch_swap.refine.kind = tmap::RefineKind::Swap;
+  const auto a = tmap::mpi::assign_vertices(graph, *topology, pes, scotch_swap);
   auto sorted = a.process_of_vertex;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
@@ -110,7 +113,9 @@ TEST(MpiPlacement, FewerVerticesAndSharedPEs) {
   const auto topology = tmap::load_topology("tleaf 2 2 10 2 1");
   const auto graph = tmap::CommMatrix::from_entries(6, {{0, 1, 5}, {1, 2, 5}, {3, 4, 5}, {4, 5, 5}, {0, 3, 9}});
   const std::vector<tmap::PE> pes{0, 0, 1, 1, 2, 2, 3, 3};
-  const auto a = tmap::mpi::assign_vertices(graph, *topology, pes, "greedy");
+  tmap::Context greedy;
+  greedy.strategy = "greedy";
+  const auto a = tmap::mpi::assign_vertices(graph, *topology, pes, greedy);
   ASSERT_EQ(a.process_of_vertex.size(), 6U);
   auto sorted = a.process_of_vertex;
   std::sort(sorted.begin(), sorted.end());
