@@ -32,6 +32,8 @@ namespace tmap {
 enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra };
 [[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
 [[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
+/// Every format's name, in the table's order (what --format accepts).
+[[nodiscard]] std::vector<std::string> mapping_format_names();
 
 /// What goes along with a mapping in the richer formats.
 struct MappingReport {

@@ -88,6 +88,12 @@ MappingFormat mapping_format_from_name(std::string_view name) {
                    ")");
 }
 
+std::vector<std::string> mapping_format_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kFormats) names.emplace_back(entry.name);
+  return names;
+}
+
 std::string_view mapping_format_name(MappingFormat format) {
   if (const auto name = detail::name_of(kFormats, format)) return *name;
   throw InternalError("unnamed mapping format");

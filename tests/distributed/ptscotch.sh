@@ -52,6 +52,18 @@ check 2 "fattree:2;4,4;1,2;1,2" "$work/s960.coo" "${cluster[@]}"
 pmap 2 -t "fattree:2;4,4;1,2;1,2" "${cluster[@]}" -c "$work/s960.coo" --format rankfile -q --output "$work/map.rankfile"
 test "$(sed 's/^rank [0-9]*=\(cn[0-9]*\) slot=.*/\1/' "$work/map.rankfile" | sort | uniq -c | awk '$1 == 60' | wc -l)" = 16
 echo "a fat tree of named two-socket nodes: 16 hosts x 60 ranks in the rankfile"
+# Every format tm-map writes, hydra too: the configfile's runs of ranks add
+# up to the rankfile's ranks on each host; without --program it is refused.
+pmap 2 -t "fattree:2;4,4;1,2;1,2" "${cluster[@]}" -c "$work/s960.coo" --format hydra --program "./app -v" -q \
+  --output "$work/map.hydra"
+grep -q '^-n [0-9]* -host cn[0-9]* ./app -v$' "$work/map.hydra"
+test "$(awk '{ n[$4] += $2 } END { for (h in n) print h, n[h] }' "$work/map.hydra" | sort)" = \
+  "$(sed 's/^rank [0-9]*=\(cn[0-9]*\) slot=.*/\1/' "$work/map.rankfile" | sort | uniq -c | awk '{ print $2, $1 }' | sort)"
+if pmap 1 -t "fattree:2;4,4;1,2;1,2" "${cluster[@]}" -c "$work/s960.coo" --format hydra --output "$work/no.hydra" \
+  2> "$work/err"; then exit 1; fi
+grep -q "needs the program" "$work/err"
+test ! -e "$work/no.hydra"
+echo "hydra: the configfile's ranks per host are the rankfile's; without --program refused, nothing written"
 
 # The default keeps a shuffled stencil's grid where it is optimal: every
 # pair one hop, hop-bytes = the total bytes sent.

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
                  "Output: perm (one PE per line), json, topomatch, scotch (.map), rankfile (Open MPI), hostfile "
                  "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count runs; Hydra starts a proxy "
                  "per line), hydra (a Hydra -configfile: one proxy per host; needs --program)")
-      ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile", "hydra"}));
+      ->check(CLI::IsMember(mapping_format_names()));
   std::string program;
   app.add_option("--program", program, "--format hydra: the program and its arguments, e.g. './app -x 4'");
   app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout")

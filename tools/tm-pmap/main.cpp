@@ -35,6 +35,7 @@ struct Options {
   std::int64_t oversub = 1;
   std::uint64_t seed = 0;
   std::string format = "perm";
+  std::string program;  ///< --format hydra's program
   std::string output;
   bool quiet = false;
   /// auto: the job's order or its grid when better (as tm-map's default
@@ -154,6 +155,7 @@ int run(const Options& o, int rank, int size) {
   report.time_s = seconds;
   report.seed = o.seed;
   report.host_of = in.host_names(*topology, allocation);
+  report.program = o.program;
   // The CPUs a scheduler gave (or a rank's several CPUs), as tm-map writes them.
   if (auto slots = in.rank_slots(*topology, allocation); !slots.cpus_of.empty()) {
     report.slot_of = [slots = std::move(slots)](tmap::PE pe) { return slots.slot_text(pe); };
@@ -228,8 +230,9 @@ int main(int argc, char** argv) {
   app.add_option("--hosts", o.in.hosts_file, "Host names in node order (as tm-map's)");
   app.add_option("-o,--oversub", o.oversub, "Ranks per PE")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 24));
   app.add_option("--seed", o.seed, "Seed of libscotch's generator");
-  app.add_option("--format", o.format, "Output format (as tm-map's)")
-      ->check(CLI::IsMember({"perm", "json", "topomatch", "scotch", "rankfile", "hostfile", "machinefile"}));
+  app.add_option("--format", o.format, "Output format (as tm-map's: every one of them)")
+      ->check(CLI::IsMember(tmap::mapping_format_names()));
+  app.add_option("--program", o.program, "--format hydra: the program and its arguments, e.g. './app -x 4'");
   app.add_option("--output", o.output, "Output file (whole or not at all; default stdout)");
   app.add_flag("-q,--quiet", o.quiet, "No summary on stderr");
   app.add_option("-s,--strategy", o.strategy,
@@ -251,6 +254,10 @@ int main(int argc, char** argv) {
   int code = 0;
   try {
     check_same_arguments(std::vector<std::string>(argv + 1, argv + argc));
+    if (o.format == "hydra" && o.program.empty()) {  // before any work, on every process alike
+      throw tmap::ParameterError(
+          "--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
+    }
     code = run(o, rank, size);
   } catch (const tmap::Error& e) {
     if (e.kind() == tmap::ErrorKind::Internal) {
