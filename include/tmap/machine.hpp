@@ -46,12 +46,13 @@ struct MachineSpec {
 /// none given) and each HOSTS=SPEC pair (a Slurm host list and its nodes'
 /// SPEC; the path of an existing file is a SPEC even with a '=' in it), as
 /// MachineSpec's `node` and `node_by_hosts` take them. ParameterError
-/// ("node: ...") for two SPECs without hosts.
+/// naming `origin` (the flag or variable: "--node", "TMAP_NODE") for two
+/// SPECs without hosts.
 struct NodeArgs {
   std::string node;
   std::vector<std::pair<std::string, std::string>> by_hosts;
 };
-[[nodiscard]] NodeArgs parse_node_args(const std::vector<std::string>& args);
+[[nodiscard]] NodeArgs parse_node_args(const std::vector<std::string>& args, const std::string& origin);
 
 /// A machine described by three strings, as environment variables and MCA
 /// parameters hold it: `topology` (a -t value), `nodes` (--node values,

@@ -322,7 +322,7 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
 
 namespace tmap {
 
-NodeArgs parse_node_args(const std::vector<std::string>& args) {
+NodeArgs parse_node_args(const std::vector<std::string>& args, const std::string& origin) {
   NodeArgs parsed;
   for (const auto& arg : args) {
     // "HOSTS=SPEC", unless the whole is a file (an lstopo XML may hold '=').
@@ -334,7 +334,7 @@ NodeArgs parse_node_args(const std::vector<std::string>& args) {
       continue;
     }
     if (!parsed.node.empty()) {
-      throw ParameterError("node: '" + parsed.node + "' and '" + arg +
+      throw ParameterError(origin + ": '" + parsed.node + "' and '" + arg +
                            "' are each for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + arg + "')");
     }
     parsed.node = arg;
@@ -350,12 +350,7 @@ MachineSpec machine_spec_from_text(const std::string& topology, const std::strin
     if (end > start) node_args.push_back(nodes.substr(start, end - start));
     start = end + 1;
   }
-  NodeArgs parsed;
-  try {
-    parsed = parse_node_args(node_args);
-  } catch (const ParameterError& e) {
-    throw ParameterError(prefix + "NODE" + std::string(e.what()).substr(4));  // "node: ..." named as the variable
-  }
+  const auto parsed = parse_node_args(node_args, prefix + "NODE");
   MachineSpec spec{topology, parsed.node, {}, {}, parsed.by_hosts};
   if (!host_names.empty()) spec.host_names = detail::expand_hostlist(host_names, prefix + "HOST_NAMES");
   return spec;

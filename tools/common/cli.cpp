@@ -340,13 +340,9 @@ void InputOptions::note_node_choice(const Topology& t) const {
 
 namespace {
 
-/// --node's arguments read, errors named as the flag ("--node: ...").
+/// --node's arguments read, errors named as the flag.
 NodeArgs read_node_args(const std::vector<std::string>& node_args) {
-  try {
-    return parse_node_args(node_args);
-  } catch (const ParameterError& e) {
-    throw ParameterError("--" + std::string(e.what()));
-  }
+  return parse_node_args(node_args, "--node");
 }
 
 }  // namespace
