@@ -116,6 +116,12 @@ void tmap_options_set_seed(tmap_options* options, uint64_t seed);
  * TMAP_ERROR_PARAMETER naming the key for an unknown key, a bad value or
  * NULL arguments. */
 tmap_status tmap_options_set(tmap_options* options, const char* key, const char* value, char** error);
+/* tm-map's configuration path: a preset ("fast", "default", "quality", as
+ * -P; it replaces every option), then a config file tm-map --dump-config
+ * saved (read over the current options, as --config). The mapping is then
+ * tm-map's with the same preset and file. */
+tmap_status tmap_options_set_preset(tmap_options* options, const char* name, char** error);
+tmap_status tmap_options_load_config(tmap_options* options, const char* path, char** error);
 void tmap_options_set_threads(tmap_options* options, int threads);
 /* OHTMA's pair-exchange iterations; negative = n/2 (the paper's choice). */
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);

@@ -256,6 +256,14 @@ tmap_status tmap_options_set(tmap_options* options, const char* key, const char*
   if (options == nullptr || key == nullptr || value == nullptr) return missing(error, "options, key or value");
   return guarded(error, [&] { tmap::set_option(options->context, key, value); });
 }
+tmap_status tmap_options_set_preset(tmap_options* options, const char* name, char** error) {
+  if (options == nullptr || name == nullptr) return missing(error, "options or name");
+  return guarded(error, [&] { options->context = tmap::preset(name); });
+}
+tmap_status tmap_options_load_config(tmap_options* options, const char* path, char** error) {
+  if (options == nullptr || path == nullptr) return missing(error, "options or path");
+  return guarded(error, [&] { options->context = tmap::load_config(tmap::read_file(path), path, options->context); });
+}
 void tmap_options_set_threads(tmap_options* options, int threads) {
   if (options != nullptr && threads > 0) options->context.threads = threads;
 }

@@ -1,8 +1,11 @@
 // The C API: status codes and owned messages, copies of inputs, results
 // equal to the C++ API's.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <thread>
 #include <vector>
@@ -363,4 +366,51 @@ TEST(CApi, LaunchFilesOnAnAllocationNameItsHostsAsSpelled) {
   tmap_string_free(error);
   tmap_comm_free(comm);
   tmap_topology_free(topology);
+}
+
+// tm-map's configuration path through the C API: a preset, then a config
+// file saved by --dump-config, give the C++ API's mapping with that context.
+TEST(CApi, PresetsAndConfigFilesAsTmMapReadsThem) {
+  tmap::Context saved;
+  saved.strategy = "greedy";
+  saved.seed = 9;
+  saved.refine.kind = tmap::RefineKind::Swap;
+  const auto path =
+      std::filesystem::temp_directory_path() / ("tmap_capi_config_" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream out(path);
+    out << tmap::save_config(saved);
+  }
+  tmap_options* options = tmap_options_create();
+  char* error = nullptr;
+  ASSERT_EQ(tmap_options_set_preset(options, "fast", &error), TMAP_OK);
+  ASSERT_EQ(tmap_options_load_config(options, path.c_str(), &error), TMAP_OK) << error;
+  tmap_topology* topology = nullptr;
+  ASSERT_EQ(tmap_topology_load("tleaf 2 4 10 4 1", &topology, &error), TMAP_OK);
+  const auto cpp = tmap::gen::random_sparse(16, 3, 100, 2);
+  std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
+  std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
+  std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
+  tmap_comm* comm = nullptr;
+  ASSERT_EQ(tmap_comm_from_csr(16, begin.data(), cols.data(), vols.data(), &comm, &error), TMAP_OK);
+  tmap_result* result = nullptr;
+  ASSERT_EQ(tmap_map(topology, comm, nullptr, nullptr, options, &result, &error), TMAP_OK) << error;
+  const auto machine = tmap::load_topology("tleaf 2 4 10 4 1");
+  const auto expected = tmap::map({cpp, *machine, tmap::Constraints::all(*machine)},
+                                  tmap::load_config(tmap::save_config(saved), "saved", tmap::preset("fast")));
+  EXPECT_EQ(std::vector<int64_t>(tmap_result_mapping(result), tmap_result_mapping(result) + 16), expected);
+  // The file mattered: the preset alone maps otherwise.
+  EXPECT_NE(tmap::map({cpp, *machine, tmap::Constraints::all(*machine)}, tmap::preset("fast")), expected);
+  EXPECT_EQ(tmap_options_set_preset(options, "fastest", &error), TMAP_ERROR_PARAMETER);
+  ASSERT_NE(error, nullptr);
+  tmap_string_free(error);
+  EXPECT_EQ(tmap_options_load_config(options, "/nonexistent/run.json", &error), TMAP_ERROR_INPUT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("/nonexistent/run.json"), std::string::npos) << error;
+  tmap_string_free(error);
+  std::filesystem::remove(path);
+  tmap_result_free(result);
+  tmap_comm_free(comm);
+  tmap_topology_free(topology);
+  tmap_options_free(options);
 }
