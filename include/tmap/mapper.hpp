@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tmap/export.h"
 #include "tmap/mapping.hpp"
@@ -312,6 +313,9 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
 
 /// Parses "none", "swap", "tabu" or "multilevel"; ParameterError otherwise.
 [[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
+/// The refinement's name ("none", "swap", ...), and every name in order.
+[[nodiscard]] std::string_view refine_kind_name(RefineKind kind);
+[[nodiscard]] std::vector<std::string> refine_kind_names();
 
 /// check_problem, run context.strategy, refine by context.refine, validate.
 /// The mapping depends on the problem and the context only, never on the hooks

@@ -32,20 +32,6 @@ auto naming_key(std::string_view key, F&& f) {
   }
 }
 
-std::string_view refine_name(RefineKind kind) {
-  switch (kind) {
-    case RefineKind::None:
-      return "none";
-    case RefineKind::Swap:
-      return "swap";
-    case RefineKind::Tabu:
-      return "tabu";
-    case RefineKind::Multilevel:
-      return "multilevel";
-  }
-  return "none";
-}
-
 /// A thread budget above any machine's: map() uses at most the machine's.
 constexpr std::int64_t kMostThreads = 4096;
 
@@ -72,7 +58,7 @@ constexpr StrategyOption kRunOptions[] = {
      [](Context& c, std::string_view v) {
        c.refine.kind = naming_key("refine", [&] { return refine_kind_from_name(v); });
      },
-     [](const Context& c) { return std::string(refine_name(c.refine.kind)); }},
+     [](const Context& c) { return std::string(refine_kind_name(c.refine.kind)); }},
     {"refine-iters", refine::kTabuBudgetHelp,
      [](Context& c, std::string_view v) { c.refine.iterations = whole_or_default("refine-iters", v, 0, 1000000000); },
      [](const Context& c) { return whole_or_default_text(c.refine.iterations); }},

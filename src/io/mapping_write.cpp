@@ -89,9 +89,7 @@ MappingFormat mapping_format_from_name(std::string_view name) {
 }
 
 std::vector<std::string> mapping_format_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : kFormats) names.emplace_back(entry.name);
-  return names;
+  return detail::all_names(kFormats);
 }
 
 std::string_view mapping_format_name(MappingFormat format) {

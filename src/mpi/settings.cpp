@@ -65,10 +65,8 @@ std::unique_ptr<Topology> load_settings_machine(const Settings& settings) {
 }
 
 std::string strategy_label(const Context& context) {
-  for (const auto& [key, value] : option_values(context)) {
-    if (key == "refine" && value != "none") return context.strategy + ":" + value;
-  }
-  return context.strategy;
+  if (context.refine.kind == RefineKind::None) return context.strategy;
+  return context.strategy + ":" + std::string(refine_kind_name(context.refine.kind));
 }
 
 }  // namespace tmap::mpi

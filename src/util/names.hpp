@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tmap::detail {
 
@@ -28,6 +29,15 @@ std::optional<std::string_view> name_of(const std::array<Named<E>, N>& table, E 
     if (entry.value == value) return entry.name;
   }
   return std::nullopt;
+}
+
+/// Every name, in the table's order (what a flag accepts).
+template <typename E, std::size_t N>
+std::vector<std::string> all_names(const std::array<Named<E>, N>& table) {
+  std::vector<std::string> names;
+  names.reserve(N);
+  for (const auto& entry : table) names.emplace_back(entry.name);
+  return names;
 }
 
 /// "a, b, c" for messages and help texts.

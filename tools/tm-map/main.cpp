@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
                  "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum), "
                  "tabu (robust tabu search; --refine-iters) or multilevel (V-cycles moving blocks of ranks at every "
                  "level of the machine, then swap)")
-      ->check(CLI::IsMember({"none", "swap", "tabu", "multilevel"}));
+      ->check(CLI::IsMember(refine_kind_names()));
   std::int64_t refine_iters = -1;
   app.add_option("--refine-iters", refine_iters, option_help("refine-iters"))->transform(whole_number(0, 1000000000));
   double time_limit = 0.0;

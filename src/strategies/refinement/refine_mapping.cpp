@@ -17,6 +17,7 @@
 #include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
+#include "util/names.hpp"
 
 namespace tmap {
 
@@ -54,12 +55,31 @@ refine::DenseProblem dense_problem(const CommMatrix& sym, const Topology& topolo
 
 }  // namespace
 
+namespace {
+
+/// The refinements by name: the one table --refine, config files, the C
+/// API and the MPI layer's NAME:REFINE read.
+constexpr std::array<detail::Named<RefineKind>, 4> kRefineKinds{{
+    {RefineKind::None, "none"},
+    {RefineKind::Swap, "swap"},
+    {RefineKind::Tabu, "tabu"},
+    {RefineKind::Multilevel, "multilevel"},
+}};
+
+}  // namespace
+
 RefineKind refine_kind_from_name(std::string_view name) {
-  if (name == "none") return RefineKind::None;
-  if (name == "swap") return RefineKind::Swap;
-  if (name == "tabu") return RefineKind::Tabu;
-  if (name == "multilevel") return RefineKind::Multilevel;
-  throw ParameterError("unknown refinement '" + std::string(name) + "' (known: none, swap, tabu, multilevel)");
+  if (const auto kind = detail::find_by_name(kRefineKinds, name)) return *kind;
+  throw ParameterError("unknown refinement '" + std::string(name) + "' (known: " + detail::joined_names(kRefineKinds) +
+                       ")");
+}
+
+std::string_view refine_kind_name(RefineKind kind) {
+  return detail::name_of(kRefineKinds, kind).value_or("none");
+}
+
+std::vector<std::string> refine_kind_names() {
+  return detail::all_names(kRefineKinds);
 }
 
 RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& context) {
