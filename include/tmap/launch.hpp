@@ -74,6 +74,12 @@ struct RankSlots {
 [[nodiscard]] RankSlots job_rank_slots(const Topology& topology, const Allocation* allocation,
                                        std::int64_t cpus_per_rank);
 
+/// The PEs a job on `allocation` (nullptr: the whole machine) may use,
+/// `oversubscription` ranks each: one per rank slot where `slots` has them
+/// (job_rank_slots), else every PE of the allocation's nodes.
+[[nodiscard]] Constraints job_constraints(const Topology& topology, const Allocation* allocation,
+                                          const RankSlots& slots, Rank oversubscription);
+
 /// "1-3,5": a CPU list as rankfiles and Slurm write them.
 [[nodiscard]] std::string cpu_list_text(const std::vector<std::int64_t>& cpus);
 

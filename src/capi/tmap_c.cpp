@@ -233,11 +233,7 @@ tmap_status tmap_constraints_from_allocation(const tmap_topology* topology, cons
     allocation.resolve(t);
     (void)tmap::add_slurm_cpu_ids(allocation);  // without them, the counts stand (the note is for tools)
     auto slots = tmap::job_rank_slots(t, &allocation, allocation.cpus_per_rank);
-    const auto rank_cap = oversubscription < 1 ? 1 : oversubscription;
-    std::vector<tmap::PE> pes;
-    for (const auto& [pe, cpus] : slots.cpus_of) pes.push_back(pe);
-    auto c = pes.empty() ? tmap::Constraints::on_nodes(t, allocation.nodes, rank_cap)
-                         : tmap::Constraints::allowed(t, std::move(pes), rank_cap);
+    auto c = tmap::job_constraints(t, &allocation, slots, oversubscription < 1 ? 1 : oversubscription);
     *out = new tmap_constraints{std::move(c), std::move(allocation), std::move(slots)};
   });
 }

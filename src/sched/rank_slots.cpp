@@ -100,6 +100,18 @@ RankSlots job_rank_slots(const Topology& t, const Allocation* allocation, std::i
   return rank_slots(t, allocation, cpus_per_rank);
 }
 
+Constraints job_constraints(const Topology& t, const Allocation* allocation, const RankSlots& slots,
+                            Rank oversubscription) {
+  if (slots.cpus_of.empty()) {
+    return allocation != nullptr ? Constraints::on_nodes(t, allocation->nodes, oversubscription)
+                                 : Constraints::all(t, oversubscription);
+  }
+  std::vector<PE> pes;
+  pes.reserve(slots.cpus_of.size());
+  for (const auto& [pe, cpus] : slots.cpus_of) pes.push_back(pe);
+  return Constraints::allowed(t, std::move(pes), oversubscription);
+}
+
 std::string add_slurm_cpu_ids(Allocation& allocation) {
   if (allocation.jobs.empty() || !allocation.origin.starts_with("SLURM_JOB_NODELIST")) return {};
   const auto answer = sched::slurm_job_cpus(allocation.jobs);

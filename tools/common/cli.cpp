@@ -340,23 +340,6 @@ void InputOptions::note_node_choice(const Topology& t) const {
 
 namespace {
 
-/// --node's arguments read, errors named as the flag.
-NodeArgs read_node_args(const std::vector<std::string>& node_args) {
-  return parse_node_args(node_args, "--node");
-}
-
-}  // namespace
-
-std::string node_for_every_node(const std::vector<std::string>& node_args) {
-  return read_node_args(node_args).node;
-}
-
-std::vector<std::pair<std::string, std::string>> nodes_for_hosts(const std::vector<std::string>& node_args) {
-  return read_node_args(node_args).by_hosts;
-}
-
-namespace {
-
 /// The machine of `spec`, its parameter errors named as the flags they
 /// came from ("node: ..." is --node).
 std::unique_ptr<Topology> machine_of(const MachineSpec& spec) {
@@ -370,11 +353,11 @@ std::unique_ptr<Topology> machine_of(const MachineSpec& spec) {
 }  // namespace
 
 std::string InputOptions::default_node() const {
-  return node_for_every_node(node_args);
+  return parse_node_args(node_args, "--node").node;
 }
 
 std::vector<std::pair<std::string, std::string>> InputOptions::nodes_by_hosts() const {
-  return nodes_for_hosts(node_args);
+  return parse_node_args(node_args, "--node").by_hosts;
 }
 
 std::unique_ptr<Topology> InputOptions::load_machine_as_given() const {
@@ -407,7 +390,7 @@ CommMatrix InputOptions::load_comm() const {
 std::vector<std::string> InputOptions::files() const {
   std::vector<std::string> list{topology, hwloc_xml, constraints_file, hosts_file};
   std::error_code ec;
-  const auto nodes = read_node_args(node_args);
+  const auto nodes = parse_node_args(node_args, "--node");
   for (const auto& node : {nodes.node}) {
     if (std::filesystem::exists(node, ec)) list.push_back(node);  // an lstopo XML
   }
@@ -460,14 +443,7 @@ Constraints InputOptions::load_constraints(const Topology& t, const std::optiona
   if (!constraints_file.empty()) {
     return Constraints::allowed(t, read_pe_list(constraints_file, t.size()), oversub);
   }
-  if (const auto slots = rank_slots(t, allocation); !slots.cpus_of.empty()) {
-    std::vector<PE> pes;
-    pes.reserve(slots.cpus_of.size());
-    for (const auto& [pe, cpus] : slots.cpus_of) pes.push_back(pe);
-    return Constraints::allowed(t, std::move(pes), oversub);
-  }
-  if (allocation) return Constraints::on_nodes(t, allocation->nodes, oversub);
-  return Constraints::all(t, oversub);
+  return job_constraints(t, allocation ? &*allocation : nullptr, rank_slots(t, allocation), oversub);
 }
 
 std::function<std::string(PE)> InputOptions::host_names(const Topology& t,

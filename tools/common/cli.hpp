@@ -83,14 +83,6 @@ struct CommInput {
   [[nodiscard]] std::vector<std::string> files() const;
 };
 
-/// --node's arguments (repeatable: SPEC for every node, HOSTS=SPEC for the
-/// nodes of a host list; a path holding '=' is a file): the node for every
-/// node (empty: none given; ParameterError for two), and the (hosts, node)
-/// pairs, as tmap::MachineSpec takes them.
-[[nodiscard]] std::string node_for_every_node(const std::vector<std::string>& node_args);
-[[nodiscard]] std::vector<std::pair<std::string, std::string>> nodes_for_hosts(
-    const std::vector<std::string>& node_args);
-
 /// Options naming the inputs shared by tm-map and tm-eval.
 struct InputOptions {
   std::string topology;

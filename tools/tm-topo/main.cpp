@@ -69,7 +69,8 @@ int write_network_view(const std::string& spec, const std::vector<std::string>& 
                        const std::string& xml_file) {
   using namespace tmap;
   if (!xml_file.empty()) throw UnsupportedError("--xml: for tianhe3; a network's node is --node itself");
-  MachineSpec machine{spec, cli::node_for_every_node(node_args), {}, {}, cli::nodes_for_hosts(node_args)};
+  const auto nodes = parse_node_args(node_args, "--node");
+  MachineSpec machine{spec, nodes.node, {}, {}, nodes.by_hosts};
   if (!host_names.empty()) machine.host_names = expand_hostlist(host_names, "--host-names");
   std::unique_ptr<Topology> topology;
   try {
