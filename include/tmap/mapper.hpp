@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 
 #include "tmap/export.h"
 #include "tmap/mapping.hpp"
+#include "tmap/objective.hpp"
 #include "tmap/types.hpp"
 
 TMAP_API_BEGIN
@@ -139,6 +141,11 @@ struct Context {
   /// Link bandwidths for routing-aware strategies (umpa-mc), as
   /// RoutingModel::set_bandwidths reads them ("row=2,col=2"); empty = 1.
   std::string link_bandwidths;
+  /// What the run minimises (tmap/objective.hpp): hop-bytes, or on machines
+  /// with routes the busiest link or the predicted time. auto and best
+  /// choose their candidate by it; after the strategy (and --refine) a
+  /// bottleneck objective's own refinement lowers it, never raising it.
+  Objective objective = Objective::HopBytes;
   OhtmaOptions ohtma;
   ScotchOptions scotch;
   TreeMatchOptions treematch;
@@ -311,6 +318,20 @@ void check_problem(const Problem& problem);
 /// constraints). Deterministic for a given seed and iteration budget.
 RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& run);
 
+/// What refine_for_objective did, in the objective's units.
+struct ObjectiveRefineStats {
+  ObjectiveScore before;
+  ObjectiveScore after;  ///< never worse than before
+  std::int64_t swaps = 0;
+  double seconds = 0.0;
+};
+
+/// Lowers run.objective's bottleneck (congestion or time) in place: Deveci
+/// et al.'s Algorithm 3 moving the ranks of the busiest link, hop-bytes
+/// breaking ties, kept only when the score drops. Nothing for hop-bytes.
+/// ParameterError when the machine has no routes (tmap/objective.hpp).
+ObjectiveRefineStats refine_for_objective(const Problem& problem, Mapping& mapping, const Run& run);
+
 /// Parses "none", "swap", "tabu" or "multilevel"; ParameterError otherwise.
 [[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
 /// The refinement's name ("none", "swap", ...), and every name in order.
@@ -325,6 +346,17 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
 /// map() with the strategy named here instead of run.strategy (portfolios
 /// run their members this way, sharing the caller's hooks).
 [[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Run& run);
+
+/// What the stages after the strategy did, for a report: the refinement
+/// (when run.refine ran) and the objective's (when run.objective is not
+/// hop-bytes).
+struct StageStats {
+  std::optional<RefineStats> refine;
+  std::optional<ObjectiveRefineStats> objective;
+};
+
+/// map_with that also says what its stages did.
+[[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Run& run, StageStats& stages);
 
 /// map_with("scotch", ...) that also fills `log` with what scotch_gmap -vs
 /// and -vm print for it; the log stays empty where the run is not gmap's

@@ -45,6 +45,14 @@ struct MappingReport {
   std::optional<RouteMetrics> routes;
   /// The refinement after the strategy, when one ran (--refine).
   std::optional<RefineStats> refine;
+  /// The objective's refinement after that, when the objective is not
+  /// hop-bytes; JSON "objective" {name, before, after, swaps, seconds}.
+  std::optional<ObjectiveRefineStats> objective_refine;
+  /// The objective the run minimised (JSON "objective"'s name).
+  Objective objective = Objective::HopBytes;
+  /// The one-round flow model's time (tmap/objective.hpp) where the machine
+  /// has routes; JSON "predicted_time_s".
+  std::optional<double> predicted_time_s;
   double time_s = 0.0;
   std::uint64_t seed = 0;
   /// The thread budget the run had (results do not depend on it).

@@ -9,6 +9,7 @@
 #include "strategies/common/option_values.hpp"
 #include "tmap/config.hpp"
 #include "tmap/error.hpp"
+#include "tmap/objective.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/version.hpp"
 
@@ -65,6 +66,12 @@ constexpr StrategyOption kRunOptions[] = {
     {"time-limit", "wall-clock cap of the tabu search in seconds (0 = none)",
      [](Context& c, std::string_view v) { c.refine.time_limit_s = real_value("time-limit", v, 0.0, 1e9); },
      [](const Context& c) { return real_text(c.refine.time_limit_s); }},
+    {"objective",
+     "what the run minimises: hop-bytes, congestion (the busiest link) or time (one round's predicted time)",
+     [](Context& c, std::string_view v) {
+       c.objective = naming_key("objective", [&] { return objective_from_name(v); });
+     },
+     [](const Context& c) { return std::string(objective_name(c.objective)); }},
     {"link-bw", "link bandwidths by kind for routing-aware strategies ('row=2,col=2'; empty = 1)",
      [](Context& c, std::string_view v) {
        try {

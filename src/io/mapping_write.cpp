@@ -65,6 +65,17 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
   if (!r.notes.empty()) j["notes"] = r.notes;
   if (!r.fell_back_to.empty()) j["fell_back_to"] = r.fell_back_to;
   if (r.sim_time_s) j["sim_time_s"] = *r.sim_time_s;
+  if (r.predicted_time_s) j["predicted_time_s"] = *r.predicted_time_s;
+  if (r.objective_refine) {
+    const auto& o = *r.objective_refine;
+    j["objective"] = {{"name", objective_name(r.objective)},
+                      {"before", o.before.value},
+                      {"after", o.after.value},
+                      {"hop_bytes_before", o.before.hop_bytes},
+                      {"hop_bytes_after", o.after.hop_bytes},
+                      {"swaps", o.swaps},
+                      {"seconds", o.seconds}};
+  }
   j["topology"] = r.topology;
   auto histogram = nlohmann::ordered_json::array();
   for (const auto& [d, bytes] : r.metrics.bytes_by_distance) {

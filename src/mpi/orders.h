@@ -25,6 +25,7 @@ struct tmap_orders_settings {
   const char* host_names; /* the network's host names in node order, a Slurm host list (TMAP_HOST_NAMES) */
   const char* preset;     /* fast, default or quality, as tm-map -P (TMAP_PRESET) */
   const char* config;     /* a tm-map --dump-config file (TMAP_CONFIG), over the preset */
+  const char* objective;  /* hop-bytes, congestion or time, as tm-map --objective (TMAP_OBJECTIVE) */
 };
 
 /* The weighted flag of a declaration (its first int): 0 when the program

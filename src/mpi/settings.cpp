@@ -7,6 +7,7 @@
 #include "tmap/config.hpp"
 #include "tmap/error.hpp"
 #include "tmap/machine.hpp"
+#include "tmap/objective.hpp"
 #include "util/file.hpp"
 
 namespace tmap::mpi {
@@ -31,6 +32,7 @@ Settings settings_from(const tmap_orders_settings* given) {
   const auto preset_name = chosen(given != nullptr ? given->preset : nullptr, "TMAP_PRESET");
   const auto config = chosen(given != nullptr ? given->config : nullptr, "TMAP_CONFIG");
   const auto strategy = chosen(given != nullptr ? given->strategy : nullptr, "TMAP_STRATEGY");
+  const auto objective = chosen(given != nullptr ? given->objective : nullptr, "TMAP_OBJECTIVE");
   try {
     if (!preset_name.empty()) s.context = preset(preset_name);
     if (!config.empty()) s.context = load_config(detail::read_text_file(config), config, s.context);
@@ -40,6 +42,7 @@ Settings settings_from(const tmap_orders_settings* given) {
       s.context.strategy = strategy.substr(0, colon);
       if (colon != std::string::npos) s.context.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
     }
+    if (!objective.empty()) s.context.objective = objective_from_name(objective);
   } catch (const std::exception& e) {
     s.error = e.what();
   }

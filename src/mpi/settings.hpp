@@ -29,7 +29,8 @@ struct Settings {
   std::string node;        ///< a network's nodes (--node values, ';' between them); empty: a PE a node
   std::string host_names;  ///< a network's host names (a --host-names list); empty: cn<node>
   /// The run's configuration, as tm-map's: the preset, then the config
-  /// file, then the strategy asked for (tm-map's default: auto).
+  /// file, then the strategy and objective asked for (tm-map's default:
+  /// auto, hop-bytes).
   Context context;
   int verbose = 0;  ///< 1: a line per decision; 2: also why not
   DistGraphEdges dist_graph = DistGraphEdges::processes;
@@ -39,8 +40,9 @@ struct Settings {
 
 /// `given` (null fields and verbose < 0: unset) over the TMAP_TOPOLOGY,
 /// TMAP_NODE, TMAP_HOST_NAMES, TMAP_PRESET, TMAP_CONFIG, TMAP_STRATEGY,
-/// TMAP_VERBOSE and TMAP_DIST_GRAPH environment. A preset, config file or
-/// strategy that cannot be used sets `error` (never reorder, say why).
+/// TMAP_OBJECTIVE, TMAP_VERBOSE and TMAP_DIST_GRAPH environment. A preset,
+/// config file, strategy or objective that cannot be used sets `error`
+/// (never reorder, say why).
 [[nodiscard]] Settings settings_from(const tmap_orders_settings* given);
 
 /// The machine the settings name: TMAP_TOPOLOGY's, with TMAP_NODE's nodes

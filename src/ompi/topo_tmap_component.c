@@ -45,6 +45,7 @@ static char* tmap_node = NULL;
 static char* tmap_host_names = NULL;
 static char* tmap_preset = NULL;
 static char* tmap_config = NULL;
+static char* tmap_objective = NULL;
 
 OMPI_MODULE_DECLSPEC extern mca_topo_base_component_2_2_0_t mca_topo_tmap_component;
 
@@ -92,6 +93,10 @@ static int tmap_register(void) {
                   "The strategy, NAME or NAME:REFINE (treematch, ohtma+, scotch:tabu, ptscotch), over the config; "
                   "unset: TMAP_STRATEGY, else the config's, else tm-map's default (auto)",
                   &tmap_strategy);
+  register_string("objective",
+                  "What the mapping minimises: hop-bytes, congestion or time, as tm-map --objective; unset: "
+                  "TMAP_OBJECTIVE, else the config's, else hop-bytes",
+                  &tmap_objective);
   (void)mca_base_component_var_register(
       &mca_topo_tmap_component.topoc_version, "verbose",
       "1: rank 0 prints hop-bytes before and after each reordering; 2: also why a call was not reordered; "
@@ -108,7 +113,7 @@ static int tmap_register(void) {
 /* The MCA parameters and Open MPI's hwloc topology, for tmap_orders_*. */
 static struct tmap_orders_settings settings(void) {
   struct tmap_orders_settings s = {tmap_machine, tmap_strategy,   tmap_verbose, tmap_dist_graph, NULL,
-                                   tmap_node,    tmap_host_names, tmap_preset,  tmap_config};
+                                   tmap_node,    tmap_host_names, tmap_preset,  tmap_config,     tmap_objective};
   if (opal_hwloc_topology != NULL || opal_hwloc_base_get_topology() == OPAL_SUCCESS)
     s.hwloc_topology = opal_hwloc_topology;
   return s;

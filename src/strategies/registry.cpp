@@ -1,6 +1,8 @@
 // The strategy table: name -> factory. Adding a strategy = one folder under
 // src/strategies plus one row here; tm-map's --strategy choices and help text
 // are generated from this table.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -138,6 +140,12 @@ Mapping map(const Problem& problem, const Context& context, const RunHooks& hook
 }
 
 Mapping map_with(std::string_view strategy, const Problem& problem, const Run& given) {
+  StageStats stages;
+  return map_with(strategy, problem, given, stages);
+}
+
+Mapping map_with(std::string_view strategy, const Problem& problem, const Run& given, StageStats& stages) {
+  stages = {};
   const auto& info = find_strategy(strategy);
   check_problem(problem);
   // More threads than the machine has only cost (libgomp and libscotch fail
@@ -146,6 +154,10 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
   const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   context.threads = std::clamp(given.threads, 1, hardware);
   if (!context.hooks.control) context.hooks.control = std::make_shared<RunControl>();  // the outermost call
+  // A bottleneck objective on a machine without routes is refused before any work.
+  if (context.objective != Objective::HopBytes) {
+    (void)ObjectiveMeter(problem.comm, problem.topology, context.objective, context.link_bandwidths);
+  }
   context.report({.stage = info.name, .detail = "started", .fraction = 0.0});
   auto mapping = info.make()->map(problem, context);
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
@@ -158,6 +170,15 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
     context.note(2, std::string(strategy) + ": refined by " + stats.method + " " + std::to_string(stats.before) +
                         " -> " + std::to_string(stats.after));
     validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+    stages.refine = stats;
+  }
+  if (context.objective != Objective::HopBytes && !context.stopped()) {
+    const auto stats = refine_for_objective(problem, mapping, context);
+    context.note(2, fmt::format("{}: {} refined by {} swaps, {} -> {}", strategy, objective_name(context.objective),
+                                stats.swaps, describe_score(context.objective, stats.before),
+                                describe_score(context.objective, stats.after)));
+    validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+    stages.objective = stats;
   }
   return mapping;
 }

@@ -225,7 +225,8 @@ TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
   EXPECT_EQ(tmap_options_set(options, "no-such", "1", &error), TMAP_ERROR_PARAMETER);
   ASSERT_NE(error, nullptr);
   EXPECT_NE(std::string(error).find(
-                "unknown option 'no-such' (known: strategy, seed, threads, refine, refine-iters, time-limit, link-bw, "
+                "unknown option 'no-such' (known: strategy, seed, threads, refine, refine-iters, time-limit, "
+                "objective, link-bw, "
                 "scotch-imbalance, scotch-flags, scotch-strategy, sparse-factor, scotch-target, tau, ohtma-loop"),
             std::string::npos)
       << error;

@@ -19,6 +19,7 @@ Context everything_changed() {
   c.seed = 18446744073709551615ULL;  // 2^64 - 1: the whole seed range
   c.threads = 3;
   c.link_bandwidths = "row=2,col=2";
+  c.objective = tmap::Objective::Time;
   c.ohtma.loop = 17;
   c.ohtma.max_passes = 5;
   c.scotch.imbalance = 0.1 + 0.2;  // a double that needs every digit
@@ -54,7 +55,7 @@ TEST(Config, OptionValuesSetBackGiveAnEqualContext) {
   // Every option of the strategy table is among them, once.
   std::size_t strategy_options = 0;
   for (const auto& row : tmap::strategy_table()) strategy_options += row.options.size();
-  EXPECT_EQ(tmap::option_values(original).size(), strategy_options + 7);
+  EXPECT_EQ(tmap::option_values(original).size(), strategy_options + 8);
 }
 
 TEST(Config, PresetsAreNamedAndDistinct) {

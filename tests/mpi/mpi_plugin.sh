@@ -87,17 +87,18 @@ done
 # A dist graph's figure says what it assumes (each process keeps its edges by default).
 grep -q "hold when each process does the work of its new rank" "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
 # One settings path: a config saved by tm-map --dump-config (a strategy, a
-# seed, a refinement) reorders inside MPI exactly as tm-map maps with it:
-# the placement is tm-map's mapping of the program's graph, PE for PE.
+# seed, a refinement) with an objective over it (TMAP_OBJECTIVE) reorders
+# inside MPI exactly as tm-map maps with both: the placement is tm-map's
+# mapping of the program's graph, PE for PE.
 if [ -z "$strategy" ]; then
   "$bin/tm-map" -s greedy --seed 3 --refine swap --dump-config > "$work/run.json"
-  run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" -x TMAP_CONFIG="$work/run.json" -x TMAP_VERBOSE=1 \
-    "$program" graph "$work/graph.coo" "$work/config.perm" 2> "$work/verbose.txt"
+  run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" -x TMAP_CONFIG="$work/run.json" -x TMAP_OBJECTIVE=congestion \
+    -x TMAP_VERBOSE=1 "$program" graph "$work/graph.coo" "$work/config.perm" 2> "$work/verbose.txt"
   grep -q "(greedy:swap, " "$work/verbose.txt" || { cat "$work/verbose.txt"; exit 1; }
-  "$bin/tm-map" -t "$machine" ${node:+--node "$node"} -c "$work/graph.coo" --config "$work/run.json" --format perm -q \
-    > "$work/tm-map.perm"
+  "$bin/tm-map" -t "$machine" ${node:+--node "$node"} -c "$work/graph.coo" --config "$work/run.json" \
+    --objective congestion --format perm -q > "$work/tm-map.perm"
   cmp "$work/config.perm" "$work/tm-map.perm" || { paste "$work/config.perm" "$work/tm-map.perm"; exit 1; }
-  echo "TMAP_CONFIG: the --dump-config file's mapping, as tm-map's ($(tr '\n' ' ' < "$work/config.perm"))"
+  echo "TMAP_CONFIG + TMAP_OBJECTIVE: the --dump-config file's mapping, as tm-map's ($(tr '\n' ' ' < "$work/config.perm"))"
   # A config it cannot read: not reordered, and why (the file named).
   echo '{"tmap_config": 1, "options": {"strategy": 5}}' > "$work/bad.json"
   run -x LD_PRELOAD="$library" -x TMAP_TOPOLOGY="$machine" -x TMAP_CONFIG="$work/bad.json" -x TMAP_VERBOSE=1 \

@@ -6,7 +6,10 @@
 #   mesh, torus, tree): a 1-byte message takes hops x latency, the hops
 #   being tm-map's own route hops (TH) for that pair, so SimGrid's routes
 #   are tmap's routes; ranks of one node use the node link;
-# - machines without links are refused (exit 2).
+# - machines without links are refused (exit 2);
+# - the one-round flow model's predicted time (--objective time, JSON
+#   predicted_time_s) equals SimGrid's on these cases, where one link
+#   (or a node's memory) is the bottleneck of every message.
 # Usage: tests/sim/simulate.sh BIN_DIR
 set -euo pipefail
 bin=$1
@@ -14,6 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 sim() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['sim_time_s'])" "$1"; }
+predicted() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['predicted_time_s'])" "$1"; }
 close() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b) <= 1e-9*max(1,abs(b))+1e-12 else 1)" "$1" "$2" ||
   { echo "simulated $1, expected $2"; exit 1; }; }
 
@@ -21,12 +25,14 @@ close() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys
 printf '2\n0 1 1000000\n' > one.coo
 "$bin/tm-map" -t "mesh2D 2 1" -c one.coo -s inorder --simulate --format json --output one.json -q
 close "$(sim one.json)" 8.05e-5
+close "$(predicted one.json)" 8.05e-5
 # Two messages from rank 0, to 1 and to 2 on a line of 3: both cross link 0-1,
 # which then carries 2e6 bytes, twice the transfer time of one (the link is
 # busy from the first flow's start, 0.5 us, until all bytes passed): 0.5e-6 + 1.6e-4.
 printf '3\n0 1 1000000\n0 2 1000000\n' > two.coo
 "$bin/tm-map" -t "mesh2D 3 1" -c two.coo -s inorder --simulate --format json --output two.json -q
 close "$(sim two.json)" 1.605e-4
+close "$(predicted two.json)" 1.605e-4
 
 # A dragonfly link of 2 parallel cables (green, between the 2 routers of a
 # chassis) has twice one cable's bandwidth: two messages crossing it, each
@@ -35,8 +41,14 @@ close "$(sim two.json)" 1.605e-4
 printf '4\n0 2 1000000\n1 3 1000000\n' > df.coo
 "$bin/tm-map" -t 'dragonfly:1,1;1,1;2,2;2' -c df.coo -s inorder --simulate --format json --output df2.json -q
 close "$(sim df2.json)" 8.15e-5
+close "$(predicted df2.json)" 8.15e-5
 "$bin/tm-map" -t 'dragonfly:1,1;1,1;2,1;2' -c df.coo -s inorder --simulate --format json --output df1.json -q
 close "$(sim df1.json)" 1.615e-4
+close "$(predicted df1.json)" 1.615e-4
+# Two cores of one Tianhe-3 node: the node's memory, 50 GB/s and 0.2 us: 2e-5 + 0.2e-6.
+"$bin/tm-map" -t 'tianhe3:1x1,nodes=2,cores=2' -c one.coo -s inorder --simulate --format json --output mem.json -q
+close "$(sim mem.json)" 2.02e-5
+close "$(predicted mem.json)" 2.02e-5
 
 # Routes: each ordered pair (a, b) of PEs as its own 2-rank mapping, one engine.
 printf '2\n0 1 1\n' > tiny.coo

@@ -80,6 +80,16 @@ void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
     fmt::print(stderr, "tm-map: links: TH {}  WH {}  MMC {}  MC {:.6g}  AMC {:.6g}  AC {:.6g}  ({} links used)\n", x.th,
                x.wh, x.mmc, x.mc, x.amc, x.ac, x.used_links);
   }
+  if (r.report.predicted_time_s) {
+    fmt::print(stderr, "tm-map: predicted time {:.6g} s (one round of the matrix, the flow model's bound)\n",
+               *r.report.predicted_time_s);
+  }
+  if (r.report.objective_refine) {
+    const auto& o = *r.report.objective_refine;
+    fmt::print(stderr, "tm-map: objective {}: {} -> {} in {:.4f} s ({} swaps)\n", objective_name(r.report.objective),
+               describe_score(r.report.objective, o.before), describe_score(r.report.objective, o.after), o.seconds,
+               o.swaps);
+  }
   if (r.report.sim_time_s) {
     fmt::print(stderr, "tm-map: simulated communication time {:.6g} s (SimGrid, all messages at once)\n",
                *r.report.sim_time_s);
@@ -184,6 +194,14 @@ int main(int argc, char** argv) {
                  "tabu (robust tabu search; --refine-iters) or multilevel (V-cycles moving blocks of ranks at every "
                  "level of the machine, then swap)")
       ->check(CLI::IsMember(refine_kind_names()));
+  std::string objective = "hop-bytes";
+  app.add_option("--objective", objective,
+                 "What to minimise: hop-bytes (default), congestion (the busiest link's bytes over its --link-bw "
+                 "bandwidth) or time (one round's predicted time: the flow model's bound, busiest link or node memory "
+                 "after its first message's latency); hop-bytes breaks ties. The latter two need a machine with "
+                 "routes; auto and best "
+                 "choose by it and a congestion refinement follows the strategy")
+      ->check(CLI::IsMember(objective_names()));
   std::int64_t refine_iters = -1;
   app.add_option("--refine-iters", refine_iters, option_help("refine-iters"))->transform(whole_number(0, 1000000000));
   double time_limit = 0.0;
@@ -211,6 +229,7 @@ int main(int argc, char** argv) {
     if (given("--threads")) context.threads = threads;
     if (given("--link-bw")) context.link_bandwidths = links.bandwidths;
     if (given("--refine")) context.refine.kind = refine_kind_from_name(refine);
+    if (given("--objective")) context.objective = objective_from_name(objective);
     if (given("--refine-iters")) context.refine.iterations = refine_iters;
     if (given("--time-limit")) context.refine.time_limit_s = time_limit;
     for (const auto& [option, value] : strategy_options) {
@@ -286,7 +305,7 @@ int main(int argc, char** argv) {
       std::vector<RunResult> results;
       // External mappings first: a bad file fails before any strategy runs.
       for (const auto& spec : compare_files) {
-        results.push_back(external_result(spec, problem, routing.get()));
+        results.push_back(external_result(spec, problem, routing.get(), context.link_bandwidths));
         for (std::size_t k = 0; k + 1 < results.size(); ++k) {
           if (results[k].report.strategy == results.back().report.strategy) {
             throw InputError("--compare-file: the name '" + results.back().report.strategy +

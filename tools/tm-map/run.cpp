@@ -26,6 +26,10 @@ std::vector<std::pair<NodeId, Volume>> node_traffic(const Problem& problem, cons
   return {bytes.begin(), bytes.end()};
 }
 
+double predicted_time(const Problem& problem, std::string_view link_bandwidths, const Mapping& mapping) {
+  return ObjectiveMeter(problem.comm, problem.topology, Objective::Time, link_bandwidths)(mapping).value;
+}
+
 RunResult run_strategy(const std::string& name, const Problem& problem, const Run& context,
                        const RoutingModel* routing) {
   // "NAME:REFINE" (e.g. scotch:tabu) overrides --refine for this run.
@@ -38,11 +42,9 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Ru
   const std::string& strategy = run.strategy;
   const auto start = std::chrono::steady_clock::now();
   RunResult result;
-  // The construction first (best refines its candidates itself), then the
-  // refinement, so the report can give both.
-  const bool refines_itself = find_strategy(strategy).has(kRefinesItself);
+  // The strategy, its refinement and the objective's (map_with's stages,
+  // whose figures the report gives).
   Run construct = run;
-  if (!refines_itself) construct.refine.kind = RefineKind::None;
   // Level-1 notes (what a user must know about the result, e.g. that
   // scotch repaired Scotch's mapping) also go to the report, even under -q;
   // stderr gets what -v asks for.
@@ -59,17 +61,20 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Ru
     const std::lock_guard lock(notes_lock);
     if (who == strategy && result.report.fell_back_to.empty()) result.report.fell_back_to = std::string(instead);
   };
-  result.mapping = map_with(strategy, problem, construct);
-  if (!refines_itself && run.refine.kind != RefineKind::None && !run.stopped()) {
-    result.report.refine = refine_mapping(problem, result.mapping, run);
-    validate_mapping(result.mapping, problem.comm.num_ranks(), problem.constraints);
-  }
+  StageStats stages;
+  result.mapping = map_with(strategy, problem, construct, stages);
+  result.report.refine = stages.refine;
+  result.report.objective_refine = stages.objective;
+  result.report.objective = run.objective;
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   result.report.strategy = name;
   result.report.topology = problem.topology.description();
   result.report.num_pes = problem.topology.size();
   result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
-  if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
+  if (routing != nullptr) {
+    result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
+    result.report.predicted_time_s = predicted_time(problem, run.link_bandwidths, result.mapping);
+  }
   result.report.node_traffic = node_traffic(problem, result.mapping);
   result.report.time_s = elapsed.count();
   result.report.seed = run.seed;
@@ -79,7 +84,8 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Ru
   return result;
 }
 
-RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing) {
+RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing,
+                          std::string_view links) {
   const auto eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
     throw InputError("--compare-file '" + spec + "': expected NAME=FILE");
@@ -98,7 +104,10 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   result.report.topology = problem.topology.description();
   result.report.num_pes = problem.topology.size();
   result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
-  if (routing != nullptr) result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
+  if (routing != nullptr) {
+    result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
+    result.report.predicted_time_s = predicted_time(problem, links, result.mapping);
+  }
   result.report.node_traffic = node_traffic(problem, result.mapping);
   return result;
 }

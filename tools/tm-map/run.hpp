@@ -17,6 +17,8 @@ struct RunResult {
   bool external = false;
 };
 
+/// The one-round flow model's time of a mapping (tmap/objective.hpp).
+[[nodiscard]] double predicted_time(const Problem& problem, std::string_view link_bandwidths, const Mapping& mapping);
 /// Bytes each used node exchanges with other nodes (MappingReport::node_traffic).
 [[nodiscard]] std::vector<std::pair<NodeId, Volume>> node_traffic(const Problem& problem, const Mapping& mapping);
 
@@ -27,7 +29,9 @@ struct RunResult {
 
 /// An external mapping for --compare-file NAME=FILE: read, checked against
 /// the problem (length, PEs, constraints: InputError naming the file), scored.
-[[nodiscard]] RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing);
+/// `links`: the run's link bandwidths (--link-bw), for the predicted time.
+[[nodiscard]] RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing,
+                                        std::string_view links);
 
 /// Strategy names from "a,b,c" or "all" (every strategy in the table).
 [[nodiscard]] std::vector<std::string> parse_strategy_list(const std::string& list);

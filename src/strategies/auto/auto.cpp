@@ -1,5 +1,7 @@
 #include "strategies/auto/auto.hpp"
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
+#include "tmap/objective.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
 
@@ -61,6 +64,10 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   // The constructions alone: map_with refines what this returns.
   Run construct = context;
   construct.refine.kind = RefineKind::None;
+  // Candidates are judged here by the run's objective; map_with refines
+  // the one kept for it.
+  construct.objective = Objective::HopBytes;
+  const ObjectiveMeter meter(problem.comm, problem.topology, context.objective, context.link_bandwidths);
   // In-order first when it can be proved optimal: then nothing can beat it
   // (and libscotch would spend seconds finding out at 65,536 ranks).
   const bool may_prove = problem.topology.least_distance() > 0 && problem.constraints.capacity() == 1;
@@ -88,22 +95,24 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (tree) names.emplace_back("treematch");
   names.emplace_back("inorder");
   Mapping best;
-  std::int64_t best_cost = 0;
+  ObjectiveScore best_score;
   std::string chosen;
   std::string costs;
   if (geometric) names.emplace_back("geometric");
   for (const auto& name : names) {
     auto mapping = name == "geometric" ? std::move(*geometric) : map_with(name, problem, construct);
-    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
-    costs += (costs.empty() ? "" : ", ") + name + " " + std::to_string(cost);
+    const auto score = meter(mapping);
+    costs +=
+        (costs.empty() ? "" : ", ") + name + " " +
+        (context.objective == Objective::HopBytes ? std::to_string(score.hop_bytes) : fmt::format("{:g}", score.value));
     // Ties keep the earlier: scotch, then treematch, then in-order, then geometric.
-    if (best.empty() || cost < best_cost) {
+    if (best.empty() || score < best_score) {
       best = std::move(mapping);
-      best_cost = cost;
+      best_score = score;
       chosen = name;
     }
   }
-  context.note(2, "auto: " + chosen + " kept (hop-bytes " + costs + ")");
+  context.note(2, "auto: " + chosen + " kept (" + std::string(objective_name(context.objective)) + " " + costs + ")");
   return best;
 }
 

@@ -9,6 +9,7 @@
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
+#include "tmap/objective.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
 
@@ -43,6 +44,9 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
   const auto start = std::chrono::steady_clock::now();
   Run construct = context;
   construct.refine.kind = RefineKind::None;
+  // The candidates are chosen between by the run's objective; map_with
+  // refines the one kept for it.
+  construct.objective = Objective::HopBytes;
   // The constructions' own notes are best's details: -v shows them once
   // more (with --compare all they would repeat the constructions' rows).
   construct.hooks.verbosity = context.hooks.verbosity - 1;
@@ -137,14 +141,21 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
       c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
   }
+  // The lowest score (hop-bytes, or the objective with hop-bytes breaking ties).
+  const ObjectiveMeter meter(problem.comm, problem.topology, context.objective, context.link_bandwidths);
+  std::vector<ObjectiveScore> scores;
+  scores.reserve(candidates.size());
+  for (const auto& c : candidates) scores.push_back(meter(c.mapping));
   std::size_t best = 0;
   for (std::size_t k = 1; k < candidates.size(); ++k) {
-    if (candidates[k].refined < candidates[best].refined) best = k;
+    if (scores[k] < scores[best]) best = k;
   }
+  const bool hop_bytes = context.objective == Objective::HopBytes;
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     const auto& c = candidates[k];
-    context.note(1, fmt::format("best: {:<11} built {:>14}  refined {:>14}  {:.3f} s{}", c.name, c.built, c.refined,
-                                c.seconds, k == best ? "  <- chosen" : ""));
+    context.note(1, fmt::format("best: {:<11} built {:>14}  refined {:>14}  {:.3f} s{}{}", c.name, c.built, c.refined,
+                                c.seconds, hop_bytes ? "" : "  " + describe_score(context.objective, scores[k]),
+                                k == best ? "  <- chosen" : ""));
   }
   context.note(2, fmt::format("best: {:.3f} s in all",
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));

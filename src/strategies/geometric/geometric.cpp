@@ -127,7 +127,10 @@ Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
   std::string why;
   if (auto mapping = lay_out_grid(problem, context, why)) return std::move(*mapping);
   context.fall_back("geometric", "scotch", why);
-  return map_with("scotch", problem, context);
+  // The caller's map_with lowers the objective after this.
+  Run scotch = context;
+  scotch.objective = Objective::HopBytes;
+  return map_with("scotch", problem, scotch);
 }
 
 }  // namespace tmap::strategies

@@ -27,6 +27,7 @@ Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const 
   options.threads = context.threads;
   Run construct = context;
   construct.refine.kind = RefineKind::None;
+  construct.objective = Objective::HopBytes;
   construct.hooks.verbosity = context.hooks.verbosity - 1;
   // Starts: the grid layout when the traffic is a grid; else the engine's
   // own mapping and Scotch's (the engine wins on irregular traffic, Scotch's

@@ -10,15 +10,16 @@ namespace tmap::strategies::umpa {
 
 namespace {
 
-/// Per-link loads with the maximum volume congestion (a max segment tree,
-/// ties to the lower link id) and the exact sum of congestion per kind.
+/// Per-resource loads with the busiest one (a max segment tree of bytes
+/// over bandwidth, ties to the lower id) and the exact bytes per kind (for
+/// the average congestion).
 class LinkLoads {
  public:
-  explicit LinkLoads(const RoutingModel& routing)
-      : routing_(routing),
-        bytes_(static_cast<std::size_t>(routing.num_links()), 0),
+  explicit LinkLoads(const BottleneckModel& model)
+      : model_(model),
+        bytes_(static_cast<std::size_t>(model.num_resources()), 0),
         messages_(bytes_.size(), 0),
-        kind_bytes_(routing.link_kinds().size(), 0) {
+        kind_bytes_(static_cast<std::size_t>(model.num_kinds()), 0) {
     leaves_ = 1;
     while (leaves_ < static_cast<LinkId>(bytes_.size())) leaves_ *= 2;
     tree_.assign(static_cast<std::size_t>(2 * leaves_), {-1.0, -1});
@@ -29,9 +30,9 @@ class LinkLoads {
     bytes_[i] += bytes;
     messages_[i] += messages;
     if (messages_[i] == 0) --used_;
-    kind_bytes_[static_cast<std::size_t>(routing_.link_kind(l))] += bytes;
+    kind_bytes_[static_cast<std::size_t>(model_.kind(l))] += bytes;
     auto node = static_cast<std::size_t>(leaves_ + l);
-    tree_[node] = {messages_[i] > 0 ? static_cast<double>(bytes_[i]) / routing_.bandwidth(l) : -1.0, l};
+    tree_[node] = {messages_[i] > 0 ? static_cast<double>(bytes_[i]) / model_.bandwidth(l) : -1.0, l};
     for (node /= 2; node >= 1; node /= 2) {
       const auto& a = tree_[2 * node];
       const auto& b = tree_[2 * node + 1];
@@ -44,13 +45,13 @@ class LinkLoads {
     if (used_ == 0) return 0.0;
     double sum = 0.0;
     for (std::size_t k = 0; k < kind_bytes_.size(); ++k) {
-      sum += static_cast<double>(kind_bytes_[k]) / routing_.bandwidth_of_kind(static_cast<int>(k));
+      sum += static_cast<double>(kind_bytes_[k]) / model_.bandwidth_of_kind(static_cast<int>(k));
     }
     return sum / static_cast<double>(used_);
   }
 
  private:
-  const RoutingModel& routing_;
+  const BottleneckModel& model_;
   std::vector<Volume> bytes_;
   std::vector<std::int64_t> messages_;
   std::vector<detail::Int128> kind_bytes_;
@@ -67,7 +68,7 @@ struct Message {
 }  // namespace
 
 McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const SiteSpace& sites,
-                           const RoutingModel& routing, std::vector<Site>& site_of) {
+                           const BottleneckModel& model, std::vector<Site>& site_of, const McOptions& options) {
   const Rank n = comm.num_ranks();
   std::vector<Message> messages;
   std::vector<std::vector<std::int64_t>> of_rank(static_cast<std::size_t>(n));
@@ -81,11 +82,11 @@ McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const 
     }
   }
   RefineState state(sym, sites, site_of);
-  LinkLoads loads(routing);
+  LinkLoads loads(model);
   std::vector<std::vector<LinkId>> routes(messages.size());
   const auto route_of = [&](const Message& m, std::vector<LinkId>& out) {
     out.clear();
-    routing.route(sites.representative(state.site_of(m.from)), sites.representative(state.site_of(m.to)), out);
+    model.resources(sites.representative(state.site_of(m.from)), sites.representative(state.site_of(m.to)), out);
   };
   for (std::size_t m = 0; m < messages.size(); ++m) {
     route_of(messages[m], routes[m]);
@@ -120,9 +121,10 @@ McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const 
   };
   std::int64_t round = 0;
   constexpr std::size_t kMaxTasks = 64;
+  constexpr std::size_t kCrossTasks = 16;
   // Accepted swaps: at most n; and the search ends once MC has not dropped
   // for n / 4 + 16 swaps that only lowered AC (each costs a scan).
-  const std::int64_t max_swaps = n + 16;
+  const std::int64_t max_swaps = options.max_swaps >= 0 ? options.max_swaps : n + 16;
   const std::int64_t max_stall = n / 4 + 16;
   std::int64_t stall = 0;
   // commTasks[hot]: the messages through the hottest link, kept up to date
@@ -170,12 +172,28 @@ McResult refine_congestion(const CommMatrix& comm, const CommMatrix& sym, const 
     for (std::size_t k = 0; k < per_task.size() && k < kMaxTasks; ++k) tasks.push_back(per_task[k].second);
     bool improved = false;
     for (const Rank t : tasks) {
-      for (const auto& c : state.candidates(t, kDelta)) {
+      auto tries = state.candidates(t, kDelta);
+      if (options.cross_swaps) {
+        // The other heavy tasks of the busiest link: where t's partners
+        // sit across the link from t and theirs across from them, their
+        // swap takes both off it (the paper's list holds only sites near
+        // t's partners, which on a cut such as Tianhe-3's side link are
+        // the partners' own node).
+        for (std::size_t k = 0; k < tasks.size() && k < kCrossTasks; ++k) {
+          if (tasks[k] != t && state.site_of(tasks[k]) != state.site_of(t)) {
+            tries.push_back({tasks[k], state.site_of(tasks[k])});
+          }
+        }
+      }
+      for (const auto& c : tries) {
         const Site from = state.site_of(t);
+        const auto hop_bytes_change = options.tiebreak == Tiebreak::HopBytes ? state.delta(t, c) : 0;
         state.apply(t, c);
         reroute(t, c.rank, round++);
         const double new_mc = loads.max_congestion();
-        if (new_mc < mc || (new_mc == mc && loads.average_congestion() < ac)) {
+        const bool tie_better =
+            options.tiebreak == Tiebreak::HopBytes ? hop_bytes_change < 0 : loads.average_congestion() < ac;
+        if (new_mc < mc || (new_mc == mc && tie_better)) {
           improved = true;
           stall = new_mc < mc ? 0 : stall + 1;
           break;

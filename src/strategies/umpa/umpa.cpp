@@ -68,7 +68,8 @@ Mapping UmpaMcMapper::map(const Problem& problem, const Run& context) const {
   const bool per_pe = !(intra && *intra == 0);
   const SiteSpace pes(problem.topology, problem.constraints, per_pe);
   auto site_of = pes.sites_of(mapping);
-  const auto r = umpa::refine_congestion(problem.comm, sym, pes, *routing, site_of);
+  const BottleneckModel model(problem.topology, *routing, Objective::Congestion);
+  const auto r = umpa::refine_congestion(problem.comm, sym, pes, model, site_of);
   context.note(2, fmt::format("umpa-mc: {} swaps, MC {} -> {}, AC {:.4g} -> {:.4g}", r.swaps, r.mc_before, r.mc_after,
                               r.ac_before, r.ac_after));
   return pes.to_mapping(site_of);
