@@ -132,7 +132,8 @@ ObjectiveScore ObjectiveMeter::operator()(std::span<const PE> mapping) const {
   double busiest = 0.0;
   for (std::size_t r = 0; r < resources; ++r) {
     if (bytes[r] > 0) {
-      busiest = std::max(busiest, first[r] + static_cast<double>(bytes[r]) / bottleneck_->bandwidth(static_cast<LinkId>(r)));
+      busiest =
+          std::max(busiest, first[r] + static_cast<double>(bytes[r]) / bottleneck_->bandwidth(static_cast<LinkId>(r)));
     }
   }
   // Congestion: the busiest link's bytes over its bandwidth (latencies are

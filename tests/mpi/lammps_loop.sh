@@ -46,4 +46,24 @@ for rank in $(seq 0 11); do
     fail "rank $rank not on core $slot: $(grep "MCW rank $rank " bindings.txt)"
 done
 diff <(thermo plain.log) <(thermo mapped.log) || fail "the mapped run's thermo table differs"
+
+# 4. How much faster would it run on a cluster: the recorded traffic itself
+# replayed under SMPI (tm-sim --app replay) on six nodes of two cores, in
+# order and as the default maps it. Each run sends exactly what monitoring
+# recorded: its bytes and its message count.
+if [ -x "$bin/tm-sim" ]; then
+  cluster=(-t 'fattree:2;3,2;1,1;1,1' --node core:2)
+  "$bin/tm-sim" "${cluster[@]}" -c run -s inorder,auto --app replay --format json --output replay.json
+  recorded=$("$bin/tm-eval" "${cluster[@]}" -c run -m <(seq 0 11) 2>&1 | sed -n 's/.*total_bytes \([0-9]*\).*/\1/p')
+  messages=$(cat run.*.prof | awk '$1 == "E" || $1 == "I" { n += $6 } END { print n }')
+  python3 - replay.json "$recorded" "$messages" <<'PY' || fail "the replay did not send what was recorded"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+bytes_, messages = int(sys.argv[2]), int(sys.argv[3])
+for r in runs:
+    assert r["bytes"] == bytes_ and r["messages"] == messages and r["app_time_s"] > 0, (r, bytes_, messages)
+    print(f"replay of the recorded LAMMPS traffic, {r['mapping']}: {r['app_time_s']:.6e} s, "
+          f"{r['messages']} messages, {r['bytes']} bytes")
+PY
+fi
 echo "lammps loop: OK (thermo identical over $(thermo mapped.log | wc -l) lines)"

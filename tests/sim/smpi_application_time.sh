@@ -8,6 +8,7 @@
 # starts when the receive is posted.
 # Usage: tests/sim/smpi_application_time.sh BIN_DIR
 set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bin=$(cd "$1" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,15 +25,7 @@ sim() {  # sim MACHINE PERM APP [extra tm-sim args] -> app_time_s
     --sim-link-bw "${bandwidth_gbs:-1}" --format json "$@" | python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["app_time_s"])'
 }
 
-expect() {  # expect NAME GOT EXPECTED
-  python3 - "$@" <<'PY'
-import sys
-name, got, expected = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-ok = abs(got - expected) <= 1e-4 * expected
-print(f"{name}: simulated {got:.9e} s, by hand {expected:.9e} s {'ok' if ok else 'WRONG'}")
-sys.exit(0 if ok else 1)
-PY
-}
+source "$here/expect_time.sh"
 
 # A 2-rank ping-pong chain: K round trips of S bytes, 2 K (h L + S / B).
 K=10

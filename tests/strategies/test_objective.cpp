@@ -76,8 +76,8 @@ TEST(ObjectiveRefine, ReachesTheBruteForcedOptimumOnAChain) {
 // by the objective, then refined for it).
 TEST(ObjectiveRefine, NeverRaisesTheObjective) {
   tmap::detail::Random rng(3);
-  for (const char* machine : {"mesh2D 3 3", "torus3D 4 4 2", "tianhe3:1x2,nodes=4,cores=2", "fattree:2;4,2;1,2;1,1",
-                              "tleaf 2 4 10 4 1"}) {
+  for (const char* machine :
+       {"mesh2D 3 3", "torus3D 4 4 2", "tianhe3:1x2,nodes=4,cores=2", "fattree:2;4,2;1,2;1,1", "tleaf 2 4 10 4 1"}) {
     const auto topology = tmap::load_topology(machine);
     const auto constraints = Constraints::all(*topology);
     const auto n = static_cast<tmap::Rank>(topology->size());

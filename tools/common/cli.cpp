@@ -234,6 +234,12 @@ void CommInput::add_to(CLI::App& app, const std::string& names) {
       ->check(CLI::IsMember({"bytes", "messages"}));
 }
 
+bool CommInput::is_monitoring() const {
+  std::error_code ec;
+  if (!format.empty()) return format == "prof";
+  return is_ompi_monitoring(path) || std::filesystem::is_directory(path, ec);
+}
+
 CommMatrix CommInput::load() const {
   auto selection = monitoring;
   selection.messages = monitoring_count == "messages";

@@ -79,6 +79,9 @@ struct CommInput {
   /// `names`: the option's flags, e.g. "-c,--comm".
   void add_to(CLI::App& app, const std::string& names);
   [[nodiscard]] CommMatrix load() const;
+  /// Whether it names Open MPI monitoring output (a prefix, one of its
+  /// files, their folder, or --comm-format prof).
+  [[nodiscard]] bool is_monitoring() const;
   /// The files it reads (every rank file of monitoring output).
   [[nodiscard]] std::vector<std::string> files() const;
 };

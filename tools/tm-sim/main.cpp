@@ -7,6 +7,7 @@
 // link model's assumptions printed.
 //   tm-sim -t 'mesh2D 4 4' -m job.perm --app 'pingpong --bytes 1000000'
 //   tm-sim -t 'torus3D 8 8 16' -c lu.coo -s inorder,ohtma,best --app 'wavefront --px 32'
+//   tm-sim -t cluster.conf --node 'package:2 core:8' -c run/app -s inorder,auto --app replay
 #include <fmt/format.h>
 
 #include <cctype>
@@ -17,6 +18,7 @@
 
 #include "cli.hpp"
 #include "interrupt.hpp"
+#include "replay.hpp"
 #include "sim/platform_spec.hpp"
 #include "smpi_run.hpp"
 #include "tmap/host_layout.hpp"
@@ -138,6 +140,38 @@ std::vector<std::string> app_words_of(const std::string& app, std::string& matri
   return words;
 }
 
+/// The replay proxy's traffic: -c's bytes and, from Open MPI monitoring
+/// output, the message counts recorded beside them.
+std::string replay_file(const CommInput& input, const CommMatrix& bytes) {
+  if (!input.is_monitoring()) return replay_traffic(bytes, nullptr);
+  auto counting = input;
+  counting.monitoring_count = "messages";
+  const auto messages = counting.load();
+  return replay_traffic(bytes, &messages);
+}
+
+/// A note when the proxy sent other traffic than -c holds (the mappings
+/// were made for -c's): both totals, per iteration of the proxy.
+std::optional<std::string> traffic_mismatch(const CommMatrix& comm, const std::vector<std::string>& app_words,
+                                            std::int64_t sent) {
+  std::int64_t iterations = 1;
+  for (std::size_t k = 1; k + 1 < app_words.size(); ++k) {
+    if (app_words[k] == "--iterations") iterations = std::max<std::int64_t>(1, std::atoll(app_words[k + 1].c_str()));
+  }
+  Volume held = 0;
+  for (Rank i = 0; i < comm.num_ranks(); ++i) {
+    const auto targets = comm.targets(i);
+    const auto volumes = comm.volumes(i);
+    for (std::size_t k = 0; k < targets.size(); ++k) held += targets[k] == i ? 0 : volumes[k];
+  }
+  const auto per_iteration = sent / iterations;
+  if (per_iteration == held && sent % iterations == 0) return std::nullopt;
+  return fmt::format(
+      "the proxy {} sent {} bytes per iteration, -c's matrix holds {}: the mappings were made for other traffic than "
+      "the simulated one (--app 'replay' runs -c's own traffic; --app '{} --matrix FILE' writes the proxy's)",
+      app_words.front(), per_iteration, held, app_words.front());
+}
+
 int run_tool(const Options& o) {
   auto inputs = o.in.files();
   if (!o.mapping_file.empty()) inputs.push_back(o.mapping_file);
@@ -157,6 +191,10 @@ int run_tool(const Options& o) {
         fmt::format("--app: '{}' is not a proxy application (known: {})", app_words.front(), fmt::join(names, ", ")));
   }
 
+  const bool replay = app_words.front() == "replay";
+  if (replay && o.in.comm.path.empty()) {
+    throw InputError("--app replay runs the traffic of -c: give -c (a matrix, or Open MPI monitoring output)");
+  }
   const auto strategies = o.strategies.empty() ? std::vector<std::string>{} : strategy_list(o.strategies);
   auto machine = load_machine(o.in);
   const auto& topology = machine.topology;
@@ -228,6 +266,7 @@ int run_tool(const Options& o) {
   run.machine_text = machine.text;
   run.machine_name = machine.copy_name;
   run.want_matrix = !matrix_output.empty();
+  if (replay) run.files.emplace_back("replay.txt", replay_file(o.in.comm, *comm));
   std::vector<Row> rows;
   for (const auto& [name, mapping] : mappings) {
     Row row;
@@ -245,6 +284,10 @@ int run_tool(const Options& o) {
   }
 
   check_interrupted();
+  std::vector<std::string> notes;
+  if (comm && !replay) {
+    if (auto note = traffic_mismatch(*comm, app_words, rows.front().report.bytes)) notes.push_back(std::move(*note));
+  }
   if (!matrix_output.empty()) emit(rows.front().report.matrix, matrix_output);
   const auto ranks = mappings.front().second.size();
   // Against the first row; no ratio when the first run took no time (one
@@ -277,6 +320,7 @@ int run_tool(const Options& o) {
       list.push_back(std::move(x));
     }
     j["runs"] = std::move(list);
+    if (!notes.empty()) j["notes"] = notes;
     emit(j.dump(2) + "\n", o.output);
     return kExitOk;
   }
@@ -298,6 +342,7 @@ int run_tool(const Options& o) {
           r.mapping, r.report.maxmin_precision);
     }
   }
+  for (const auto& note : notes) text += "# note: " + note + "\n";
   emit(text, o.output);
   return kExitOk;
 }

@@ -102,7 +102,8 @@ void check_interrupted() {
 }
 
 const std::vector<std::string>& proxy_names() {
-  static const std::vector<std::string> names{"pingpong", "wavefront", "lu", "sweep3d", "snap", "bt", "sp", "cg"};
+  static const std::vector<std::string> names{"pingpong", "wavefront", "lu", "sweep3d", "snap",
+                                              "bt",       "sp",        "cg", "replay"};
   return names;
 }
 
@@ -195,6 +196,7 @@ ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& given_platfo
     write_file(folder.path() / run.machine_name, run.machine_text);
     platform.topology = (folder.path() / run.machine_name).string();
   }
+  for (const auto& [name, content] : run.files) write_file(folder.path() / name, content);
   const auto spec_path = folder.path() / "platform.txt";
   write_file(spec_path, sim::to_text(platform));
   std::string hosts;

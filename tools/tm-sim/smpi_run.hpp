@@ -29,6 +29,9 @@ struct ProxyRun {
   /// Ask the proxy for the traffic it sent (its --matrix), returned in
   /// ProxyReport::matrix: the proxy writes inside the run's folder only.
   bool want_matrix = false;
+  /// Files written into each run's folder before smpirun (name, content):
+  /// the replay proxy's traffic.
+  std::vector<std::pair<std::string, std::string>> files;
   std::string platform_module;  ///< libtmap-smpi-platform.so
   double timeout_s = 600;
   std::string keep;  ///< folder to keep the generated files in ("" = none)
