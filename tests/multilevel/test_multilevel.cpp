@@ -69,7 +69,8 @@ TEST(Multilevel, VcyclesNeverIncreaseHopBytes) {
       const auto n = constraints.num_slots() - 5;
       const auto comm = tmap::gen::random_sparse(n, 5, 1000, 11);
       const auto sym = comm.symmetrized();
-      for (const std::uint64_t seed : {1, 2, 3}) {
+      // (Under the sanitizers one seed per machine and load: the same paths.)
+      for (std::uint64_t seed = 1; seed <= (tmap::test::kSanitized ? 1U : 3U); ++seed) {
         Context c;
         c.strategy = "random";
         c.seed = seed;
