@@ -110,7 +110,8 @@ void tmap_constraints_free(tmap_constraints* constraints);
 tmap_options* tmap_options_create(void);
 void tmap_options_set_seed(tmap_options* options, uint64_t seed);
 /* Any option by key, as tm-map's --KEY VALUE takes it: the run's ("strategy",
- * "seed", "threads", "refine", "refine-iters", "time-limit", "link-bw") and
+ * "seed", "threads", "refine", "refine-iters", "time-limit", "objective",
+ * "link-bw") and
  * each strategy's ("ohtma-loop", "sparse-factor", "tau", ...: the strategy
  * table lists them; tmap/config.hpp's context_options() all of them).
  * TMAP_ERROR_PARAMETER naming the key for an unknown key, a bad value or
@@ -123,7 +124,11 @@ tmap_status tmap_options_set(tmap_options* options, const char* key, const char*
 tmap_status tmap_options_set_preset(tmap_options* options, const char* name, char** error);
 tmap_status tmap_options_load_config(tmap_options* options, const char* path, char** error);
 void tmap_options_set_threads(tmap_options* options, int threads);
-/* OHTMA's pair-exchange iterations; negative = n/2 (the paper's choice). */
+/* Deprecated: tmap_options_set(o, "ohtma-loop", "N", &err) sets it (and
+ * says why a value is refused); kept for programs built against 0.1. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((deprecated("use tmap_options_set(options, \"ohtma-loop\", value, &error)")))
+#endif
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop);
 /* Refinement after the strategy: "none", "swap", "tabu" or "multilevel" (tm-map --refine);
  * iterations < 0 = the default budget. TMAP_ERROR_PARAMETER for another kind. */

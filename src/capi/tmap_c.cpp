@@ -264,7 +264,9 @@ void tmap_options_set_threads(tmap_options* options, int threads) {
   if (options != nullptr && threads > 0) options->context.threads = threads;
 }
 void tmap_options_set_ohtma_loop(tmap_options* options, int64_t loop) {
-  if (options != nullptr) options->context.ohtma.loop = loop;
+  // The generic setter's row (a negative loop: the paper's n/2, as before).
+  if (options != nullptr)
+    (void)tmap_options_set(options, "ohtma-loop", loop < 0 ? "default" : std::to_string(loop).c_str(), nullptr);
 }
 tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int64_t iterations, char** error) {
   if (options == nullptr) return missing(error, "options");

@@ -216,6 +216,21 @@ TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
   typed.scotch.flags = "q";
   typed.scotch.imbalance = 0.05;
   EXPECT_EQ(c_mapping("scotch"), tmap::map_with("scotch", problem, typed));
+  // The objective by key: the mapping is the C++ API's under it.
+  ASSERT_EQ(tmap_options_set(options, "objective", "congestion", &error), TMAP_OK);
+  typed.objective = tmap::Objective::Congestion;
+  EXPECT_EQ(c_mapping("greedy"), tmap::map_with("greedy", problem, typed));
+  EXPECT_NE(c_mapping("greedy"), tmap::map_with("greedy", problem, tmap::Context{}));
+  // The deprecated setter is the generic one's row: a negative loop is the default.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  tmap_options_set_ohtma_loop(options, -1);
+  typed.ohtma.loop = -1;
+  EXPECT_EQ(c_mapping("ohtma"), tmap::map_with("ohtma", problem, typed));
+  tmap_options_set_ohtma_loop(options, 0);
+#pragma GCC diagnostic pop
+  typed.ohtma.loop = 0;
+  EXPECT_EQ(c_mapping("ohtma"), tmap::map_with("ohtma", problem, typed));
   tmap_comm_free(comm);
   tmap_topology_free(topology);
   EXPECT_EQ(tmap_options_set(options, "ohtma-loop", "x", &error), TMAP_ERROR_PARAMETER);
