@@ -88,6 +88,19 @@ struct MappingReport {
   std::function<std::int64_t(PE)> scotch_terminal_of;
 };
 
+/// Bytes each used node exchanges with other nodes (sent and received; a
+/// matrix entry counts at both ends), by node id: MappingReport::node_traffic.
+[[nodiscard]] std::vector<std::pair<NodeId, Volume>> node_traffic(const CommMatrix& comm, const Topology& topology,
+                                                                  std::span<const PE> mapping);
+
+/// A report of what a mapping costs: the topology, hop-bytes and the other
+/// metrics, node traffic and, when `routing` is given (with the run's link
+/// bandwidths set), the link metrics and the predicted time. What the tools
+/// print for any mapping, theirs or a file's; the run's own fields
+/// (strategy, time, configuration, refinement) are the caller's.
+[[nodiscard]] MappingReport describe_mapping(const Problem& problem, std::span<const PE> mapping,
+                                             const RoutingModel* routing, std::string_view link_bandwidths);
+
 /// Renders a mapping; every format ends with a newline.
 [[nodiscard]] std::string format_mapping(MappingFormat format, std::span<const PE> mapping,
                                          const MappingReport& report);

@@ -4,9 +4,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/io.hpp"
+#include "tmap/machine.hpp"
+#include "tmap/mapper.hpp"
 #include "tmap/report.hpp"
+#include "tmap/routing.hpp"
+#include "tmap/topology.hpp"
 
 using tmap::MappingFormat;
 
@@ -105,4 +110,31 @@ TEST(MappingIo, AtomicWriteLeavesNoTemporaryAndReplaces) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}), 1);
   EXPECT_THROW(tmap::write_file_atomically((dir / "missing" / "x").string(), "x"), tmap::ParameterError);
   std::filesystem::remove_all(dir);
+}
+
+// What a mapping costs, as every report shows it, on the chain worked by
+// hand in tests/routing/test_objective.cpp (PEs in a row, 0->3 100 bytes,
+// 1->2 50 bytes, in order): each PE is a node; the middle link carries 150.
+TEST(MappingReport, DescribesAMappingWorkedByHand) {
+  const auto topology = tmap::load_topology("mesh2D 4 1");
+  const auto constraints = tmap::Constraints::all(*topology);
+  const auto comm = tmap::CommMatrix::from_entries(4, {{0, 3, 100}, {1, 2, 50}});
+  const tmap::Problem problem{comm, *topology, constraints};
+  const std::vector<tmap::PE> in_order{0, 1, 2, 3};
+  EXPECT_EQ(tmap::node_traffic(comm, *topology, in_order),
+            (std::vector<std::pair<tmap::NodeId, tmap::Volume>>{{0, 100}, {1, 50}, {2, 50}, {3, 100}}));
+  const auto bare = tmap::describe_mapping(problem, in_order, nullptr, "");
+  EXPECT_EQ(bare.metrics.hop_bytes, 350);
+  EXPECT_EQ(bare.num_pes, 4);
+  EXPECT_EQ(bare.topology, topology->description());
+  EXPECT_FALSE(bare.routes.has_value());
+  EXPECT_FALSE(bare.predicted_time_s.has_value());
+  const auto routing = tmap::make_routing(*topology);
+  routing->set_bandwidths("dim0=2");
+  const auto full = tmap::describe_mapping(problem, in_order, routing.get(), "dim0=2");
+  ASSERT_TRUE(full.routes.has_value());
+  EXPECT_DOUBLE_EQ(full.routes->mc, 75.0);
+  // 0->3 alone: 3 hops x 0.5 us, then 100 bytes at 2 x 12.5 GB/s.
+  EXPECT_DOUBLE_EQ(*full.predicted_time_s, 1.5e-6 + 100 / 25e9);
+  EXPECT_EQ(full.node_traffic, bare.node_traffic);
 }

@@ -10,26 +10,6 @@
 
 namespace tmap::cli {
 
-std::vector<std::pair<NodeId, Volume>> node_traffic(const Problem& problem, const Mapping& mapping) {
-  std::map<NodeId, Volume> bytes;
-  const auto node = [&](Rank r) { return problem.topology.node_of(mapping[static_cast<std::size_t>(r)]); };
-  for (Rank i = 0; i < problem.comm.num_ranks(); ++i) {
-    bytes.try_emplace(node(i), 0);
-    const auto partners = problem.comm.targets(i);
-    const auto volumes = problem.comm.volumes(i);
-    for (std::size_t e = 0; e < partners.size(); ++e) {
-      if (node(i) == node(partners[e])) continue;
-      bytes[node(i)] += volumes[e];
-      bytes[node(partners[e])] += volumes[e];
-    }
-  }
-  return {bytes.begin(), bytes.end()};
-}
-
-double predicted_time(const Problem& problem, std::string_view link_bandwidths, const Mapping& mapping) {
-  return ObjectiveMeter(problem.comm, problem.topology, Objective::Time, link_bandwidths)(mapping).value;
-}
-
 RunResult run_strategy(const std::string& name, const Problem& problem, const Run& context,
                        const RoutingModel* routing) {
   // "NAME:REFINE" (e.g. scotch:tabu) overrides --refine for this run.
@@ -49,33 +29,30 @@ RunResult run_strategy(const std::string& name, const Problem& problem, const Ru
   // scotch repaired Scotch's mapping) also go to the report, even under -q;
   // stderr gets what -v asks for.
   construct.hooks.verbosity = std::max(run.hooks.verbosity, 1);
+  std::vector<std::string> notes;
+  std::string fell_back_to;
   std::mutex notes_lock;  // strategies may note from their worker threads
-  construct.hooks.log = [&result, &run, &notes_lock](std::string_view message) {
+  construct.hooks.log = [&notes, &run, &notes_lock](std::string_view message) {
     if (run.hooks.log && run.hooks.verbosity >= 1) run.hooks.log(message);
     const std::lock_guard lock(notes_lock);
-    result.report.notes.emplace_back(message);
+    notes.emplace_back(message);
   };
   // A fallback of the strategy asked for (not of a candidate inside a portfolio).
-  construct.hooks.fallback = [&result, &strategy, &notes_lock](std::string_view who, std::string_view instead,
-                                                               std::string_view /*why*/) {
+  construct.hooks.fallback = [&fell_back_to, &strategy, &notes_lock](std::string_view who, std::string_view instead,
+                                                                     std::string_view /*why*/) {
     const std::lock_guard lock(notes_lock);
-    if (who == strategy && result.report.fell_back_to.empty()) result.report.fell_back_to = std::string(instead);
+    if (who == strategy && fell_back_to.empty()) fell_back_to = std::string(instead);
   };
   StageStats stages;
   result.mapping = map_with(strategy, problem, construct, stages);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  result.report = describe_mapping(problem, result.mapping, routing, run.link_bandwidths);
+  result.report.notes = std::move(notes);
+  result.report.fell_back_to = std::move(fell_back_to);
   result.report.refine = stages.refine;
   result.report.objective_refine = stages.objective;
   result.report.objective = run.objective;
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   result.report.strategy = name;
-  result.report.topology = problem.topology.description();
-  result.report.num_pes = problem.topology.size();
-  result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
-  if (routing != nullptr) {
-    result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
-    result.report.predicted_time_s = predicted_time(problem, run.link_bandwidths, result.mapping);
-  }
-  result.report.node_traffic = node_traffic(problem, result.mapping);
   result.report.time_s = elapsed.count();
   result.report.seed = run.seed;
   result.report.threads = run.threads;
@@ -100,15 +77,8 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   check_mapping_file(result.mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology,
                      &problem.constraints);
   result.external = true;
+  result.report = describe_mapping(problem, result.mapping, routing, links);
   result.report.strategy = name;
-  result.report.topology = problem.topology.description();
-  result.report.num_pes = problem.topology.size();
-  result.report.metrics = evaluate(problem.comm, problem.topology, result.mapping);
-  if (routing != nullptr) {
-    result.report.routes = evaluate_routes(problem.comm, *routing, result.mapping);
-    result.report.predicted_time_s = predicted_time(problem, links, result.mapping);
-  }
-  result.report.node_traffic = node_traffic(problem, result.mapping);
   return result;
 }
 

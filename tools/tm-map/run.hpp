@@ -17,11 +17,6 @@ struct RunResult {
   bool external = false;
 };
 
-/// The one-round flow model's time of a mapping (tmap/objective.hpp).
-[[nodiscard]] double predicted_time(const Problem& problem, std::string_view link_bandwidths, const Mapping& mapping);
-/// Bytes each used node exchanges with other nodes (MappingReport::node_traffic).
-[[nodiscard]] std::vector<std::pair<NodeId, Volume>> node_traffic(const Problem& problem, const Mapping& mapping);
-
 /// Maps with one strategy and scores the result (with the link metrics when
 /// `routing` is given).
 [[nodiscard]] RunResult run_strategy(const std::string& strategy, const Problem& problem, const Run& run,
