@@ -302,54 +302,40 @@ int main(int argc, char** argv) {
         throw InputError("--compare prints a table (default) or JSON (--format json)");
       }
       if (!links.loads_file.empty()) throw InputError("--link-loads writes one mapping's loads; not with --compare");
-      std::vector<RunResult> results;
       // External mappings first: a bad file fails before any strategy runs.
+      std::vector<RunResult> external;
+      external.reserve(compare_files.size());
       for (const auto& spec : compare_files) {
-        results.push_back(external_result(spec, problem, routing.get(), context.link_bandwidths));
-        for (std::size_t k = 0; k + 1 < results.size(); ++k) {
-          if (results[k].report.strategy == results.back().report.strategy) {
-            throw InputError("--compare-file: the name '" + results.back().report.strategy +
-                             "' is given twice; each external mapping needs its own name");
-          }
-        }
+        external.push_back(external_result(spec, problem, routing.get(), context.link_bandwidths));
       }
-      const auto names = parse_strategy_list(compare);
-      for (std::size_t k = 0; k < names.size() && !job.stopped(); ++k) {
-        results.push_back(run_strategy(names[k], problem, job, routing.get()));
-        printer.finish();
-        // Progress only on runs long enough to want it (as the progress
-        // printer: nothing under 2 s at the normal level).
-        const double so_far =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - job.hooks.control->start).count();
-        if (level >= 2 || (!silent && so_far >= 2.0)) {
-          fmt::print(stderr, "tm-map: [{}/{}] {} done in {:.3f} s{}\n", k + 1, names.size(), names[k],
-                     results.back().report.time_s, results.back().report.partial ? " (stopped: partial)" : "");
-        }
-      }
-      if (job.stopped()) {
+      const auto names = comparison_strategies(compare);
+      auto comparison = tmap::compare(
+          problem, job, names, std::move(external), routing.get(), [&](std::size_t k, const RunResult& row) {
+            printer.finish();
+            // Progress only on runs long enough to want it (as the progress
+            // printer: nothing under 2 s at the normal level).
+            const double so_far =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - job.hooks.control->start).count();
+            if (level >= 2 || (!silent && so_far >= 2.0)) {
+              fmt::print(stderr, "tm-map: [{}/{}] {} done in {:.3f} s{}\n", k + 1, names.size(), names[k],
+                         row.report.time_s, row.report.partial ? " (stopped: partial)" : "");
+            }
+          });
+      if (comparison.stopped) {
         fmt::print(stderr, "tm-map: stopped (Ctrl-C): the table holds the strategies run so far\n");
-        job.hooks.control = std::make_shared<RunControl>();  // the references below still run
-      }
-      std::vector<RunResult> references;  // ratios need scotch and inorder even when not listed
-      for (const std::string name : {"inorder", "scotch"}) {
-        bool listed = false;
-        for (const auto& r : results) listed = listed || r.report.strategy == name;
-        if (!listed) references.push_back(run_strategy(name, problem, job, routing.get()));
       }
       std::vector<RunResult*> simulated;
-      simulated.reserve(results.size());
-      for (auto& r : results) simulated.push_back(&r);
+      simulated.reserve(comparison.results.size());
+      for (auto& r : comparison.results) simulated.push_back(&r);
       simulation.run(problem, simulated);
-      const auto notes = compare_notes(problem);
-      emit(out_format == MappingFormat::Json ? compare_json(results, references, notes)
-                                             : compare_text(results, references, notes),
-           output);
+      emit(out_format == MappingFormat::Json ? comparison_json(comparison) : comparison_text(comparison), output);
+      const auto& results = comparison.results;
       bool partial = false;
       for (const auto& r : results) partial = partial || r.report.partial;
       return partial || interrupted() ? kExitPartial : kExitOk;
     }
 
-    auto result = run_strategy(job.strategy, problem, job, routing.get());
+    auto result = run_and_report(job.strategy, problem, job, routing.get());
     printer.finish();
     if (result.report.partial) {
       fmt::print(stderr,

@@ -1,0 +1,93 @@
+// --compare's runs: the strategies in turn, the references the ratios need.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/compare.hpp"
+#include "tmap/error.hpp"
+
+namespace tmap {
+
+std::vector<std::string> comparison_strategies(std::string_view list) {
+  std::vector<std::string> names;
+  if (list == "all") {
+    // The default repeats one of the others' rows: every strategy but it.
+    for (const auto& s : strategy_table()) {
+      if (s.name != default_strategy()) names.emplace_back(s.name);
+    }
+    return names;
+  }
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const auto name = rest.substr(0, comma);
+    if (!name.empty()) {
+      // Unknown names and refinements fail before anything runs.
+      const auto colon = name.find(':');
+      (void)find_strategy(name.substr(0, colon));
+      if (colon != std::string_view::npos) (void)refine_kind_from_name(name.substr(colon + 1));
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+    }
+    rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+  }
+  if (names.empty()) {
+    throw ParameterError("--compare '" + std::string(list) +
+                         "': no strategy named (e.g. --compare inorder,scotch,auto, or all)");
+  }
+  return names;
+}
+
+namespace {
+
+/// Scotch spreads a job smaller than the allowed PEs over all of them.
+std::vector<std::string> problem_notes(const Problem& problem) {
+  const auto n = problem.comm.num_ranks();
+  const auto pes = static_cast<Rank>(problem.constraints.allowed_pes().size());
+  if (n >= pes) return {};
+  return {
+      fmt::format("scotch spreads the {} ranks over all {} allowed PEs (its static mapping balances load over "
+                  "every PE, as scotch_gmap does): vs_scotch compares with that spread job",
+                  n, pes)};
+}
+
+}  // namespace
+
+Comparison compare(const Problem& problem, const Run& run, std::span<const std::string> strategies,
+                   std::vector<ReportedMapping> external, const RoutingModel* routing,
+                   const std::function<void(std::size_t, const ReportedMapping&)>& on_row) {
+  Comparison c;
+  for (auto& row : external) {
+    const auto& name = row.report.strategy;
+    for (const auto& s : strategy_table()) {
+      if (s.name == name) throw InputError("--compare-file: '" + name + "' is a strategy's name; pick another");
+    }
+    for (const auto& earlier : c.results) {
+      if (earlier.report.strategy == name) {
+        throw InputError("--compare-file: the name '" + name +
+                         "' is given twice; each external mapping needs its own name");
+      }
+    }
+    c.results.push_back(std::move(row));
+  }
+  Run job = run;
+  if (!job.hooks.control) job.hooks.control = std::make_shared<RunControl>();
+  for (std::size_t k = 0; k < strategies.size() && !job.stopped(); ++k) {
+    c.results.push_back(run_and_report(strategies[k], problem, job, routing));
+    if (on_row) on_row(k, c.results.back());
+  }
+  if (job.stopped()) {
+    c.stopped = true;
+    job.hooks.control = std::make_shared<RunControl>();  // the references below still run
+  }
+  for (const std::string name : {"inorder", "scotch"}) {
+    const bool listed =
+        std::any_of(c.results.begin(), c.results.end(), [&](const auto& r) { return r.report.strategy == name; });
+    if (!listed) c.references.push_back(run_and_report(name, problem, job, routing));
+  }
+  c.notes = problem_notes(problem);
+  return c;
+}
+
+}  // namespace tmap

@@ -1,0 +1,69 @@
+// One strategy run and reported; an external mapping scored alike.
+#include <chrono>
+#include <mutex>
+
+#include "tmap/compare.hpp"
+#include "tmap/config.hpp"
+
+namespace tmap {
+
+ReportedMapping run_and_report(std::string_view strategy, const Problem& problem, const Run& given,
+                               const RoutingModel* routing) {
+  // "NAME:REFINE" (e.g. scotch:tabu) overrides run.refine for this run.
+  Run run = given;
+  run.strategy = std::string(strategy);
+  if (const auto colon = strategy.find(':'); colon != std::string_view::npos) {
+    run.strategy = std::string(strategy.substr(0, colon));
+    run.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  // Level-1 notes (what a user must know about the result, e.g. that
+  // scotch repaired Scotch's mapping) go to the report even when the
+  // caller's log is quieter; the log gets what its verbosity asks for.
+  Run construct = run;
+  construct.hooks.verbosity = std::max(run.hooks.verbosity, 1);
+  std::vector<std::string> notes;
+  std::string fell_back_to;
+  std::mutex notes_lock;  // strategies may note from their worker threads
+  construct.hooks.log = [&notes, &run, &notes_lock](std::string_view message) {
+    if (run.hooks.log && run.hooks.verbosity >= 1) run.hooks.log(message);
+    const std::lock_guard lock(notes_lock);
+    notes.emplace_back(message);
+  };
+  // A fallback of the strategy asked for (not of a candidate inside a portfolio).
+  const std::string& name = run.strategy;
+  construct.hooks.fallback = [&fell_back_to, &name, &notes_lock](std::string_view who, std::string_view instead,
+                                                                 std::string_view /*why*/) {
+    const std::lock_guard lock(notes_lock);
+    if (who == name && fell_back_to.empty()) fell_back_to = std::string(instead);
+  };
+  StageStats stages;
+  ReportedMapping result;
+  result.mapping = map_with(run.strategy, problem, construct, stages);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  result.report = describe_mapping(problem, result.mapping, routing, run.link_bandwidths);
+  result.report.notes = std::move(notes);
+  result.report.fell_back_to = std::move(fell_back_to);
+  result.report.refine = stages.refine;
+  result.report.objective_refine = stages.objective;
+  result.report.objective = run.objective;
+  result.report.strategy = std::string(strategy);
+  result.report.time_s = elapsed.count();
+  result.report.seed = run.seed;
+  result.report.threads = run.threads;
+  result.report.config = option_values(run.config());
+  result.report.partial = run.stopped();
+  return result;
+}
+
+ReportedMapping report_external(std::string name, Mapping mapping, const Problem& problem,
+                                const RoutingModel* routing, std::string_view link_bandwidths) {
+  ReportedMapping result;
+  result.mapping = std::move(mapping);
+  result.external = true;
+  result.report = describe_mapping(problem, result.mapping, routing, link_bandwidths);
+  result.report.strategy = std::move(name);
+  return result;
+}
+
+}  // namespace tmap
