@@ -1,11 +1,12 @@
 // --compare's runs: the strategies in turn, the references the ratios need.
+#include "tmap/compare.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <memory>
 
 #include "tmap/comm_matrix.hpp"
-#include "tmap/compare.hpp"
 #include "tmap/error.hpp"
 
 namespace tmap {

@@ -1,5 +1,6 @@
 // One strategy run and reported; an external mapping scored alike.
 #include <chrono>
+#include <memory>
 #include <mutex>
 
 #include "tmap/compare.hpp"
@@ -16,6 +17,8 @@ ReportedMapping run_and_report(std::string_view strategy, const Problem& problem
     run.strategy = std::string(strategy.substr(0, colon));
     run.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
   }
+  // One control for the run and the report: a stop is seen as partial.
+  if (!run.hooks.control) run.hooks.control = std::make_shared<RunControl>();
   const auto start = std::chrono::steady_clock::now();
   // Level-1 notes (what a user must know about the result, e.g. that
   // scotch repaired Scotch's mapping) go to the report even when the
@@ -56,8 +59,8 @@ ReportedMapping run_and_report(std::string_view strategy, const Problem& problem
   return result;
 }
 
-ReportedMapping report_external(std::string name, Mapping mapping, const Problem& problem,
-                                const RoutingModel* routing, std::string_view link_bandwidths) {
+ReportedMapping report_external(std::string name, Mapping mapping, const Problem& problem, const RoutingModel* routing,
+                                std::string_view link_bandwidths) {
   ReportedMapping result;
   result.mapping = std::move(mapping);
   result.external = true;

@@ -11,12 +11,23 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$bin/tm-gen" stencil2d --dims 32x32 --shuffle 1 --output job.mat
 machine="tleaf 3 16 100 8 10 8 1"
+# Signals once the mapping is under way (-vv prints each stage as it
+# starts; reading the input takes longer under the sanitizers or a load).
+signal_when_mapping() {  # signal_when_mapping SIGNAL PID
+  for _ in $(seq 600); do
+    grep -q ": started" err.txt 2> /dev/null && break
+    sleep 0.1
+  done
+  grep -q ": started" err.txt || { echo "the run never started mapping" >&2; cat err.txt >&2; exit 1; }
+  sleep 1
+  kill -s "$1" "$2"
+}
 
 for signal in INT TERM; do
-  "$bin/tm-map" -t "$machine" -c job.mat -s best --refine tabu --format json --output out.json 2> err.txt &
+  rm -f err.txt
+  "$bin/tm-map" -t "$machine" -c job.mat -s best --refine tabu -vv --format json --output out.json 2> err.txt &
   pid=$!
-  sleep 1.5
-  kill -s "$signal" "$pid"
+  signal_when_mapping "$signal" "$pid"
   rc=0
   wait "$pid" || rc=$?
   test "$rc" -eq 3 || { echo "SIG$signal: exit $rc, expected 3" >&2; cat err.txt >&2; exit 1; }
@@ -26,10 +37,11 @@ for signal in INT TERM; do
   rm -f out.json
 done
 
-"$bin/tm-map" -t "$machine" -c job.mat --compare inorder,best:tabu,scotch --format json --output cmp.json 2> err.txt &
+rm -f err.txt
+"$bin/tm-map" -t "$machine" -c job.mat --compare inorder,best:tabu,scotch -vv --format json --output cmp.json \
+  2> err.txt &
 pid=$!
-sleep 1.5
-kill -s INT "$pid"
+signal_when_mapping INT "$pid"
 rc=0
 wait "$pid" || rc=$?
 test "$rc" -eq 3 || { echo "--compare: exit $rc, expected 3" >&2; cat err.txt >&2; exit 1; }

@@ -88,6 +88,14 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
                     .hop_bytes = best_so_far});
     candidates.push_back(std::move(c));
   }
+  if (candidates.empty() && context.stopped()) {
+    // Stopped before its first construction: a stop still gives a valid
+    // mapping (the launcher's order), marked partial by the caller.
+    Candidate c;
+    c.name = "inorder";
+    c.mapping = map_with("inorder", problem, construct);
+    candidates.push_back(std::move(c));
+  }
   if (candidates.empty()) throw UnsupportedError("best: no construction could map this input");
   const auto by_cost = [&] {
     std::vector<std::size_t> order(candidates.size());

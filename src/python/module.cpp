@@ -1,0 +1,206 @@
+// tmap's Python module, the compiled half (`tmap._tmap`): the library's
+// map, evaluate and compare over a matrix given as COO arrays and a machine
+// given as tm-map's strings; the pure-Python half (tmap/__init__.py) turns
+// numpy arrays, scipy.sparse matrices, networkx graphs and files into those
+// arrays. Mapping runs with the GIL released; progress reaches a Python
+// callable with it held. Errors are the library's categories as Python
+// exceptions (tmap.InputError, ..., all tmap.Error).
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tmap/comm_matrix.hpp"
+#include "tmap/compare.hpp"
+#include "tmap/config.hpp"
+#include "tmap/error.hpp"
+#include "tmap/io.hpp"
+#include "tmap/machine.hpp"
+#include "tmap/mapper.hpp"
+#include "tmap/report.hpp"
+#include "tmap/routing.hpp"
+#include "tmap/topology.hpp"
+#include "tmap/version.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+using Ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+tmap::CommMatrix matrix_of(std::int64_t n, const Ints& rows, const Ints& cols, const Ints& volumes) {
+  if (n < 0 || n > tmap::kMaxRanks) throw tmap::ParameterError("traffic: the number of ranks is out of range");
+  if (rows.size() != cols.size() || rows.size() != volumes.size()) {
+    throw tmap::ParameterError("traffic: rows, columns and volumes differ in length");
+  }
+  std::vector<tmap::CommEntry> entries;
+  entries.reserve(static_cast<std::size_t>(rows.size()));
+  const auto r = rows.unchecked<1>();
+  const auto c = cols.unchecked<1>();
+  const auto v = volumes.unchecked<1>();
+  for (py::ssize_t k = 0; k < rows.size(); ++k) {
+    entries.push_back({static_cast<tmap::Rank>(r(k)), static_cast<tmap::Rank>(c(k)), v(k)});
+  }
+  return tmap::CommMatrix::from_entries(static_cast<tmap::Rank>(n), std::move(entries));
+}
+
+/// The machine and where ranks may go, as tm-map's -t, --node,
+/// --host-names, -o and an allowed PE list take them.
+struct Machine {
+  std::unique_ptr<tmap::Topology> topology;
+  tmap::Constraints constraints;
+};
+
+Machine machine_of(const std::string& spec, const std::string& node, const std::string& host_names,
+                   std::int64_t oversubscription, const std::optional<std::vector<tmap::PE>>& allowed) {
+  Machine m;
+  m.topology = tmap::load_machine(tmap::machine_spec_from_text(spec, node, host_names, "tmap."));
+  if (oversubscription < 1) throw tmap::ParameterError("oversubscription: at least 1 rank a PE");
+  m.constraints = allowed ? tmap::Constraints::allowed(*m.topology, *allowed, oversubscription)
+                          : tmap::Constraints::all(*m.topology, oversubscription);
+  return m;
+}
+
+/// tm-map's configuration path: preset, config file, options, then the
+/// strategy, seed and objective given.
+tmap::Context context_of(const std::optional<std::string>& preset, const std::optional<std::string>& config,
+                         const std::map<std::string, std::string>& options, const std::optional<std::string>& strategy,
+                         std::optional<std::uint64_t> seed, const std::optional<std::string>& objective) {
+  tmap::Context c = preset ? tmap::preset(*preset) : tmap::Context{};
+  if (config) c = tmap::load_config(tmap::read_file(*config), *config, c);
+  for (const auto& [key, value] : options) tmap::set_option(c, key, value);
+  if (strategy) tmap::set_option(c, "strategy", *strategy);
+  if (seed) c.seed = *seed;
+  if (objective) tmap::set_option(c, "objective", *objective);
+  return c;
+}
+
+/// A report as the JSON tm-map writes, as a Python dict.
+py::object as_dict(const std::string& json) {
+  return py::module_::import("json").attr("loads")(json);
+}
+
+py::object map_traffic(std::int64_t n, const Ints& rows, const Ints& cols, const Ints& volumes,
+                       const std::string& machine, const std::string& node, const std::string& host_names,
+                       std::int64_t oversubscription, const std::optional<std::vector<tmap::PE>>& allowed,
+                       const std::optional<std::string>& strategy, std::optional<std::uint64_t> seed,
+                       const std::optional<std::string>& objective, const std::optional<std::string>& preset,
+                       const std::optional<std::string>& config, const std::map<std::string, std::string>& options,
+                       int threads, const std::optional<py::function>& progress) {
+  const auto comm = matrix_of(n, rows, cols, volumes);
+  const auto m = machine_of(machine, node, host_names, oversubscription, allowed);
+  auto context = context_of(preset, config, options, strategy, seed, objective);
+  if (threads > 0) context.threads = threads;
+  tmap::Run run(context);
+  std::optional<py::error_already_set> raised;
+  if (progress) {
+    // Called from the mapping's thread: the GIL is taken for the call; an
+    // exception in the callback stops the run and is raised after it.
+    run.hooks.progress = [&progress, &raised](const tmap::Progress& p) {
+      py::gil_scoped_acquire gil;
+      try {
+        const py::object keep =
+            (*progress)(py::dict(py::arg("stage") = std::string(p.stage), py::arg("detail") = std::string(p.detail),
+                                 py::arg("fraction") = p.fraction, py::arg("hop_bytes") = p.hop_bytes,
+                                 py::arg("elapsed_s") = p.elapsed_s, py::arg("done") = p.done));
+        return keep.is_none() || keep.cast<bool>();
+      } catch (py::error_already_set& e) {
+        raised = std::move(e);
+        return false;
+      }
+    };
+  }
+  const tmap::Problem problem{comm, *m.topology, m.constraints};
+  const auto routing = tmap::make_routing(*m.topology);
+  if (routing && !context.link_bandwidths.empty()) routing->set_bandwidths(context.link_bandwidths);
+  tmap::ReportedMapping result;
+  {
+    py::gil_scoped_release release;
+    result = tmap::run_and_report(context.strategy, problem, run, routing.get());
+  }
+  if (raised) throw std::move(*raised);
+  return as_dict(tmap::mapping_json(result.mapping, result.report));
+}
+
+py::object evaluate_mapping(std::int64_t n, const Ints& rows, const Ints& cols, const Ints& volumes,
+                            const std::string& machine, const std::string& node, const std::string& host_names,
+                            std::int64_t oversubscription, const std::vector<tmap::PE>& mapping,
+                            const std::string& link_bandwidths) {
+  const auto comm = matrix_of(n, rows, cols, volumes);
+  const auto m = machine_of(machine, node, host_names, oversubscription, std::nullopt);
+  tmap::validate_mapping(mapping, comm.num_ranks(), m.constraints);
+  const tmap::Problem problem{comm, *m.topology, m.constraints};
+  const auto routing = tmap::make_routing(*m.topology);
+  if (routing && !link_bandwidths.empty()) routing->set_bandwidths(link_bandwidths);
+  auto report = tmap::describe_mapping(problem, mapping, routing.get(), link_bandwidths);
+  report.strategy = "given";
+  return as_dict(tmap::mapping_json(mapping, report));
+}
+
+py::tuple compare_strategies(std::int64_t n, const Ints& rows, const Ints& cols, const Ints& volumes,
+                             const std::string& machine, const std::string& node, const std::string& host_names,
+                             std::int64_t oversubscription, const std::optional<std::vector<tmap::PE>>& allowed,
+                             const std::string& strategies, std::optional<std::uint64_t> seed,
+                             const std::optional<std::string>& objective, const std::optional<std::string>& preset,
+                             const std::optional<std::string>& config,
+                             const std::map<std::string, std::string>& options) {
+  const auto comm = matrix_of(n, rows, cols, volumes);
+  const auto m = machine_of(machine, node, host_names, oversubscription, allowed);
+  const auto context = context_of(preset, config, options, std::nullopt, seed, objective);
+  const auto names = tmap::comparison_strategies(strategies);
+  const tmap::Problem problem{comm, *m.topology, m.constraints};
+  const auto routing = tmap::make_routing(*m.topology);
+  if (routing && !context.link_bandwidths.empty()) routing->set_bandwidths(context.link_bandwidths);
+  tmap::Comparison comparison;
+  {
+    py::gil_scoped_release release;
+    comparison = tmap::compare(problem, tmap::Run(context), names, {}, routing.get());
+  }
+  return py::make_tuple(tmap::comparison_text(comparison), as_dict(tmap::comparison_json(comparison)));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_tmap, m) {
+  m.doc() = "tmap's compiled core: use the tmap package (tmap.map, tmap.evaluate, tmap.compare)";
+  // One Python exception per error category, all tmap.Error (translators
+  // run newest first: the base is registered first).
+  static py::exception<tmap::Error> error(m, "Error");
+  py::register_exception<tmap::InputError>(m, "InputError", error.ptr());
+  py::register_exception<tmap::ParameterError>(m, "ParameterError", error.ptr());
+  py::register_exception<tmap::UnsupportedError>(m, "UnsupportedError", error.ptr());
+  py::register_exception<tmap::ResourceError>(m, "ResourceError", error.ptr());
+  py::register_exception<tmap::SystemError>(m, "SystemError", error.ptr());
+  py::register_exception<tmap::InternalError>(m, "InternalError", error.ptr());
+  m.def("map", &map_traffic, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"), py::arg("machine"),
+        py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"), py::arg("strategy"),
+        py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"), py::arg("options"),
+        py::arg("threads"), py::arg("progress"));
+  m.def("evaluate", &evaluate_mapping, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"),
+        py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("mapping"),
+        py::arg("link_bandwidths"));
+  m.def("compare", &compare_strategies, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"),
+        py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"),
+        py::arg("strategies"), py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"),
+        py::arg("options"));
+  m.def("read_matrix", [](const std::string& path) {
+    const auto comm = tmap::read_comm(path, std::nullopt, {});
+    std::vector<std::int64_t> rows, cols, volumes;
+    for (tmap::Rank i = 0; i < comm.num_ranks(); ++i) {
+      const auto targets = comm.targets(i);
+      const auto vols = comm.volumes(i);
+      for (std::size_t k = 0; k < targets.size(); ++k) {
+        rows.push_back(i);
+        cols.push_back(targets[k]);
+        volumes.push_back(vols[k]);
+      }
+    }
+    return py::make_tuple(comm.num_ranks(), rows, cols, volumes);
+  });
+  m.attr("__version__") = std::string(tmap::version());
+}

@@ -1,0 +1,125 @@
+"""The Python module against tm-map itself: the same traffic as a scipy.sparse
+matrix, a networkx graph, a numpy array or a file maps PE for PE as tm-map
+maps the file; compare gives tm-map's table; errors are the library's
+categories; progress can stop a run; the GIL is released while mapping.
+Run by ctest with PYTHONPATH at the build's python folder and TMAP_BIN at
+its tools."""
+
+import json
+import os
+import subprocess
+import threading
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import tmap
+
+BIN = os.environ["TMAP_BIN"]
+MACHINE = "tianhe3:2x2,nodes=4,cores=4"  # 64 PEs
+
+
+def tool(*args, cwd):
+    return subprocess.run([os.path.join(BIN, args[0]), *args[1:]], cwd=cwd, check=True, capture_output=True,
+                          text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def stencil(tmp_path_factory):
+    """A shuffled 8x8 stencil as tm-gen writes it (.coo), and its entries."""
+    folder = tmp_path_factory.mktemp("stencil")
+    tool("tm-gen", "stencil2d", "--dims", "8x8", "--shuffle", "3", "--volume", "1000", "--output", "s.coo", cwd=folder)
+    lines = (folder / "s.coo").read_text().split("\n")
+    n = int(lines[0])
+    entries = [tuple(int(x) for x in line.split()) for line in lines[1:] if line.strip()]
+    return folder, n, entries
+
+
+def tm_map(folder, *args):
+    return [int(pe) for pe in tool("tm-map", "-t", MACHINE, "-c", "s.coo", "-q", *args, cwd=folder).split()]
+
+
+def test_scipy_networkx_numpy_and_file_map_as_tm_map(stencil):
+    folder, n, entries = stencil
+    rows, cols, volumes = zip(*entries)
+    matrix = sp.coo_matrix((volumes, (rows, cols)), shape=(n, n)).tocsr()
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_weighted_edges_from((i, j, v) for i, j, v in entries if i < j)  # the stencil is symmetric
+    for strategy, extra in [(None, []), ("greedy", ["-s", "greedy"]), ("scotch", ["-s", "scotch"])]:
+        expected = tm_map(folder, *extra)
+        for traffic in (matrix, graph, matrix.toarray(), folder / "s.coo"):
+            result = tmap.map(traffic, MACHINE, strategy)
+            assert result["mapping"] == expected, (strategy, type(traffic))
+    # Options and objective as tm-map's flags.
+    result = tmap.map(matrix, MACHINE, "greedy", seed=3, objective="congestion", options={"refine": "swap"})
+    assert result["mapping"] == tm_map(folder, "-s", "greedy", "--seed", "3", "--objective", "congestion",
+                                       "--refine", "swap")
+    assert result["objective"]["name"] == "congestion"
+    # evaluate scores as tm-eval does.
+    evaluated = tmap.evaluate(matrix, MACHINE, result["mapping"])
+    assert evaluated["hop_bytes"] == result["hop_bytes"]
+
+
+def test_compare_is_tm_maps_table(stencil):
+    folder, n, entries = stencil
+    rows, cols, volumes = zip(*entries)
+    matrix = sp.csr_matrix((volumes, (rows, cols)), shape=(n, n))
+    table, report = tmap.compare(matrix, MACHINE, ["inorder", "greedy", "scotch"])
+    expected = tool("tm-map", "-t", MACHINE, "-c", "s.coo", "--compare", "inorder,greedy,scotch", cwd=folder)
+
+    def without_times(text):  # the time_s column is each run's own
+        return [line.split()[:-1] for line in text.splitlines()]
+
+    assert without_times(table) == without_times(expected)
+    expected_json = json.loads(tool("tm-map", "-t", MACHINE, "-c", "s.coo", "--compare", "inorder,greedy,scotch",
+                                    "--format", "json", cwd=folder))
+    assert [r["mapping"] for r in report["results"]] == [r["mapping"] for r in expected_json["results"]]
+    assert report["best"] == expected_json["best"]
+
+
+def test_errors_are_the_librarys_categories():
+    with pytest.raises(tmap.InputError, match="65 ranks do not fit"):
+        tmap.map(np.ones((65, 65)), MACHINE)
+    with pytest.raises(tmap.ParameterError, match="unknown strategy 'nope'"):
+        tmap.map(np.ones((4, 4)), MACHINE, "nope")
+    with pytest.raises(tmap.ParameterError, match="objective time: a cmplt"):
+        tmap.map(np.ones((4, 4)), "cmpltw 4 1 1 1 1", objective="time")
+    with pytest.raises(tmap.ParameterError, match="whole numbers"):
+        tmap.map(np.array([[0, -1], [1, 0]]), MACHINE)
+    with pytest.raises(tmap.ParameterError, match="square matrix"):
+        tmap.map(np.ones((2, 3)), MACHINE)
+    with pytest.raises(tmap.InputError):
+        tmap.map(np.ones((2, 2)), "no-such-machine.tgt")
+    assert issubclass(tmap.InputError, tmap.Error) and issubclass(tmap.Error, Exception)
+
+
+def test_progress_reports_and_stops():
+    traffic = sp.random(256, 256, density=0.05, format="csr", random_state=1) * 1000
+    traffic.data = np.floor(traffic.data)
+    events = []
+    tmap.map(traffic, "torus3D 8 8 4", "best", progress=lambda e: events.append(e) or True)
+    assert events and events[0]["stage"] == "best" and any(e["done"] for e in events)
+    stopped = tmap.map(traffic, "torus3D 8 8 4", "best", progress=lambda e: False)
+    assert stopped.get("partial") is True
+    assert sorted(stopped["mapping"]) == sorted(set(stopped["mapping"]))  # still a valid mapping
+
+    def fails(event):
+        raise RuntimeError("from the callback")
+
+    with pytest.raises(RuntimeError, match="from the callback"):
+        tmap.map(traffic, "torus3D 8 8 4", "best", progress=fails)
+
+
+def test_the_gil_is_released_while_mapping():
+    traffic = sp.random(512, 512, density=0.02, format="csr", random_state=2) * 1000
+    traffic.data = np.floor(traffic.data)
+    worker = threading.Thread(target=tmap.map, args=(traffic, "torus3D 8 8 8", "best"))
+    worker.start()
+    spins = 0
+    while worker.is_alive():  # runs only while the mapping thread does not hold the GIL
+        spins += 1
+        worker.join(0.001)
+    assert spins > 10
