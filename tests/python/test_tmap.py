@@ -21,9 +21,9 @@ BIN = os.environ["TMAP_BIN"]
 MACHINE = "tianhe3:2x2,nodes=4,cores=4"  # 64 PEs
 
 
-def tool(*args, cwd):
+def tool(*args, cwd, input=None):
     return subprocess.run([os.path.join(BIN, args[0]), *args[1:]], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout
+                          text=True, input=input).stdout
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +58,12 @@ def test_scipy_networkx_numpy_and_file_map_as_tm_map(stencil):
     assert result["mapping"] == tm_map(folder, "-s", "greedy", "--seed", "3", "--objective", "congestion",
                                        "--refine", "swap")
     assert result["objective"]["name"] == "congestion"
-    # evaluate scores as tm-eval does.
-    evaluated = tmap.evaluate(matrix, MACHINE, result["mapping"])
-    assert evaluated["hop_bytes"] == result["hop_bytes"]
+    # evaluate scores as tm-eval does; keys are attributes too.
+    evaluated = tmap.evaluate(matrix, MACHINE, result.mapping)
+    assert evaluated.hop_bytes == result["hop_bytes"]
+    evaluated_file = json.loads(tool("tm-eval", "-t", MACHINE, "-c", "s.coo", "-m", "/dev/stdin", "--format", "json",
+                                     cwd=folder, input="\n".join(map(str, result.mapping)) + "\n"))
+    assert evaluated.hop_bytes == evaluated_file["hop_bytes"]
 
 
 def test_compare_is_tm_maps_table(stencil):

@@ -6,8 +6,8 @@ close together: the same engine, machines and strategies as tm-map.
     import tmap, scipy.sparse
     traffic = scipy.sparse.load_npz("traffic.npz")     # A[i, j] = bytes i sends j
     result = tmap.map(traffic, "tianhe3:2x2,nodes=8,cores=4")
-    result["mapping"]        # PE of each rank, as tm-map's output
-    result["hop_bytes"]      # and every figure of tm-map's JSON report
+    result.mapping           # PE of each rank, as tm-map's output
+    result.hop_bytes         # and every figure of tm-map's JSON report (also result["hop_bytes"])
 
 Traffic is a square numpy array, a scipy.sparse matrix, a networkx graph
 (edge attribute `weight`, default 1; an undirected edge counts both ways;
@@ -33,8 +33,19 @@ from ._tmap import (  # noqa: F401  (the exceptions are the package's API)
 )
 from . import _tmap
 
-__all__ = ["map", "evaluate", "compare", "Error", "InputError", "ParameterError", "UnsupportedError",
+__all__ = ["map", "evaluate", "compare", "Report", "Error", "InputError", "ParameterError", "UnsupportedError",
            "ResourceError", "SystemError", "InternalError", "__version__"]
+
+
+class Report(dict):
+    """tm-map's JSON report of a mapping: a dict whose keys are also
+    attributes (result.mapping, result.hop_bytes)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 def _coo(traffic):
@@ -105,16 +116,17 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     stops it (the report then says "partial"). The GIL is released while
     mapping."""
     n, rows, cols, volumes = _coo(traffic)
-    return _tmap.map(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
-                     None if allowed is None else [int(pe) for pe in allowed], strategy, seed, objective, preset,
-                     None if config is None else os.fspath(config), dict(options or {}), threads, progress)
+    return Report(_tmap.map(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
+                            None if allowed is None else [int(pe) for pe in allowed], strategy, seed, objective,
+                            preset, None if config is None else os.fspath(config), dict(options or {}), threads,
+                            progress))
 
 
 def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths=""):
     """The report of a given mapping (mapping[rank] = PE), as tm-eval scores it."""
     n, rows, cols, volumes = _coo(traffic)
-    return _tmap.evaluate(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
-                          [int(pe) for pe in mapping], link_bandwidths)
+    return Report(_tmap.evaluate(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
+                                 [int(pe) for pe in mapping], link_bandwidths))
 
 
 def compare(traffic, machine, strategies="all", *, seed=None, objective=None, preset=None, config=None,
@@ -124,6 +136,10 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
     n, rows, cols, volumes = _coo(traffic)
     if not isinstance(strategies, str):
         strategies = ",".join(strategies)
-    return _tmap.compare(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
-                         None if allowed is None else [int(pe) for pe in allowed], strategies, seed, objective,
-                         preset, None if config is None else os.fspath(config), dict(options or {}))
+    table, report = _tmap.compare(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
+                                  None if allowed is None else [int(pe) for pe in allowed], strategies, seed,
+                                  objective, preset, None if config is None else os.fspath(config),
+                                  dict(options or {}))
+    report = Report(report)
+    report["results"] = [Report(r) for r in report["results"]]
+    return table, report
