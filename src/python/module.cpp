@@ -10,6 +10,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,7 +20,9 @@
 #include "tmap/compare.hpp"
 #include "tmap/config.hpp"
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
+#include "tmap/launch.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/report.hpp"
@@ -164,6 +167,26 @@ py::tuple compare_strategies(std::int64_t n, const Ints& rows, const Ints& cols,
   return py::make_tuple(tmap::comparison_text(comparison), as_dict(tmap::comparison_json(comparison)));
 }
 
+std::string launch_file(const std::vector<tmap::PE>& mapping, const std::string& machine, const std::string& node,
+                        const std::string& host_names, const std::string& format, const std::string& program) {
+  const auto m = machine_of(machine, node, host_names, 1, std::nullopt);
+  const auto kind = tmap::mapping_format_from_name(format);
+  if (!tmap::is_launch_format(kind)) {
+    throw tmap::ParameterError("format: '" + format + "' is not a launcher's (rankfile, hostfile, machinefile, hydra)");
+  }
+  for (const auto pe : mapping) {
+    if (pe < 0 || pe >= m.topology->size()) {
+      throw tmap::ParameterError("mapping: PE " + std::to_string(pe) + " is not on this machine");
+    }
+  }
+  const auto& t = *m.topology;
+  const auto host_of = tmap::launch_host_names(t, nullptr, {});
+  const std::function<std::string(tmap::PE)> slot_of = [&t](tmap::PE pe) {
+    return std::to_string(tmap::slot_in_node(t, pe));
+  };
+  return tmap::format_launch_file(kind, mapping, host_of, slot_of, program);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tmap, m) {
@@ -188,6 +211,8 @@ PYBIND11_MODULE(_tmap, m) {
         py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"),
         py::arg("strategies"), py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"),
         py::arg("options"));
+  m.def("launch_file", &launch_file, py::arg("mapping"), py::arg("machine"), py::arg("node"), py::arg("host_names"),
+        py::arg("format"), py::arg("program"));
   m.def("read_matrix", [](const std::string& path) {
     const auto comm = tmap::read_comm(path, std::nullopt, {});
     std::vector<std::int64_t> rows, cols, volumes;

@@ -66,6 +66,21 @@ def test_scipy_networkx_numpy_and_file_map_as_tm_map(stencil):
     assert evaluated.hop_bytes == evaluated_file["hop_bytes"]
 
 
+def test_launch_files_are_tm_maps(stencil):
+    folder, n, entries = stencil
+    mapping = tmap.map(folder / "s.coo", MACHINE).mapping
+    for fmt in ("rankfile", "hostfile", "machinefile"):
+        assert tmap.launch_file(mapping, MACHINE, fmt) == tool("tm-map", "-t", MACHINE, "-c", "s.coo", "-q",
+                                                               "--format", fmt, cwd=folder)
+    network = "fattree:2;2,2;1,1;1,1"  # 4 nodes of 16 cores, named
+    named = tmap.map(folder / "s.coo", network, node="core:16", host_names="cn[01-04]").mapping
+    assert tmap.launch_file(named, network, node="core:16", host_names="cn[01-04]") == tool(
+        "tm-map", "-t", network, "--node", "core:16", "--host-names", "cn[01-04]", "-c", "s.coo", "-q", "--format",
+        "rankfile", cwd=folder)
+    with pytest.raises(tmap.ParameterError, match="needs the program|program"):
+        tmap.launch_file(mapping, MACHINE, "hydra")
+
+
 def test_compare_is_tm_maps_table(stencil):
     folder, n, entries = stencil
     rows, cols, volumes = zip(*entries)

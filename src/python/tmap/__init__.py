@@ -33,7 +33,7 @@ from ._tmap import (  # noqa: F401  (the exceptions are the package's API)
 )
 from . import _tmap
 
-__all__ = ["map", "evaluate", "compare", "Report", "Error", "InputError", "ParameterError", "UnsupportedError",
+__all__ = ["map", "evaluate", "compare", "launch_file", "Report", "Error", "InputError", "ParameterError", "UnsupportedError",
            "ResourceError", "SystemError", "InternalError", "__version__"]
 
 
@@ -143,3 +143,12 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
     report = Report(report)
     report["results"] = [Report(r) for r in report["results"]]
     return table, report
+
+
+def launch_file(mapping, machine, format="rankfile", *, node="", host_names="", program=""):
+    """The launcher file tm-map --format writes for a mapping: "rankfile"
+    (Open MPI, rank R=HOST slot=CORE), "hostfile" (a host per rank, Slurm's
+    --distribution=arbitrary), "machinefile" (MPICH's host:count) or "hydra"
+    (a -configfile; needs `program`). Hosts are the machine's names
+    (host_names, else cn<node>)."""
+    return _tmap.launch_file([int(pe) for pe in mapping], str(machine), node, host_names, format, program)
