@@ -53,6 +53,11 @@ def test_scipy_networkx_numpy_and_file_map_as_tm_map(stencil):
         for traffic in (matrix, graph, matrix.toarray(), folder / "s.coo"):
             result = tmap.map(traffic, MACHINE, strategy)
             assert result["mapping"] == expected, (strategy, type(traffic))
+    # The whole 2x2-chip machine (384 nodes of one core): the same.
+    whole = "tianhe3:2x2"
+    expected = [int(pe) for pe in tool("tm-map", "-t", whole, "-c", "s.coo", "-q", cwd=folder).split()]
+    assert tmap.map(matrix, whole).mapping == expected
+    assert tmap.map(graph, whole).mapping == expected
     # Options and objective as tm-map's flags.
     result = tmap.map(matrix, MACHINE, "greedy", seed=3, objective="congestion", options={"refine": "swap"})
     assert result["mapping"] == tm_map(folder, "-s", "greedy", "--seed", "3", "--objective", "congestion",
