@@ -18,7 +18,7 @@
 
 #include "cli.hpp"
 #include "distributed/map_distributed.hpp"
-#include "read_share.hpp"
+#include "distributed/read_share.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
@@ -71,7 +71,7 @@ void agree(const std::function<void()>& check) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (!message.empty() && rank != 0) message = fmt::format("process {}: {}", rank, message);
-  tmap::pmap::agree_on_errors(MPI_COMM_WORLD, message);
+  tmap::dist::agree_on_errors(MPI_COMM_WORLD, message);
 }
 
 /// Every process must have been given the same arguments (an MPMD launch
@@ -131,7 +131,7 @@ int run(const Options& o, int rank, int size) {
   in.oversub = o.oversub;
   const auto allocation = in.load_allocation(*topology);
   const auto constraints = in.load_constraints(*topology, allocation);
-  const auto graph = tmap::pmap::read_share(MPI_COMM_WORLD, o.comm);
+  const auto graph = tmap::dist::read_share(MPI_COMM_WORLD, o.comm);
   tmap::Context context;
   context.seed = o.seed;
   tmap::dist::DistributedStats stats;

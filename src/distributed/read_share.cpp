@@ -1,4 +1,4 @@
-#include "read_share.hpp"
+#include "distributed/read_share.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "tmap/error.hpp"
 
-namespace tmap::pmap {
+namespace tmap::dist {
 
 void agree_on_errors(MPI_Comm comm, const std::string& mine) {
   int rank = 0;
@@ -42,7 +42,7 @@ bool whole(const std::string& token, long long& value) {
 
 }  // namespace
 
-dist::LocalGraph read_share(MPI_Comm comm, const std::string& path) {
+LocalGraph read_share(MPI_Comm comm, const std::string& path) {
   int rank = 0;
   int size = 1;
   MPI_Comm_rank(comm, &rank);
@@ -122,7 +122,7 @@ dist::LocalGraph read_share(MPI_Comm comm, const std::string& path) {
   if (n < 1 && error.empty()) error = path + ": no traffic and no rank count";
   agree_on_errors(comm, rank == 0 ? error : std::string{});
 
-  return dist::local_graph_from_entries(comm, n, entries);
+  return local_graph_from_entries(comm, n, entries);
 }
 
-}  // namespace tmap::pmap
+}  // namespace tmap::dist
