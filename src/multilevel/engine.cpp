@@ -105,7 +105,8 @@ std::vector<std::int64_t> map_slots(const CommMatrix& sym, const Topology& topol
     check_steps(graphs, targets);
     const GroupTableDistances top(d, targets.back().rep);
     auto place = greedy_coarsest(graphs.back(), targets.back(), top.table());
-    search_coarsest(graphs.back(), targets.back(), top.table(), place, options.coarsest_iterations, options.seed);
+    const auto iterations = graphs.size() == 1 ? options.whole_iterations : options.coarsest_iterations;
+    search_coarsest(graphs.back(), targets.back(), top.table(), place, iterations, options.seed);
     place = uncoarsen(graphs, targets, d, std::move(place), options);
     if (stats) {
       stats->levels = static_cast<std::int64_t>(graphs.size());

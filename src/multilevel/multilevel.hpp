@@ -30,9 +30,16 @@ struct Options {
   std::int64_t coarsest = 64;
   /// Most swap passes per level.
   int passes = 16;
-  /// Tabu moves at the coarsest level of a fresh mapping, and of each
-  /// V-cycle (which starts from a placement already refined).
-  std::int64_t coarsest_iterations = 20000;
+  /// Tabu moves at the coarsest level of a fresh mapping. When that level
+  /// is the whole problem (at most `coarsest` slots) the search is the
+  /// mapping: QAPLIB's instances up to n = 64 have a mean gap of 0.49 % with
+  /// 20,000 moves, 0.87 % with 5,000. Above, each finer level's search
+  /// follows, and 5,000 gave the same hop-bytes in 8 of 9 cases of 1,024
+  /// ranks (lower in the 9th) in 25-40 % less time.
+  std::int64_t whole_iterations = 20000;
+  std::int64_t coarsest_iterations = 5000;
+  /// Tabu moves at the coarsest level of each V-cycle (which starts from a
+  /// placement already refined).
   std::int64_t cycle_iterations = 2000;
 };
 
