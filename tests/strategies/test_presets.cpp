@@ -19,12 +19,9 @@ using tmap::CommMatrix;
 using tmap::Constraints;
 using tmap::Problem;
 
-std::int64_t hop_bytes_under(const std::string& preset, const CommMatrix& comm, const tmap::Topology& machine,
-                             int threads = 1) {
-  auto context = tmap::preset(preset);
-  context.threads = threads;
+std::int64_t hop_bytes_under(const std::string& preset, const CommMatrix& comm, const tmap::Topology& machine) {
   const Problem problem{comm, machine, Constraints::all(machine)};
-  return tmap::evaluate(comm, machine, tmap::map(problem, context)).hop_bytes;
+  return tmap::evaluate(comm, machine, tmap::map(problem, tmap::preset(preset))).hop_bytes;
 }
 
 TEST(QualityPreset, NeverAboveTheDefaultAndLowerWhereBlocksMove) {
