@@ -145,7 +145,10 @@ struct Context {
   /// with routes the busiest link or the predicted time. auto and best
   /// choose their candidate by it; after the strategy (and --refine) a
   /// bottleneck objective's own refinement lowers it, never raising it.
-  Objective objective = Objective::HopBytes;
+  /// Unset ("auto", the default): hop-bytes, except that auto chooses its
+  /// candidate by predicted time where the machine has routes (among those
+  /// at most in-order's hop-bytes), since time is what users feel.
+  std::optional<Objective> objective;
   OhtmaOptions ohtma;
   ScotchOptions scotch;
   TreeMatchOptions treematch;
@@ -153,6 +156,10 @@ struct Context {
   RbOptions rb;
   AutoOptions auto_strategy;
   RefineOptions refine;
+
+  /// The objective mappings are measured and refined by: the one given,
+  /// hop-bytes when unset.
+  [[nodiscard]] Objective measured_objective() const noexcept { return objective.value_or(Objective::HopBytes); }
 
   friend bool operator==(const Context&, const Context&) = default;
 };

@@ -33,6 +33,9 @@ auto naming_key(std::string_view key, F&& f) {
   }
 }
 
+/// The objective's value when none is set (Context::objective).
+constexpr const char* kAutoObjective = "auto";
+
 /// A thread budget above any machine's: map() uses at most the machine's.
 constexpr std::int64_t kMostThreads = 4096;
 
@@ -67,11 +70,25 @@ constexpr StrategyOption kRunOptions[] = {
      [](Context& c, std::string_view v) { c.refine.time_limit_s = real_value("time-limit", v, 0.0, 1e9); },
      [](const Context& c) { return real_text(c.refine.time_limit_s); }},
     {"objective",
-     "what the run minimises: hop-bytes, congestion (the busiest link) or time (one round's predicted time)",
+     "what the run minimises: hop-bytes, congestion (the busiest link) or time (one round's predicted time); "
+     "auto (default): hop-bytes, the default strategy choosing its candidate by predicted time where the machine "
+     "has routes",
      [](Context& c, std::string_view v) {
-       c.objective = naming_key("objective", [&] { return objective_from_name(v); });
+       if (v == kAutoObjective) {
+         c.objective.reset();
+         return;
+       }
+       std::string known = kAutoObjective;
+       for (const auto& name : objective_names()) {
+         if (name == v) {
+           c.objective = objective_from_name(v);
+           return;
+         }
+         known += ", " + name;
+       }
+       throw ParameterError("objective: unknown objective '" + std::string(v) + "' (known: " + known + ")");
      },
-     [](const Context& c) { return std::string(objective_name(c.objective)); }},
+     [](const Context& c) { return c.objective ? std::string(objective_name(*c.objective)) : kAutoObjective; }},
     {"link-bw", "link bandwidths by kind for routing-aware strategies ('row=2,col=2'; empty = 1)",
      [](Context& c, std::string_view v) {
        try {

@@ -42,7 +42,7 @@ Settings settings_from(const tmap_orders_settings* given) {
       s.context.strategy = strategy.substr(0, colon);
       if (colon != std::string::npos) s.context.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
     }
-    if (!objective.empty()) s.context.objective = objective_from_name(objective);
+    if (!objective.empty()) set_option(s.context, "objective", objective);
   } catch (const std::exception& e) {
     s.error = e.what();
   }

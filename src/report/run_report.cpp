@@ -49,7 +49,7 @@ ReportedMapping run_and_report(std::string_view strategy, const Problem& problem
   result.report.fell_back_to = std::move(fell_back_to);
   result.report.refine = stages.refine;
   result.report.objective_refine = stages.objective;
-  result.report.objective = run.objective;
+  result.report.objective = run.measured_objective();
   result.report.strategy = std::string(strategy);
   result.report.time_s = elapsed.count();
   result.report.seed = run.seed;

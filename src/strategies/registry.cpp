@@ -155,8 +155,9 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
   context.threads = std::clamp(given.threads, 1, hardware);
   if (!context.hooks.control) context.hooks.control = std::make_shared<RunControl>();  // the outermost call
   // A bottleneck objective on a machine without routes is refused before any work.
-  if (context.objective != Objective::HopBytes) {
-    (void)ObjectiveMeter(problem.comm, problem.topology, context.objective, context.link_bandwidths);
+  const Objective objective = context.measured_objective();
+  if (objective != Objective::HopBytes) {
+    (void)ObjectiveMeter(problem.comm, problem.topology, objective, context.link_bandwidths);
   }
   context.report({.stage = info.name, .detail = "started", .fraction = 0.0});
   auto mapping = info.make()->map(problem, context);
@@ -172,11 +173,11 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
     validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
     stages.refine = stats;
   }
-  if (context.objective != Objective::HopBytes && !context.stopped()) {
+  if (objective != Objective::HopBytes && !context.stopped()) {
     const auto stats = refine_for_objective(problem, mapping, context);
-    context.note(2, fmt::format("{}: {} refined by {} swaps, {} -> {}", strategy, objective_name(context.objective),
-                                stats.swaps, describe_score(context.objective, stats.before),
-                                describe_score(context.objective, stats.after)));
+    context.note(2,
+                 fmt::format("{}: {} refined by {} swaps, {} -> {}", strategy, objective_name(objective), stats.swaps,
+                             describe_score(objective, stats.before), describe_score(objective, stats.after)));
     validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
     stages.objective = stats;
   }

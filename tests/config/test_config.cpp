@@ -47,6 +47,22 @@ TEST(Config, SaveThenLoadGivesAnEqualContext) {
   EXPECT_NE(everything_changed(), Context{});
 }
 
+// No objective given ("auto") and an explicit hop-bytes are two settings:
+// the default strategy chooses by predicted time under the first only.
+TEST(Config, NoObjectiveIsSavedAsAutoAndHopBytesStaysExplicit) {
+  const auto saved = nlohmann::json::parse(tmap::save_config(Context{}));
+  EXPECT_EQ(saved["options"]["objective"], "auto");
+  Context explicit_hop_bytes;
+  tmap::set_option(explicit_hop_bytes, "objective", "hop-bytes");
+  EXPECT_EQ(explicit_hop_bytes.objective, tmap::Objective::HopBytes);
+  EXPECT_NE(explicit_hop_bytes, Context{});
+  EXPECT_EQ(tmap::load_config(tmap::save_config(explicit_hop_bytes), "c.json"), explicit_hop_bytes);
+  tmap::set_option(explicit_hop_bytes, "objective", "auto");
+  EXPECT_EQ(explicit_hop_bytes, Context{});
+  EXPECT_EQ(Context{}.measured_objective(), tmap::Objective::HopBytes);
+  EXPECT_THROW(tmap::set_option(explicit_hop_bytes, "objective", "fast"), tmap::ParameterError);
+}
+
 TEST(Config, OptionValuesSetBackGiveAnEqualContext) {
   const auto original = everything_changed();
   Context rebuilt;

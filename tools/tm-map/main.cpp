@@ -194,14 +194,17 @@ int main(int argc, char** argv) {
                  "tabu (robust tabu search; --refine-iters) or multilevel (V-cycles moving blocks of ranks at every "
                  "level of the machine, then swap)")
       ->check(CLI::IsMember(refine_kind_names()));
-  std::string objective = "hop-bytes";
+  std::string objective = "auto";
+  auto objectives = objective_names();
+  objectives.emplace_back("auto");
   app.add_option("--objective", objective,
-                 "What to minimise: hop-bytes (default), congestion (the busiest link's bytes over its --link-bw "
+                 "What to minimise: hop-bytes, congestion (the busiest link's bytes over its --link-bw "
                  "bandwidth) or time (one round's predicted time: the flow model's bound, busiest link or node memory "
                  "after its first message's latency); hop-bytes breaks ties. The latter two need a machine with "
-                 "routes; auto and best "
-                 "choose by it and a congestion refinement follows the strategy")
-      ->check(CLI::IsMember(objective_names()));
+                 "routes; auto and best choose by it and a refinement for it follows the strategy. auto (default): "
+                 "hop-bytes, but the auto strategy chooses its candidate by predicted time where the machine has "
+                 "routes (never above in-order's hop-bytes)")
+      ->check(CLI::IsMember(objectives));
   std::int64_t refine_iters = -1;
   app.add_option("--refine-iters", refine_iters, option_help("refine-iters"))->transform(whole_number(0, 1000000000));
   double time_limit = 0.0;
@@ -229,7 +232,7 @@ int main(int argc, char** argv) {
     if (given("--threads")) context.threads = threads;
     if (given("--link-bw")) context.link_bandwidths = links.bandwidths;
     if (given("--refine")) context.refine.kind = refine_kind_from_name(refine);
-    if (given("--objective")) context.objective = objective_from_name(objective);
+    if (given("--objective")) set_option(context, "objective", objective);
     if (given("--refine-iters")) context.refine.iterations = refine_iters;
     if (given("--time-limit")) context.refine.time_limit_s = time_limit;
     for (const auto& [option, value] : strategy_options) {

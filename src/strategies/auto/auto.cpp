@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/objective.hpp"
+#include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
 
@@ -42,6 +44,22 @@ bool provably_optimal(const Problem& problem, const Mapping& mapping) {
   return true;
 }
 
+/// A candidate construction and its score.
+struct Candidate {
+  std::string name;
+  Mapping mapping;
+  ObjectiveScore score;
+};
+
+/// What auto chooses its candidate by: the run's objective; when none was
+/// given, the predicted time where the machine has routes (the SMPI runs of
+/// docs/measurements.md: time follows the busiest link and the one-round
+/// time, hop-bytes far less), else hop-bytes.
+Objective judging_objective(const Problem& problem, const Run& context) {
+  if (context.objective) return *context.objective;
+  return make_routing(problem.topology) ? Objective::Time : Objective::HopBytes;
+}
+
 constexpr StrategyOption kAutoOptions[] = {
     {"auto-scotch",
      "auto: its Scotch candidate, scotch+ (the portfolio, default) or scotch (one libscotch run, as gmap: faster)",
@@ -56,36 +74,55 @@ constexpr StrategyOption kAutoOptions[] = {
 
 }  // namespace
 
+std::size_t choose_candidate(std::span<const ObjectiveScore> scores, std::optional<std::int64_t> most_hop_bytes) {
+  std::size_t best = scores.size();
+  for (std::size_t k = 0; k < scores.size(); ++k) {
+    if (most_hop_bytes && scores[k].hop_bytes > *most_hop_bytes) continue;
+    if (best == scores.size() || scores[k] < scores[best]) best = k;
+  }
+  if (best == scores.size()) throw std::logic_error("auto: no candidate within the hop-bytes ceiling");
+  return best;
+}
+
 std::span<const StrategyOption> auto_options() {
   return kAutoOptions;
 }
 
 Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
-  // The constructions alone: map_with refines what this returns.
+  // The constructions alone: map_with refines what this returns, and for
+  // the objective kept here.
   Run construct = context;
   construct.refine.kind = RefineKind::None;
-  // Candidates are judged here by the run's objective; map_with refines
-  // the one kept for it.
   construct.objective = Objective::HopBytes;
-  const ObjectiveMeter meter(problem.comm, problem.topology, context.objective, context.link_bandwidths);
+  const Objective judge = judging_objective(problem, context);
+  const ObjectiveMeter meter(problem.comm, problem.topology, judge, context.link_bandwidths);
+  // By predicted time when no objective was asked for: none may then have
+  // more hop-bytes than in-order (what it costs to have asked nothing).
+  const bool time_unasked = !context.objective && judge == Objective::Time;
   // In-order first when it can be proved optimal: then nothing can beat it
   // (and libscotch would spend seconds finding out at 65,536 ranks).
   const bool may_prove = problem.topology.least_distance() > 0 && problem.constraints.capacity() == 1;
+  std::optional<Mapping> in_order;
   if (may_prove) {
-    auto in_order = map_with("inorder", problem, construct);
-    if (provably_optimal(problem, in_order)) {
+    in_order = map_with("inorder", problem, construct);
+    if (provably_optimal(problem, *in_order)) {
       context.note(2, "auto: inorder kept (every communicating pair at the least distance: optimal)");
-      return in_order;
+      return std::move(*in_order);
     }
   }
   // A stencil in any rank order, on a mesh or torus box: its grid laid out
-  // (O(ranks)); kept at once when optimal, else one more candidate.
+  // (O(ranks)); kept at once when optimal (and, by time, not slower than
+  // in-order), else one more candidate.
   std::string why;
   auto geometric = lay_out_grid(problem, construct, why);
   if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
   if (geometric && may_prove && provably_optimal(problem, *geometric)) {
-    context.note(2, "auto: geometric kept (every communicating pair at the least distance: optimal)");
-    return std::move(*geometric);
+    if (judge == Objective::HopBytes || !(meter(*in_order) < meter(*geometric))) {
+      context.note(2, "auto: geometric kept (every communicating pair at the least distance: optimal)");
+      return std::move(*geometric);
+    }
+    context.note(2, "auto: inorder kept (geometric is optimal in hop-bytes but slower)");
+    return std::move(*in_order);
   }
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
@@ -93,27 +130,26 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   std::vector<std::string> names;
   if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.push_back(context.auto_strategy.scotch);
   if (tree) names.emplace_back("treematch");
-  names.emplace_back("inorder");
-  Mapping best;
-  ObjectiveScore best_score;
-  std::string chosen;
+  std::vector<Candidate> candidates;
+  candidates.reserve(names.size() + 2);
+  for (const auto& name : names) candidates.push_back({name, map_with(name, problem, construct), {}});
+  candidates.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
+  if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
+  for (auto& c : candidates) c.score = meter(c.mapping);
+  std::vector<ObjectiveScore> scores;
+  std::optional<std::int64_t> most_hop_bytes;
   std::string costs;
-  if (geometric) names.emplace_back("geometric");
-  for (const auto& name : names) {
-    auto mapping = name == "geometric" ? std::move(*geometric) : map_with(name, problem, construct);
-    const auto score = meter(mapping);
-    costs +=
-        (costs.empty() ? "" : ", ") + name + " " +
-        (context.objective == Objective::HopBytes ? std::to_string(score.hop_bytes) : fmt::format("{:g}", score.value));
-    // Ties keep the earlier: scotch, then treematch, then in-order, then geometric.
-    if (best.empty() || score < best_score) {
-      best = std::move(mapping);
-      best_score = score;
-      chosen = name;
-    }
+  for (const auto& c : candidates) {
+    scores.push_back(c.score);
+    if (time_unasked && c.name == "inorder") most_hop_bytes = c.score.hop_bytes;
+    costs += (costs.empty() ? "" : ", ") + c.name + " " +
+             (judge == Objective::HopBytes ? std::to_string(c.score.hop_bytes)
+                                           : fmt::format("{:g} ({} hop-bytes)", c.score.value, c.score.hop_bytes));
   }
-  context.note(2, "auto: " + chosen + " kept (" + std::string(objective_name(context.objective)) + " " + costs + ")");
-  return best;
+  const std::size_t best = choose_candidate(scores, most_hop_bytes);
+  context.note(2, fmt::format("auto: {} kept (by {}{}: {})", candidates[best].name, objective_name(judge),
+                              time_unasked ? ", no objective given and the machine has routes" : "", costs));
+  return std::move(candidates[best].mapping);
 }
 
 }  // namespace tmap::strategies

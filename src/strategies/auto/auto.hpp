@@ -1,4 +1,4 @@
-// The default strategy: the lowest hop-bytes of Scotch's static mapping,
+// The default strategy: the best of Scotch's static mapping,
 // treematch on tree machines (tleaf, hwloc, Tianhe-3; up to 262,144 ranks,
 // where it is fast and often better: 7 % fewer hop-bytes than scotch on a
 // 65,536-rank stencil on a tleaf) and the in-order placement. A job
@@ -6,10 +6,17 @@
 // already placed well in order, and Scotch's recursive bipartitioning does
 // not find that on large machines: 65,536 ranks of a 7-point stencil on
 // torus3D 64 64 16 average 1.00 hop in order and 2.93 with scotch. The
-// default never does harm.
+// default never does harm. "Best" is the run's objective; with none given,
+// the predicted time where the machine has routes (among the candidates at
+// most in-order's hop-bytes), else hop-bytes.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <span>
+
 #include "tmap/mapper.hpp"
+#include "tmap/objective.hpp"
 
 namespace tmap::strategies {
 
@@ -17,6 +24,12 @@ class AutoMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
+
+/// The candidate auto keeps among `scores` (in its order of preference):
+/// the least score, ties to the earlier; with `most_hop_bytes`, only among
+/// those with at most that many hop-bytes (at least one must be).
+[[nodiscard]] std::size_t choose_candidate(std::span<const ObjectiveScore> scores,
+                                           std::optional<std::int64_t> most_hop_bytes);
 
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> auto_options();

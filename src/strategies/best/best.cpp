@@ -150,7 +150,8 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
     }
   }
   // The lowest score (hop-bytes, or the objective with hop-bytes breaking ties).
-  const ObjectiveMeter meter(problem.comm, problem.topology, context.objective, context.link_bandwidths);
+  const Objective objective = context.measured_objective();
+  const ObjectiveMeter meter(problem.comm, problem.topology, objective, context.link_bandwidths);
   std::vector<ObjectiveScore> scores;
   scores.reserve(candidates.size());
   for (const auto& c : candidates) scores.push_back(meter(c.mapping));
@@ -158,12 +159,12 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
   for (std::size_t k = 1; k < candidates.size(); ++k) {
     if (scores[k] < scores[best]) best = k;
   }
-  const bool hop_bytes = context.objective == Objective::HopBytes;
+  const bool hop_bytes = objective == Objective::HopBytes;
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     const auto& c = candidates[k];
-    context.note(1, fmt::format("best: {:<11} built {:>14}  refined {:>14}  {:.3f} s{}{}", c.name, c.built, c.refined,
-                                c.seconds, hop_bytes ? "" : "  " + describe_score(context.objective, scores[k]),
-                                k == best ? "  <- chosen" : ""));
+    context.note(
+        1, fmt::format("best: {:<11} built {:>14}  refined {:>14}  {:.3f} s{}{}", c.name, c.built, c.refined, c.seconds,
+                       hop_bytes ? "" : "  " + describe_score(objective, scores[k]), k == best ? "  <- chosen" : ""));
   }
   context.note(2, fmt::format("best: {:.3f} s in all",
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));

@@ -23,7 +23,7 @@ constexpr std::int64_t kMostSwaps = 20000;
 
 ObjectiveRefineStats refine_for_objective(const Problem& problem, Mapping& mapping, const Run& run) {
   const auto start = std::chrono::steady_clock::now();
-  const ObjectiveMeter meter(problem.comm, problem.topology, run.objective, run.link_bandwidths);
+  const ObjectiveMeter meter(problem.comm, problem.topology, run.measured_objective(), run.link_bandwidths);
   ObjectiveRefineStats stats;
   stats.before = meter(mapping);
   stats.after = stats.before;
