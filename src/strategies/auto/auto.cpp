@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,7 +13,6 @@
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/objective.hpp"
-#include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
 
@@ -54,10 +54,18 @@ struct Candidate {
 /// What auto chooses its candidate by: the run's objective; when none was
 /// given, the predicted time where the machine has routes (the SMPI runs of
 /// docs/measurements.md: time follows the busiest link and the one-round
-/// time, hop-bytes far less), else hop-bytes.
-Objective judging_objective(const Problem& problem, const Run& context) {
-  if (context.objective) return *context.objective;
-  return make_routing(problem.topology) ? Objective::Time : Objective::HopBytes;
+/// time, hop-bytes far less), else hop-bytes. The meter builds the routing
+/// model once; its ParameterError is how a machine says it has no routes.
+std::unique_ptr<ObjectiveMeter> judging_meter(const Problem& problem, const Run& context) {
+  const auto meter = [&](Objective objective) {
+    return std::make_unique<ObjectiveMeter>(problem.comm, problem.topology, objective, context.link_bandwidths);
+  };
+  if (context.objective) return meter(*context.objective);
+  try {
+    return meter(Objective::Time);
+  } catch (const ParameterError&) {
+    return meter(Objective::HopBytes);
+  }
 }
 
 constexpr StrategyOption kAutoOptions[] = {
@@ -94,8 +102,9 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   Run construct = context;
   construct.refine.kind = RefineKind::None;
   construct.objective = Objective::HopBytes;
-  const Objective judge = judging_objective(problem, context);
-  const ObjectiveMeter meter(problem.comm, problem.topology, judge, context.link_bandwidths);
+  const auto judging = judging_meter(problem, context);
+  const ObjectiveMeter& meter = *judging;
+  const Objective judge = meter.objective();
   // By predicted time when no objective was asked for: none may then have
   // more hop-bytes than in-order (what it costs to have asked nothing).
   const bool time_unasked = !context.objective && judge == Objective::Time;
