@@ -18,6 +18,7 @@ class MeshTopology final : public Topology, public GridView, public ScotchView, 
   [[nodiscard]] PE size() const override { return size_; }
   [[nodiscard]] Distance distance(PE a, PE b) const override;
   [[nodiscard]] Distance max_distance() const override;
+  void distances_from(PE a, std::span<const PE> bs, std::span<Distance> out) const override;
   /// Distinct PEs differ in a coordinate.
   [[nodiscard]] Distance least_distance() const override { return 1; }
   [[nodiscard]] std::string kind() const override;

@@ -120,10 +120,13 @@ TEST(Topology, Tianhe3FullSizeMachineCostsNothing) {
 }
 
 // A row at a time equals pair by pair, in any order of the targets: on
-// Tianhe-3 (once per chip half) and on kinds with the default.
+// Tianhe-3 (once per chip half), meshes and tori (per-axis tables, counting
+// along runs of consecutive PEs; odd lengths, an axis of length 1) and on
+// kinds with the default.
 TEST(Topology, DistanceRowsEqualPairwiseDistances) {
-  for (const char* spec : {"tianhe3:2x3,nodes=8,cores=3", "tianhe3:2x2,nodes=6,cores=2", "tianhe3:1x1,nodes=4,cores=1",
-                           "torus3D 4 3 2", "tleaf 3 2 10 3 5 2 1"}) {
+  for (const char* spec :
+       {"tianhe3:2x3,nodes=8,cores=3", "tianhe3:2x2,nodes=6,cores=2", "tianhe3:1x1,nodes=4,cores=1", "torus3D 4 3 2",
+        "torus3D 5 1 3", "torus2D 5 4", "mesh2D 5 3", "mesh3D 3 2 4", "tleaf 3 2 10 3 5 2 1"}) {
     SCOPED_TRACE(spec);
     const auto topology = tmap::load_topology(spec);
     std::vector<tmap::PE> all(static_cast<std::size_t>(topology->size()));
@@ -131,7 +134,13 @@ TEST(Topology, DistanceRowsEqualPairwiseDistances) {
     std::vector<tmap::PE> scrambled = all;
     for (std::size_t k = 0; k < scrambled.size(); ++k)
       std::swap(scrambled[k], scrambled[(k * 7 + 3) % scrambled.size()]);
-    for (const auto* targets : {&all, &scrambled}) {
+    // Runs of consecutive PEs broken by gaps, then backwards.
+    std::vector<tmap::PE> runs;
+    for (tmap::PE p = 0; p < topology->size(); ++p) {
+      if (p % 3 != 2) runs.push_back(p);
+    }
+    for (tmap::PE p = topology->size() - 1; p >= 0; p -= 2) runs.push_back(p);
+    for (const auto* targets : {&all, &scrambled, &runs}) {
       std::vector<tmap::Distance> row(targets->size());
       for (const tmap::PE a : all) {
         topology->distances_from(a, *targets, row);
