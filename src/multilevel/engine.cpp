@@ -118,49 +118,64 @@ std::vector<std::int64_t> map_slots(const CommMatrix& sym, const Topology& topol
   });
 }
 
-void refine_slots(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
-                  std::vector<std::int64_t>& sigma, int cycles, const Options& options, Stats* stats) {
+template <typename Distances>
+void refine_slots_on(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
+                     const Distances& d, std::vector<std::int64_t>& sigma, int cycles, const Options& options,
+                     Stats* stats) {
   const auto pes = constraints.allowed_pes();
   const auto slots = constraints.num_slots();
-  detail::with_distances(topology, pes, options.threads, [&](const auto& d) {
-    const auto targets = target_levels(topology, pes, constraints.capacity(), d, options.coarsest);
-    // Level 0: the ranks where sigma puts them, a silent vertex on each free slot.
-    std::vector<std::int64_t> start(sigma.begin(), sigma.end());
-    std::vector<char> taken(static_cast<std::size_t>(slots), 0);
-    for (const auto s : sigma) taken[static_cast<std::size_t>(s)] = 1;
-    for (std::int64_t s = 0; s < slots; ++s) {
-      if (!taken[static_cast<std::size_t>(s)]) start.push_back(s);
+  const auto targets = target_levels(topology, pes, constraints.capacity(), d, options.coarsest);
+  // Level 0: the ranks where sigma puts them, a silent vertex on each free slot.
+  std::vector<std::int64_t> start(sigma.begin(), sigma.end());
+  std::vector<char> taken(static_cast<std::size_t>(slots), 0);
+  for (const auto s : sigma) taken[static_cast<std::size_t>(s)] = 1;
+  for (std::int64_t s = 0; s < slots; ++s) {
+    if (!taken[static_cast<std::size_t>(s)]) start.push_back(s);
+  }
+  const auto base = padded_graph(sym, slots);
+  auto best = start;
+  auto best_cost = level0_cost(base, targets.front(), d, best);
+  if (stats) stats->before = saturated(best_cost);
+  for (int cycle = 0; cycle < cycles; ++cycle) {
+    std::vector<GraphLevel> graphs;
+    graphs.push_back(base);
+    std::vector<std::int64_t> place = best;
+    for (std::size_t l = 0; l + 1 < targets.size(); ++l) {
+      coarsen_along(graphs, place, targets[l].parent, targets[l + 1].count());
+      place.resize(static_cast<std::size_t>(targets[l + 1].count()));
+      std::iota(place.begin(), place.end(), 0);
     }
-    const auto base = padded_graph(sym, slots);
-    auto best = start;
-    auto best_cost = level0_cost(base, targets.front(), d, best);
-    if (stats) stats->before = saturated(best_cost);
-    for (int cycle = 0; cycle < cycles; ++cycle) {
-      std::vector<GraphLevel> graphs;
-      graphs.push_back(base);
-      std::vector<std::int64_t> place = best;
-      for (std::size_t l = 0; l + 1 < targets.size(); ++l) {
-        coarsen_along(graphs, place, targets[l].parent, targets[l + 1].count());
-        place.resize(static_cast<std::size_t>(targets[l + 1].count()));
-        std::iota(place.begin(), place.end(), 0);
-      }
-      check_steps(graphs, targets);
-      const GroupTableDistances top(d, targets.back().rep);
-      search_coarsest(graphs.back(), targets.back(), top.table(), place, options.cycle_iterations,
-                      options.seed + static_cast<std::uint64_t>(cycle));
-      place = uncoarsen(graphs, targets, d, std::move(place), options);
-      const auto cost = level0_cost(base, targets.front(), d, place);
-      if (cost >= best_cost) break;
-      best_cost = cost;
-      best = std::move(place);
-    }
-    if (stats) {
-      stats->levels = static_cast<std::int64_t>(targets.size());
-      stats->coarsest = targets.back().count();
-      stats->after = saturated(best_cost);
-    }
-    std::copy(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(sigma.size()), sigma.begin());
+    check_steps(graphs, targets);
+    const GroupTableDistances top(d, targets.back().rep);
+    search_coarsest(graphs.back(), targets.back(), top.table(), place, options.cycle_iterations,
+                    options.seed + static_cast<std::uint64_t>(cycle));
+    place = uncoarsen(graphs, targets, d, std::move(place), options);
+    const auto cost = level0_cost(base, targets.front(), d, place);
+    if (cost >= best_cost) break;
+    const bool last = static_cast<double>(best_cost - cost) < kLastCycleGain * static_cast<double>(best_cost);
+    best_cost = cost;
+    best = std::move(place);
+    if (last) break;
+  }
+  if (stats) {
+    stats->levels = static_cast<std::int64_t>(targets.size());
+    stats->coarsest = targets.back().count();
+    stats->after = saturated(best_cost);
+  }
+  std::copy(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(sigma.size()), sigma.begin());
+}
+
+void refine_slots(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
+                  std::vector<std::int64_t>& sigma, int cycles, const Options& options, Stats* stats) {
+  detail::with_distances(topology, constraints.allowed_pes(), options.threads, [&](const auto& d) {
+    refine_slots_on(sym, topology, constraints, d, sigma, cycles, options, stats);
   });
 }
+
+#define TMAP_INSTANTIATE(Oracle)                                                                               \
+  template void refine_slots_on<Oracle>(const CommMatrix&, const Topology&, const Constraints&, const Oracle&, \
+                                        std::vector<std::int64_t>&, int, const Options&, Stats*);
+TMAP_FOR_EACH_DISTANCE_ORACLE(TMAP_INSTANTIATE)
+#undef TMAP_INSTANTIATE
 
 }  // namespace tmap::multilevel

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "core/distance_oracle.hpp"
 #include "multilevel/multilevel.hpp"
@@ -101,15 +102,11 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
                                                                      : "refine tabu";
   context.report({.stage = stage, .detail = "started", .fraction = 0.0, .hop_bytes = stats.before});
   auto sigma = refine::slots_of(mapping, constraints);
-  std::string multilevel_method;
-  if (options.kind == RefineKind::Multilevel) {
-    multilevel::Options ml;
-    ml.seed = context.seed;
-    ml.threads = context.threads;
-    multilevel::Stats ml_stats;
-    multilevel::refine_slots(sym, problem.topology, constraints, sigma, multilevel::kDefaultCycles, ml, &ml_stats);
-    multilevel_method = fmt::format("multilevel ({} levels) + ", ml_stats.levels);
-  }
+  const bool multilevel_kind = options.kind == RefineKind::Multilevel;
+  multilevel::Options ml;
+  ml.seed = context.seed;
+  ml.threads = context.threads;
+  multilevel::Stats ml_stats;
   refine::StepReport on_step;
   if (context.hooks.progress) {
     on_step = [&](std::int64_t step, std::int64_t best) {
@@ -118,42 +115,52 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
     };
   }
   const auto n_slots = constraints.num_slots();
-  bool done = false;
-  const bool swap_kind = options.kind == RefineKind::Swap || options.kind == RefineKind::Multilevel;
+  const bool swap_kind = options.kind == RefineKind::Swap || multilevel_kind;
   const auto dense_limit = swap_kind ? refine::kMaxDenseDescent : refine::kMaxDensePositions;
+  std::optional<refine::DenseProblem> dense;
   if (n_slots <= dense_limit) {
-    const auto dense = dense_problem(sym, problem.topology, constraints);
-    if (refine::dense_fits(dense)) {
-      // Items: ranks, then one silent item per free slot.
-      std::vector<std::int64_t> pos = sigma;
-      std::vector<char> taken(static_cast<std::size_t>(n_slots), 0);
-      for (const auto s : sigma) taken[static_cast<std::size_t>(s)] = 1;
-      for (std::int64_t s = 0; s < n_slots; ++s) {
-        if (!taken[static_cast<std::size_t>(s)]) pos.push_back(s);
-      }
-      refine::SearchStats r;
-      if (swap_kind) {
-        r = refine::dense_descent(dense, pos);
-        stats.method = "swap";
-      } else {
-        const auto iterations = options.iterations >= 0 ? options.iterations : refine::default_tabu_iterations(n_slots);
-        r = refine::robust_tabu(dense, pos, iterations, options.time_limit_s, context.seed, on_step);
-        stats.method = "tabu";
-      }
-      stats.iterations = r.iterations;
-      stats.swaps = r.swaps;
-      pos.resize(sigma.size());
-      sigma = pos;
-      done = true;
-    }
+    if (auto p = dense_problem(sym, problem.topology, constraints); refine::dense_fits(p)) dense = std::move(p);
   }
-  if (!done) {
+  const auto pes = constraints.allowed_pes();
+  // A distance table over every allowed PE costs more than a small job's
+  // search: then the topology answers directly (O(1) or O(levels)).
+  const bool pairwise = problem.comm.num_ranks() * 64 < static_cast<std::int64_t>(pes.size());
+  // The V-cycles and the candidate search that follows share one table (built
+  // once: 16 MB for 4,096 PEs).
+  const bool shared_distances = multilevel_kind && !dense && !pairwise;
+  if (multilevel_kind && !shared_distances) {
+    multilevel::refine_slots(sym, problem.topology, constraints, sigma, multilevel::kDefaultCycles, ml, &ml_stats);
+  }
+  if (dense) {
+    // Items: ranks, then one silent item per free slot.
+    std::vector<std::int64_t> pos = sigma;
+    std::vector<char> taken(static_cast<std::size_t>(n_slots), 0);
+    for (const auto s : sigma) taken[static_cast<std::size_t>(s)] = 1;
+    for (std::int64_t s = 0; s < n_slots; ++s) {
+      if (!taken[static_cast<std::size_t>(s)]) pos.push_back(s);
+    }
+    refine::SearchStats r;
+    if (swap_kind) {
+      r = refine::dense_descent(*dense, pos);
+      stats.method = "swap";
+    } else {
+      const auto iterations = options.iterations >= 0 ? options.iterations : refine::default_tabu_iterations(n_slots);
+      r = refine::robust_tabu(*dense, pos, iterations, options.time_limit_s, context.seed, on_step);
+      stats.method = "tabu";
+    }
+    stats.iterations = r.iterations;
+    stats.swaps = r.swaps;
+    pos.resize(sigma.size());
+    sigma = pos;
+  } else {
     // Restricted neighbourhoods: partners' nodes and partners' partners.
     const bool tabu = !swap_kind;
-    // A distance table over every allowed PE costs more than a small job's
-    // search: then the topology answers directly (O(1) or O(levels)).
     const auto search = [&](const auto& distances) {
-      const auto node_of_pe = refine::local_nodes(problem.topology, constraints.allowed_pes());
+      if (shared_distances) {
+        multilevel::refine_slots_on(sym, problem.topology, constraints, distances, sigma, multilevel::kDefaultCycles,
+                                    ml, &ml_stats);
+      }
+      const auto node_of_pe = refine::local_nodes(problem.topology, pes);
       if (tabu) {
         const auto iterations =
             options.iterations >= 0 ? options.iterations : refine::candidate_tabu_iterations(problem.comm.num_ranks());
@@ -167,14 +174,15 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
         stats.swaps = r.swaps + r.moves;
       }
     };
-    const auto pes = constraints.allowed_pes();
-    if (problem.comm.num_ranks() * 64 < static_cast<std::int64_t>(pes.size())) {
+    if (pairwise) {
       search(detail::TopologyDistances(problem.topology, pes));
     } else {
       detail::with_distances(problem.topology, pes, context.threads, search);
     }
     stats.method = tabu ? "tabu (candidate lists)" : "swap (candidate lists)";
   }
+  const std::string multilevel_method =
+      multilevel_kind ? fmt::format("multilevel ({} levels) + ", ml_stats.levels) : std::string();
   stats.method = multilevel_method + stats.method;
   auto refined = slots.to_mapping(sigma, constraints.allowed_pes());
   const auto after = evaluate(problem.comm, problem.topology, refined).hop_bytes;
