@@ -1,5 +1,6 @@
 // The multilevel engine (src/multilevel) and the geometric strategy: the two
-// hierarchies stay in step, V-cycles never increase hop-bytes, brute-forced
+// hierarchies stay in step, V-cycles never increase hop-bytes (and are the
+// same on any distance oracle), brute-forced
 // optima on small machines, exact grid recovery of shuffled stencils (and
 // refusals of what is not a grid), determinism at 1 and 2 threads.
 #include <gtest/gtest.h>
@@ -85,6 +86,12 @@ TEST(Multilevel, VcyclesNeverIncreaseHopBytes) {
         EXPECT_EQ(stats.after, hop_bytes(comm, *topology, after)) << spec;
         EXPECT_LE(stats.after, stats.before) << spec << " seed " << seed;
         EXPECT_LT(stats.after, stats.before) << spec << ": a random start is improved";
+        // On distances the caller built (as refine_mapping shares its table
+        // with the candidate search; here computed pair by pair): the same cycles.
+        auto shared = tmap::refine::slots_of(start, constraints);
+        const tmap::detail::TopologyDistances pairwise(*topology, pes);
+        tmap::multilevel::refine_slots_on(sym, *topology, constraints, pairwise, shared, 3, {});
+        EXPECT_EQ(shared, sigma) << spec << " seed " << seed;
       }
     }
   }
