@@ -51,7 +51,12 @@ using DistCreate = void(MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, M
 
 // Every mangling Open MPI exports for a routine: lower case with one, two
 // or no trailing underscores, upper case, and the same for pmpi_ (which
-// `use mpi_f08` calls).
+// `use mpi_f08` calls). Names with two underscores are reserved to C++
+// implementations, but they are what Fortran compilers call (clang's
+// -Wreserved-identifier, cmake/TmapWarnings.cmake, is silenced here only).
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wreserved-identifier"
+#endif
 #define TMAP_EXPORT_AS(type, name, target) __attribute__((visibility("default"), alias(#target))) type name;
 #define TMAP_OPEN_MPI_FORTRAN(type, lower, upper, target) \
   TMAP_EXPORT_AS(type, lower##_, target)                  \
