@@ -5,6 +5,7 @@ SimGrid's SMPI (issue 32).
     benchmarks/paper/run_fig3_smpi.py [--bin build/bin] [--out benchmarks/results]
         [--sizes 256,1024,4096] [--apps bt,cg,...] [--strategies inorder,...] [--jobs 2] [--fresh]
         [--latency-us 0.5 --link-gbs 12.5] [--sim-bw side=200]   (other values: sensitivity rows, reported apart)
+        [--rerun]   (run the asked cells again, replacing their rows: after a strategy changed)
 
 For each application (the proxies of tools/tm-sim/proxies, whose traffic is
 tm-gen's pattern: a ctest checks it), process count and strategy, `tm-sim`
@@ -92,6 +93,8 @@ def main():
     ap.add_argument("--link-gbs", type=float, default=12.5, help="link bandwidth, GB/s (sensitivity runs)")
     ap.add_argument("--sim-bw", default="", help="bandwidth of some link kinds, GB/s, as tm-sim's (e.g. side=200)")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--rerun", action="store_true",
+                    help="run the asked (application, size, strategy) cells again; their new rows replace the old")
     args = ap.parse_args()
     model = model_name(args.latency_us, args.link_gbs, args.sim_bw)
     rows_path = os.path.join(args.out, "fig3_smpi.jsonl")
@@ -100,7 +103,17 @@ def main():
     rows = [json.loads(line) for line in open(rows_path)] if os.path.exists(rows_path) else []
     for r in rows:
         r.setdefault("model", DEFAULT_MODEL)
-    done = {(r["app"], r["ranks"], r["strategy"]) for r in rows if r["model"] == model}
+    if args.rerun and not args.report_only:
+        asked = {(a, int(n), s) for a in args.apps.split(",") for n in args.sizes.split(",")
+                 for s in args.strategies.split(",")}
+        stale = [r for r in rows if r["model"] == model and (r["app"], r["ranks"], r["strategy"]) in asked]
+        if stale:
+            # Kept aside until each cell's new row is written, so an interrupted rerun loses nothing.
+            for r in stale:
+                print(f"rerun: {r['app']} {r['ranks']} {r['strategy']} (was {r['app_time_s']} s)", file=sys.stderr)
+    else:
+        stale = []
+    done = {(r["app"], r["ranks"], r["strategy"]) for r in rows if r["model"] == model and r not in stale}
     failures = 0
     if not args.report_only:
         strategies = args.strategies.split(",")
@@ -135,13 +148,22 @@ def main():
                                    "round_time_s": m.get("sim_time_s"), "wall_s": round(sim["wall_s"], 1)}
                             if sim.get("maxmin_precision", 1e-5) != 1e-5:
                                 row["maxmin_precision"] = sim["maxmin_precision"]  # SimGrid needed a coarser one
-                            rows.append(row)
-                            with open(rows_path, "a") as f:
-                                f.write(json.dumps(row) + "\n")
+                            rows = [r for r in rows if not (r in stale and (r["app"], r["ranks"], r["strategy"]) ==
+                                                            (app, n, s))] + [row]
+                            write_rows(rows_path, rows)
                             print(json.dumps(row), flush=True)
     report(rows, args.out)
     if failures:
         sys.exit(f"{failures} simulation(s) failed (see above)")
+
+
+def write_rows(path, rows):
+    """All rows, written whole (a new file renamed over the old)."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        for r in rows:
+            f.write(json.dumps(r) + "\n")
+    os.replace(tmp, path)
 
 
 def complete_cases(rows):
