@@ -74,7 +74,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="runs of each command; the median time is kept")
     ap.add_argument("--only", default=",".join(RUNS), help="which of " + ",".join(RUNS))
     ap.add_argument("--machines", default="tleaf,torus,tianhe3")
+    ap.add_argument("--note", default="", help="a line on the run's conditions, written under the title")
+    ap.add_argument("--report-only", action="store_true", help="rewrite the report from the --out folder's json")
     args = ap.parse_args()
+    if args.report_only:
+        rows = json.load(open(os.path.join(args.out, "quality_mode.json")))
+        write_report(rows, os.path.join(args.out, "quality_mode.md"), args.only.split(","), args.note)
+        return
     tm_map, tm_gen, tm_eval, tm_topo = (os.path.join(args.bin, t) for t in ("tm-map", "tm-gen", "tm-eval", "tm-topo"))
     gmap = shutil.which("scotch_gmap")
     work = tempfile.mkdtemp(prefix="tmap-quality-")
@@ -112,11 +118,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "quality_mode.json"), "w") as f:
         json.dump(rows, f, indent=1)
-    write_report(rows, os.path.join(args.out, "quality_mode.md"), args.only.split(","))
+    write_report(rows, os.path.join(args.out, "quality_mode.md"), args.only.split(","), args.note)
 
 
-def write_report(rows, path, runs):
-    lines = ["# The quality mode against scotch_gmap", "",
+def write_report(rows, path, runs, note=""):
+    lines = ["# The quality mode against scotch_gmap", ""] + ([note, ""] if note else []) + [
              "`benchmarks/quality/quality_mode.py`: each command timed whole (median of the runs, one thread), "
              "hop-bytes by tm-eval; ratios to `scotch_gmap -Cd -cb` on the same graph and target in the same run "
              "(invalid: gmap put two ranks on a PE, scored as it is).", "",
