@@ -21,7 +21,7 @@ std::string_view preset_summary(std::string_view name) {
   if (name == "fast") return "auto with one libscotch run (gmap's speed) instead of the scotch+ portfolio";
   if (name == "default") return "auto: the lowest of scotch+, treematch (trees) and in-order";
   if (name == "quality")
-    return "auto, then multilevel V-cycles and the swap descent (within 1.1 % of best with tabu, 3.5-60x faster)";
+    return "auto, then multilevel V-cycles and the swap descent (within 1.1 % of best with tabu, 2.7-87x faster)";
   return {};
 }
 
