@@ -76,10 +76,12 @@ class LevelSearch {
   LevelSearch(const GraphLevel& graph, const TargetLevel& target, const Distances& d, std::vector<std::int64_t>& place)
       : graph_(graph),
         target_(target),
+        d_(d),
         place_(place),
         costs_(graph.sym, place, d),
         occupant_(place.size(), -1),
-        seen_(place.size(), 0) {
+        seen_(place.size(), 0),
+        volume_to_a_(place.size(), 0) {
     for (std::size_t c = 0; c < place.size(); ++c)
       occupant_[static_cast<std::size_t>(place[c])] = static_cast<std::int64_t>(c);
     // The heaviest partners of each cluster (ties to the lowest id).
@@ -121,12 +123,21 @@ class LevelSearch {
     const auto shape = graph_.shape[static_cast<std::size_t>(a)];
     std::int64_t best_group = -1;
     Int128 best_gain = 0;
+    // a's partners' groups and volumes, gathered once for all its candidates.
+    const auto targets = graph_.sym.targets(a);
+    const auto volumes = graph_.sym.volumes(a);
+    partner_group_.clear();
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      partner_group_.push_back(place_[static_cast<std::size_t>(targets[e])]);
+      volume_to_a_[static_cast<std::size_t>(targets[e])] += volumes[e];
+    }
+    const Int128 a_here = costs_.current(a);
     const auto consider = [&](std::int64_t t) {
       if (t == own || seen_[static_cast<std::size_t>(t)] == stamp_) return;
       seen_[static_cast<std::size_t>(t)] = stamp_;
       const auto b = occupant_[static_cast<std::size_t>(t)];
       if (graph_.shape[static_cast<std::size_t>(b)] != shape) return;
-      const Int128 g = costs_.swap_gain(a, b);
+      const Int128 g = swap_gain(a_here, b, own, t, volumes);
       if (g > best_gain || (g == best_gain && g > 0 && t < best_group)) {
         best_gain = g;
         best_group = t;
@@ -140,6 +151,7 @@ class LevelSearch {
         consider(near.targets[static_cast<std::size_t>(e)]);
       }
     }
+    for (const auto p : targets) volume_to_a_[static_cast<std::size_t>(p)] = 0;
     if (best_group < 0) return 0;
     const auto b = occupant_[static_cast<std::size_t>(best_group)];
     costs_.swap(a, b);
@@ -150,14 +162,37 @@ class LevelSearch {
     return best_gain;
   }
 
+  /// RankCosts::swap_gain of a (at `own`, cost `a_here`) and b (at t), the
+  /// same integer, from a's partners' groups gathered once: a's partner b
+  /// counts nothing at t (d(t, t) = 0), nor a at own in b's sum, so both sums
+  /// run over whole rows and the a-b pair is taken out once, 2 S_ab d(own, t).
+  Int128 swap_gain(Int128 a_here, std::int64_t b, std::int64_t own, std::int64_t t,
+                   std::span<const Volume> volumes) const {
+    Int128 a_there = 0;
+    for (std::size_t e = 0; e < partner_group_.size(); ++e) {
+      a_there += static_cast<Int128>(volumes[e]) * d_(t, partner_group_[e]);
+    }
+    Int128 b_there = 0;
+    const auto targets = graph_.sym.targets(b);
+    const auto b_volumes = graph_.sym.volumes(b);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      b_there += static_cast<Int128>(b_volumes[e]) * d_(own, place_[static_cast<std::size_t>(targets[e])]);
+    }
+    const Int128 pair = 2 * static_cast<Int128>(volume_to_a_[static_cast<std::size_t>(b)]) * d_(own, t);
+    return a_here + costs_.current(b) - pair - a_there - b_there;
+  }
+
   const GraphLevel& graph_;
   const TargetLevel& target_;
+  const Distances& d_;
   std::vector<std::int64_t>& place_;
   refine::RankCosts<Distances> costs_;
   std::vector<std::int64_t> occupant_;
   Candidates heavy_;  ///< each cluster's heaviest partners (scores unused)
   std::uint64_t stamp_ = 0;
   std::vector<std::uint64_t> seen_;
+  std::vector<std::int64_t> partner_group_;  ///< the groups of the cluster improve() is at
+  std::vector<Volume> volume_to_a_;          ///< S_a,b of that cluster a, zero elsewhere
 };
 
 }  // namespace tmap::multilevel
