@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "multilevel/levels.hpp"
@@ -20,14 +21,49 @@
 
 namespace tmap::multilevel {
 
+/// A row of PE distances: a pointer into a dense table, else the PE itself.
+template <typename PeDistances>
+struct PeRow {
+  using type = std::int64_t;
+};
+template <typename PeDistances>
+requires requires(const PeDistances& d) {
+  d.row(0);
+}
+struct PeRow<PeDistances> {
+  using type = decltype(std::declval<const PeDistances&>().row(0));
+};
+
 /// Distance of two groups: of their representatives' PEs.
+///
+/// Also by rows, for loops over many distances with one end fixed:
+/// `at(row(g), column(h)) == (*this)(g, h)`, with the row's lookups done once
+/// (a pointer into a dense table, else the representative's PE).
 template <typename PeDistances>
 struct GroupDistances {
   const PeDistances& pe;
   std::span<const std::int64_t> rep;
 
+  static constexpr bool kDense = requires(const PeDistances& d) { d.row(0); };
+  using Row = typename PeRow<PeDistances>::type;
+
   [[nodiscard]] Distance operator()(std::int64_t g, std::int64_t h) const {
     return pe(rep[static_cast<std::size_t>(g)], rep[static_cast<std::size_t>(h)]);
+  }
+  [[nodiscard]] Row row(std::int64_t g) const {
+    if constexpr (kDense) {
+      return pe.row(rep[static_cast<std::size_t>(g)]);
+    } else {
+      return rep[static_cast<std::size_t>(g)];
+    }
+  }
+  [[nodiscard]] std::int64_t column(std::int64_t h) const { return rep[static_cast<std::size_t>(h)]; }
+  [[nodiscard]] Distance at(Row r, std::int64_t column) const {
+    if constexpr (kDense) {
+      return r[column];
+    } else {
+      return pe(r, column);
+    }
   }
 };
 
@@ -48,6 +84,11 @@ class GroupTableDistances {
   [[nodiscard]] Distance operator()(std::int64_t g, std::int64_t h) const {
     return d_[static_cast<std::size_t>(g * n_ + h)];
   }
+  /// By rows, as GroupDistances.
+  using Row = const Distance*;
+  [[nodiscard]] Row row(std::int64_t g) const { return d_.data() + g * n_; }
+  [[nodiscard]] static std::int64_t column(std::int64_t h) { return h; }
+  [[nodiscard]] static Distance at(Row r, std::int64_t column) { return r[column]; }
   /// Row-major (groups x groups), as the coarsest level's search takes it.
   [[nodiscard]] const std::vector<Distance>& table() const noexcept { return d_; }
 
@@ -126,9 +167,9 @@ class LevelSearch {
     // a's partners' groups and volumes, gathered once for all its candidates.
     const auto targets = graph_.sym.targets(a);
     const auto volumes = graph_.sym.volumes(a);
-    partner_group_.clear();
+    partner_row_.clear();
     for (std::size_t e = 0; e < targets.size(); ++e) {
-      partner_group_.push_back(place_[static_cast<std::size_t>(targets[e])]);
+      partner_row_.push_back(d_.row(place_[static_cast<std::size_t>(targets[e])]));
       volume_to_a_[static_cast<std::size_t>(targets[e])] += volumes[e];
     }
     const Int128 a_here = costs_.current(a);
@@ -168,15 +209,22 @@ class LevelSearch {
   /// run over whole rows and the a-b pair is taken out once, 2 S_ab d(own, t).
   Int128 swap_gain(Int128 a_here, std::int64_t b, std::int64_t own, std::int64_t t,
                    std::span<const Volume> volumes) const {
+    // d(g, t), not d(t, g): the same distance (the engine's distances are
+    // symmetric), read from the rows of a's few partners' groups, which stay
+    // in the cache across a's candidates, instead of a new row per candidate
+    // (0.85x the quality mode's time on 4,096 random ranks of a torus).
+    const auto column_t = d_.column(t);
     Int128 a_there = 0;
-    for (std::size_t e = 0; e < partner_group_.size(); ++e) {
-      a_there += static_cast<Int128>(volumes[e]) * d_(t, partner_group_[e]);
+    for (std::size_t e = 0; e < partner_row_.size(); ++e) {
+      a_there += static_cast<Int128>(volumes[e]) * d_.at(partner_row_[e], column_t);
     }
     Int128 b_there = 0;
     const auto targets = graph_.sym.targets(b);
     const auto b_volumes = graph_.sym.volumes(b);
+    const auto own_row = d_.row(own);
     for (std::size_t e = 0; e < targets.size(); ++e) {
-      b_there += static_cast<Int128>(b_volumes[e]) * d_(own, place_[static_cast<std::size_t>(targets[e])]);
+      b_there +=
+          static_cast<Int128>(b_volumes[e]) * d_.at(own_row, d_.column(place_[static_cast<std::size_t>(targets[e])]));
     }
     const Int128 pair = 2 * static_cast<Int128>(volume_to_a_[static_cast<std::size_t>(b)]) * d_(own, t);
     return a_here + costs_.current(b) - pair - a_there - b_there;
@@ -191,8 +239,8 @@ class LevelSearch {
   Candidates heavy_;  ///< each cluster's heaviest partners (scores unused)
   std::uint64_t stamp_ = 0;
   std::vector<std::uint64_t> seen_;
-  std::vector<std::int64_t> partner_group_;  ///< the groups of the cluster improve() is at
-  std::vector<Volume> volume_to_a_;          ///< S_a,b of that cluster a, zero elsewhere
+  std::vector<typename Distances::Row> partner_row_;  ///< the rows of the groups of the partners of improve()'s cluster
+  std::vector<Volume> volume_to_a_;                   ///< S_a,b of that cluster a, zero elsewhere
 };
 
 }  // namespace tmap::multilevel
