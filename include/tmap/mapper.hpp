@@ -68,13 +68,15 @@ struct TreeMatchOptions {
 
 /// Refinement after a strategy (any strategy): none, a swap descent to a
 /// local optimum, robust tabu search, or multilevel V-cycles (blocks of
-/// ranks moved at every level of the machine, then the swap descent).
+/// ranks moved at every level of the machine, then the swap descent; up to
+/// 256 slots a tabu search between them).
 enum class RefineKind { None, Swap, Tabu, Multilevel };
 
 struct RefineOptions {
   RefineKind kind = RefineKind::None;
   /// Tabu moves; negative = 200 x slots, at most 3e8 / slots^2 (a move
-  /// costs slots^2 table updates).
+  /// costs slots^2 table updates); after multilevel V-cycles 500 x slots,
+  /// at most 3e8 / slots^2.
   std::int64_t iterations = -1;
   /// Wall-clock cap of the tabu search in seconds (0 = none). A cap makes
   /// results depend on the machine's speed; the iteration budget does not.

@@ -189,10 +189,11 @@ int main(int argc, char** argv) {
     }
   }
   std::string refine = "none";
-  app.add_option("--refine", refine,
-                 "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum), "
-                 "tabu (robust tabu search; --refine-iters) or multilevel (V-cycles moving blocks of ranks at every "
-                 "level of the machine, then swap)")
+  app.add_option(
+         "--refine", refine,
+         "Polish the strategy's mapping: none, swap (exact-gain swaps and moves to a local optimum), "
+         "tabu (robust tabu search; --refine-iters) or multilevel (V-cycles moving blocks of ranks at every "
+         "level of the machine, then swap; up to 256 slots a tabu search of --refine-iters moves before the swap)")
       ->check(CLI::IsMember(refine_kind_names()));
   std::string objective = "auto";
   auto objectives = objective_names();

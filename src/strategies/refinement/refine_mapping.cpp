@@ -140,7 +140,16 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
       if (!taken[static_cast<std::size_t>(s)]) pos.push_back(s);
     }
     refine::SearchStats r;
-    if (swap_kind) {
+    if (multilevel_kind) {
+      // A small job: a bounded tabu search leaves the V-cycles' local
+      // optimum, and the descent ends at the next one.
+      const auto iterations =
+          options.iterations >= 0 ? options.iterations : refine::multilevel_tabu_iterations(n_slots);
+      r = refine::robust_tabu(*dense, pos, iterations, options.time_limit_s, context.seed, on_step);
+      const auto descent = refine::dense_descent(*dense, pos);
+      r.swaps += descent.swaps;
+      stats.method = "tabu + swap";
+    } else if (swap_kind) {
       r = refine::dense_descent(*dense, pos);
       stats.method = "swap";
     } else {
