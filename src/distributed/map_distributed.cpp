@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "distributed/gathered_map.hpp"
 #include "distributed/grid_geometry.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "tmap/error.hpp"
@@ -66,10 +67,23 @@ Mapping map_distributed(MPI_Comm comm, const LocalGraph& graph, const Topology& 
       return std::move(geometric->mapping);
     }
   }
-  // Candidates in order, ties to the first: PT-Scotch's, in-order, the geometry's.
-  auto best = map_ptscotch(comm, graph, topology, constraints, context, &s.halo);
-  auto best_cost = s.halo.after;
-  s.kept = "ptscotch";
+  // Candidates in order, ties to the first: the sequential default's on the
+  // gathered graph where it is small enough, else PT-Scotch's; in-order; the
+  // geometry's.
+  Mapping best;
+  std::int64_t best_cost = 0;
+  const auto entries = total_entries(comm, graph);
+  const bool gathered = entries <= kGatheredEntries;
+  if (gathered) {
+    best = map_gathered(comm, graph, topology, constraints, context);
+    best_cost = distributed_hop_bytes(comm, graph, topology, best);
+    s.kept = "sequential";
+  } else {
+    best = map_ptscotch(comm, graph, topology, constraints, context, &s.halo);
+    best_cost = s.halo.after;
+    s.kept = "ptscotch";
+  }
+  const auto first_cost = best_cost;
   const auto in_order_cost = distributed_hop_bytes(comm, graph, topology, in_order);
   if (in_order_cost < best_cost) {
     best = std::move(in_order);
@@ -81,8 +95,11 @@ Mapping map_distributed(MPI_Comm comm, const LocalGraph& graph, const Topology& 
     best_cost = geometric->hop_bytes;
     s.kept = "geometric";
   }
-  s.why = fmt::format("the lowest hop-bytes ({}) of ptscotch ({}), inorder ({}){}", best_cost, s.halo.after,
-                      in_order_cost, geometric ? fmt::format(" and geometric ({})", geometric->hop_bytes) : "");
+  s.why =
+      fmt::format("the lowest hop-bytes ({}) of {} ({}), inorder ({}){}", best_cost,
+                  gathered ? fmt::format("the sequential default on the gathered graph ({} entries)", entries)
+                           : std::string("ptscotch"),
+                  first_cost, in_order_cost, geometric ? fmt::format(" and geometric ({})", geometric->hop_bytes) : "");
   return best;
 }
 

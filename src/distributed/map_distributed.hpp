@@ -1,10 +1,12 @@
 // The distributed path's mapping, chosen as the sequential default chooses
 // (strategies/auto): the job's own order when it is provably optimal, a
 // stencil's geometry laid into the machine (recovered where the graph
-// lives) when that is, else the lowest of PT-Scotch's mapping refined
-// across block borders (ptscotch_map.hpp), the own order and the geometry.
-// The graph is never gathered: a structured job of a million ranks is laid
-// out in O(ranks / P + diameter) per process instead of being cut blind.
+// lives) when that is, else the lowest of the own order, the geometry and
+// either the sequential default on the graph gathered on process 0, up to
+// kGatheredEntries (gathered_map.hpp), or above it PT-Scotch's mapping
+// refined across block borders (ptscotch_map.hpp). Large graphs are never
+// gathered: a structured job of a million ranks is laid out in
+// O(ranks / P + diameter) per process instead of being cut blind.
 #pragma once
 
 #include <mpi.h>
@@ -16,7 +18,7 @@
 namespace tmap::dist {
 
 struct DistributedStats {
-  std::string kept;  ///< "inorder", "geometric" or "ptscotch"
+  std::string kept;  ///< "inorder", "geometric", "sequential" or "ptscotch"
   std::string why;   ///< a sentence on the choice
   HaloStats halo;    ///< the refinement across blocks, when PT-Scotch ran
 };

@@ -1,7 +1,8 @@
 // The distributed path's own pieces under mpirun (-np 1, 2 and 3): the grid
 // recovered where the graph lives equals the sequential recovery, and is
 // refused where the sequential one refuses; map_distributed lays shuffled
-// stencils out at the optimum; the refinement across block borders never
+// stencils out at the optimum and gives small graphs the sequential default's
+// mapping; the refinement across block borders never
 // raises hop-bytes, keeps every rank in its region and is deterministic.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -10,12 +11,14 @@
 #include <set>
 #include <vector>
 
+#include "distributed/gathered_map.hpp"
 #include "distributed/grid_geometry.hpp"
 #include "distributed/halo_refine.hpp"
 #include "distributed/map_distributed.hpp"
 #include "strategies/geometric/grid_recovery.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/machine.hpp"
+#include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 #include "util/random.hpp"
@@ -140,6 +143,51 @@ TEST(DistributedMapping, LaysShuffledStencilsOutAtTheOptimum) {
       map_distributed(MPI_COMM_WORLD, share_of(natural), *topology, Constraints::all(*topology), Context{}, &stats);
   EXPECT_EQ(stats.kept, "inorder");
   for (Rank r = 0; r < natural.num_ranks(); ++r) EXPECT_EQ(mapping[static_cast<std::size_t>(r)], r);
+}
+
+TEST(DistributedMapping, SmallGraphsGetTheSequentialDefaultsMapping) {
+  // Below kGatheredEntries the graph is gathered on process 0 and mapped by
+  // the sequential default: for symmetric traffic (each direction gets half
+  // of a pair's symmetrised bytes, so the gathered matrix is the job's) the
+  // very mapping tmap::map gives the whole matrix, on every process.
+  struct Case {
+    CommMatrix comm;
+    const char* machine;
+  };
+  const Case cases[] = {
+      {gen::shuffle_ranks(gen::stencil({16, 8}, 5, 1000), 3), "torus3D 4 4 8"},  // a 2D grid in a 3D torus
+      {gen::random_sparse(96, 6, 1000, 5), "tianhe3:1x1,nodes=4,cores=24"},
+      {gen::random_sparse(60, 4, 1000, 7), "tleaf 2 4 10 16 1"},  // 60 ranks on 64 PEs
+  };
+  for (const auto& c : cases) {
+    const auto topology = load_topology(c.machine);
+    const auto constraints = Constraints::all(*topology);
+    DistributedStats stats;
+    const auto mapping = map_distributed(MPI_COMM_WORLD, share_of(c.comm), *topology, constraints, Context{}, &stats);
+    EXPECT_EQ(stats.kept, "sequential") << c.machine << ": " << stats.why;
+    EXPECT_EQ(mapping, map(Problem{c.comm, *topology, constraints}, Context{})) << c.machine;
+  }
+}
+
+TEST(DistributedMapping, GathersTheJobsMatrixOnProcessZero) {
+  // Symmetric traffic comes back as it was; a one-way pair of 7 bytes is
+  // split 4 (lower rank to higher) and 3, the same hop-bytes on any machine.
+  const auto random = gen::random_sparse(50, 5, 1000, 9);
+  const auto gathered = gather_matrix(MPI_COMM_WORLD, share_of(random));
+  const auto one_way = gather_matrix(MPI_COMM_WORLD, share_of(CommMatrix::from_entries(4, {{3, 1, 7}})));
+  if (process() != 0) {
+    EXPECT_EQ(gathered.num_entries(), 0);
+    return;
+  }
+  ASSERT_EQ(gathered.num_ranks(), random.num_ranks());
+  for (Rank i = 0; i < random.num_ranks(); ++i) {
+    EXPECT_TRUE(std::ranges::equal(gathered.targets(i), random.targets(i))) << i;
+    EXPECT_TRUE(std::ranges::equal(gathered.volumes(i), random.volumes(i))) << i;
+  }
+  ASSERT_EQ(one_way.num_entries(), 2);
+  EXPECT_EQ(one_way.targets(1).front(), 3);
+  EXPECT_EQ(one_way.volumes(1).front(), 4);
+  EXPECT_EQ(one_way.volumes(3).front(), 3);
 }
 
 TEST(DistributedRefinement, NeverRaisesHopBytesAndKeepsRanksInTheirRegions) {
