@@ -46,8 +46,8 @@ CommMatrix gather_matrix(MPI_Comm comm, const LocalGraph& graph) {
   return CommMatrix::from_entries(graph.n, std::move(entries));
 }
 
-Mapping map_gathered(MPI_Comm comm, const LocalGraph& graph, const Topology& topology,
-                     const Constraints& constraints, const Context& context) {
+Mapping map_gathered(MPI_Comm comm, const LocalGraph& graph, const Topology& topology, const Constraints& constraints,
+                     const Context& context) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const auto gathered = gather_matrix(comm, graph);

@@ -39,7 +39,8 @@ bool provably_optimal(MPI_Comm comm, const LocalGraph& graph, const Topology& to
 }  // namespace
 
 Mapping map_distributed(MPI_Comm comm, const LocalGraph& graph, const Topology& topology,
-                        const Constraints& constraints, const Context& context, DistributedStats* stats) {
+                        const Constraints& constraints, const Context& context, DistributedStats* stats,
+                        std::int64_t gather_entries) {
   DistributedStats local;
   auto& s = stats != nullptr ? *stats : local;
   const Rank n = graph.n;
@@ -73,7 +74,7 @@ Mapping map_distributed(MPI_Comm comm, const LocalGraph& graph, const Topology& 
   Mapping best;
   std::int64_t best_cost = 0;
   const auto entries = total_entries(comm, graph);
-  const bool gathered = entries <= kGatheredEntries;
+  const bool gathered = entries <= gather_entries;
   if (gathered) {
     best = map_gathered(comm, graph, topology, constraints, context);
     best_cost = distributed_hop_bytes(comm, graph, topology, best);

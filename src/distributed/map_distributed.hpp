@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "distributed/gathered_map.hpp"
 #include "distributed/ptscotch_map.hpp"
 
 namespace tmap::dist {
@@ -25,8 +26,11 @@ struct DistributedStats {
 
 /// Collective over `comm`: the whole mapping on every process (as
 /// map_ptscotch). Deterministic for a seed and a number of processes.
+/// Graphs of at most `gather_entries` symmetrised entries are gathered for
+/// the sequential default (0: never).
 [[nodiscard]] Mapping map_distributed(MPI_Comm comm, const LocalGraph& graph, const Topology& topology,
                                       const Constraints& constraints, const Context& context,
-                                      DistributedStats* stats = nullptr);
+                                      DistributedStats* stats = nullptr,
+                                      std::int64_t gather_entries = kGatheredEntries);
 
 }  // namespace tmap::dist

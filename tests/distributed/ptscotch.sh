@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tm-pmap (the ptscotch strategy) under mpirun: each process reads its share
 # of a .coo; by default a stencil's own order or grid is kept when optimal
-# (hop-bytes = total bytes), and -s ptscotch (PT-Scotch's mapping refined
+# (hop-bytes = total bytes) and other traffic gets the sequential default's
+# mapping (gathered; --gather-entries 0: kept where it lives), and
+# -s ptscotch (PT-Scotch's mapping refined
 # across block borders) never ends above PT-Scotch's own. The mapping rank
 # 0 writes must be valid for tm-eval, its
 # hop-bytes equal to what tm-pmap printed (an independent evaluator), the
@@ -89,6 +91,22 @@ for input in s960 r1200; do
 done
 check 2 "tianhe3:1x4,nodes=96,cores=4" "$work/r1200.coo"
 strategy=auto
+
+# Traffic that is no grid, by default: gathered on process 0 and mapped by
+# the sequential default, tm-map's hop-bytes on any number of processes
+# (the random traffic is symmetric, so the gathered matrix is the file's);
+# with --gather-entries 0 it stays where it lives (PT-Scotch's mapping
+# refined across blocks, or the own order when lower).
+sequential=$("$bin/tm-map" -t "torus3D 12 10 10" -c "$work/r1200.coo" -q --format json |
+             sed -n 's/.*"hop_bytes": *\([0-9]*\).*/\1/p')
+for np in 1 3; do
+  check "$np" "torus3D 12 10 10" "$work/r1200.coo"
+  grep -q "kept sequential: .* of the sequential default on the gathered graph ([0-9]* entries)" "$work/err"
+  test "$(sed -n 's/.*hop_bytes \([0-9]*\) .*/\1/p' "$work/err")" = "$sequential"
+done
+pmap 2 -t "torus3D 12 10 10" -c "$work/r1200.coo" --gather-entries 0 --output "$work/map.perm" 2> "$work/err"
+grep -q "kept \(ptscotch\|inorder\): the lowest hop-bytes .* of ptscotch" "$work/err"
+echo "random traffic: the sequential default's $sequential gathered; PT-Scotch's where it lives with --gather-entries 0"
 
 # Bad input: the process that read the line reports it; nothing is written.
 printf '4\n0 1 10\n1 2 x\n2 3 5\n' > "$work/bad.coo"

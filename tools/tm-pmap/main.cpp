@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "distributed/gathered_map.hpp"
 #include "distributed/map_distributed.hpp"
 #include "distributed/read_share.hpp"
 #include "tmap/error.hpp"
@@ -41,6 +42,9 @@ struct Options {
   /// auto: the job's order or its grid when better (as tm-map's default
   /// chooses); ptscotch: PT-Scotch's mapping alone.
   std::string strategy = "auto";
+  /// auto: graphs up to this many symmetrised entries are gathered on
+  /// process 0 for the sequential default.
+  std::int64_t gather_entries = tmap::dist::kGatheredEntries;
 };
 
 double peak_rss_mb() {
@@ -138,7 +142,8 @@ int run(const Options& o, int rank, int size) {
   const auto mapping =
       o.strategy == "ptscotch"
           ? tmap::dist::map_ptscotch(MPI_COMM_WORLD, graph, *topology, constraints, context, &stats.halo)
-          : tmap::dist::map_distributed(MPI_COMM_WORLD, graph, *topology, constraints, context, &stats);
+          : tmap::dist::map_distributed(MPI_COMM_WORLD, graph, *topology, constraints, context, &stats,
+                                        o.gather_entries);
   const auto hop_bytes = tmap::dist::distributed_hop_bytes(MPI_COMM_WORLD, graph, *topology, mapping);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double rss = peak_rss_mb();
@@ -235,9 +240,15 @@ int main(int argc, char** argv) {
   app.add_option("--program", o.program, "--format hydra: the program and its arguments, e.g. './app -x 4'");
   app.add_option("--output", o.output, "Output file (whole or not at all; default stdout)");
   app.add_flag("-q,--quiet", o.quiet, "No summary on stderr");
+  app.add_option("--gather-entries", o.gather_entries,
+                 "auto: a graph of at most this many symmetrised entries (both directions of a pair) is gathered on "
+                 "process 0 and gets the sequential default's mapping (default 4194304; 0: never, PT-Scotch where the "
+                 "graph lives, faster where libscotch is slow on the whole machine)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   app.add_option("-s,--strategy", o.strategy,
                  "auto (default): the job's own order or its stencil grid when either is better or optimal, else "
-                 "PT-Scotch's mapping refined across block borders; ptscotch: PT-Scotch's mapping alone")
+                 "the sequential default on the gathered graph (up to --gather-entries) or PT-Scotch's mapping "
+                 "refined across block borders; ptscotch: PT-Scotch's mapping alone")
       ->check(CLI::IsMember({"auto", "ptscotch"}));
   try {
     app.parse(argc, argv);
