@@ -10,7 +10,7 @@
 namespace tmap::dist {
 
 std::int64_t total_entries(MPI_Comm comm, const LocalGraph& graph) {
-  long long mine = static_cast<long long>(graph.targets.size());
+  auto mine = static_cast<long long>(graph.targets.size());
   long long all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, comm);
   return all;
