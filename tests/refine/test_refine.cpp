@@ -145,6 +145,34 @@ TEST(Refine, TheSearchItselfImproves) {
   }
 }
 
+// A mapping with every byte at the machine's least distance (a stencil in
+// its torus's order) is optimal: every refinement leaves it as it is and
+// says so, without a search; one pair moved apart is searched again.
+TEST(Refine, LeavesAProvablyOptimalMappingWithoutASearch) {
+  const auto topology = tmap::load_topology("torus2D 8 8");
+  const auto constraints = Constraints::all(*topology);
+  const auto comm = tmap::gen::stencil({8, 8}, 5, 100);
+  const Problem problem{comm, *topology, constraints};
+  tmap::Mapping in_order(64);
+  std::iota(in_order.begin(), in_order.end(), 0);
+  for (const auto kind : {RefineKind::Swap, RefineKind::Tabu, RefineKind::Multilevel}) {
+    auto mapping = in_order;
+    Context context;
+    context.refine.kind = kind;
+    const auto stats = tmap::refine_mapping(problem, mapping, context);
+    EXPECT_EQ(stats.method, "none (optimal)");
+    EXPECT_EQ(stats.after, comm.total_volume());
+    EXPECT_EQ(mapping, in_order);
+  }
+  auto swapped = in_order;
+  std::swap(swapped[0], swapped[27]);
+  Context context;
+  context.refine.kind = RefineKind::Multilevel;
+  const auto stats = tmap::refine_mapping(problem, swapped, context);
+  EXPECT_NE(stats.method, "none (optimal)");
+  EXPECT_EQ(stats.after, comm.total_volume());
+}
+
 // Above the move table's size the candidate lists carry both searches; tabu
 // (which may worsen to escape) ends no worse than the swap descent it starts
 // from, and on a greedy-built stencil it escapes the swap local optimum.

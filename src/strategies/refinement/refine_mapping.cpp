@@ -18,6 +18,7 @@
 #include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
+#include "util/int128.hpp"
 #include "util/names.hpp"
 
 namespace tmap {
@@ -91,6 +92,16 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
   const auto& options = context.refine;
   if (options.kind == RefineKind::None || problem.comm.num_ranks() < 2) {
     stats.method = "none";
+    return stats;
+  }
+  // One rank per PE and every byte at the machine's least distance between
+  // distinct PEs: no mapping does better (a stencil in its machine's order),
+  // so no search is spent on it.
+  const auto least = problem.topology.least_distance();
+  if (least > 0 && problem.constraints.capacity() == 1 &&
+      static_cast<detail::Int128>(stats.before) ==
+          static_cast<detail::Int128>(problem.comm.total_volume()) * static_cast<detail::Int128>(least)) {
+    stats.method = "none (optimal)";
     return stats;
   }
   const auto sym = problem.comm.symmetrized();
