@@ -212,7 +212,7 @@ class LevelSearch {
     // d(g, t), not d(t, g): the same distance (the engine's distances are
     // symmetric), read from the rows of a's few partners' groups, which stay
     // in the cache across a's candidates, instead of a new row per candidate
-    // (0.85x the quality mode's time on 4,096 random ranks of a torus).
+    // (0.88x the quality mode's time on 4,096 random ranks of a torus).
     const auto column_t = d_.column(t);
     Int128 a_there = 0;
     for (std::size_t e = 0; e < partner_row_.size(); ++e) {
