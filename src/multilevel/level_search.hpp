@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,8 +45,8 @@ struct GroupDistances {
   const PeDistances& pe;
   std::span<const std::int64_t> rep;
 
-  static constexpr bool kDense = requires(const PeDistances& d) { d.row(0); };
   using Row = typename PeRow<PeDistances>::type;
+  static constexpr bool kDense = std::is_pointer_v<Row>;
 
   [[nodiscard]] Distance operator()(std::int64_t g, std::int64_t h) const {
     return pe(rep[static_cast<std::size_t>(g)], rep[static_cast<std::size_t>(h)]);
