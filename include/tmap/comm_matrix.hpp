@@ -1,7 +1,11 @@
 // The communication matrix: A[i][j] = bytes rank i sends to rank j, stored
 // sparse (CSR). Directed as read; algorithms use the symmetrised view.
+// It may carry its phases: the exchanges of one iteration in the order they
+// happen (a .phases file, tm-gen's application patterns), which the time
+// objective runs one after another.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -18,6 +22,8 @@ struct CommEntry {
   Rank to = 0;
   Volume bytes = 0;
 };
+
+struct CommPhase;
 
 class CommMatrix {
  public:
@@ -59,13 +65,34 @@ class CommMatrix {
   [[nodiscard]] std::span<const Rank> columns() const noexcept { return column_; }
   [[nodiscard]] std::span<const Volume> all_volumes() const noexcept { return volume_; }
 
-  friend bool operator==(const CommMatrix&, const CommMatrix&) = default;
+  /// The sum of `phases` (each `repeat` times), carrying them. InputError
+  /// on a phase of another rank count, a repeat below 1 or a sum past
+  /// 2^63-1 bytes.
+  static CommMatrix from_phases(Rank n, std::vector<CommPhase> phases);
+  /// The phases this traffic came with, in the order they happen; empty
+  /// when nothing is known of its order (one round of the whole matrix).
+  /// Matrices derived from this one carry none (symmetrized: the
+  /// strategies' view), but for gen::shuffle_ranks (the same job).
+  [[nodiscard]] std::span<const CommPhase> phases() const noexcept;
+
+  /// Same entries and same phases.
+  friend bool operator==(const CommMatrix& a, const CommMatrix& b);
 
  private:
   Rank n_ = 0;
   std::vector<std::int64_t> row_begin_{0};
   std::vector<Rank> column_;
   std::vector<Volume> volume_;
+  /// Shared: copies of a matrix (strategies take several) share its phases.
+  std::shared_ptr<const std::vector<CommPhase>> phases_;
+};
+
+/// One phase of a traffic: what every rank sends in it, run `repeat` times
+/// in a row (a pipelined sweep's steps, an all-reduce's iterations).
+struct CommPhase {
+  CommMatrix traffic;
+  std::int64_t repeat = 1;
+  friend bool operator==(const CommPhase&, const CommPhase&) = default;
 };
 
 }  // namespace tmap

@@ -33,12 +33,16 @@ namespace tmap::gen {
 /// two), "ft" (all-to-all), "sweep3d", "snap". `npb_class` S, W, A, B, C, D
 /// or E sets the NPB problem size (the transport codes scale weakly and
 /// ignore it). InputError on a count the code does not run with.
-[[nodiscard]] CommMatrix app_pattern(std::string_view name, Rank ranks, char npb_class = 'D');
+/// `with_phases`: the matrix carries its phases, in the order the code (and
+/// its proxy in tools/tm-sim/proxies) runs them: an all-reduce's steps, a
+/// sweep's octants, each pipelined step repeated (CommMatrix::phases).
+[[nodiscard]] CommMatrix app_pattern(std::string_view name, Rank ranks, char npb_class = 'D', bool with_phases = false);
 /// The names app_pattern knows.
 [[nodiscard]] const std::vector<std::string>& app_patterns();
 
 /// Renumbers ranks by a random permutation pi from `seed`: B[pi(i)][pi(j)] =
-/// A[i][j]. Same traffic, different numbering (to test order invariance).
+/// A[i][j]. Same traffic, different numbering (to test order invariance);
+/// its phases renumbered alike.
 [[nodiscard]] CommMatrix shuffle_ranks(const CommMatrix& comm, std::uint64_t seed);
 
 /// The permutation shuffle_ranks(comm, seed) applies (new id of rank i).

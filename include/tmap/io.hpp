@@ -27,9 +27,12 @@ enum class CommFormat {
   /// "prof": Open MPI's monitoring output, PREFIX.<rank>.prof (read only;
   /// read_comm takes the prefix, a rank file or the folder).
   OmpiMonitoring,
+  /// .phases: the triplets of .coo in phases ("phase [REPEAT]" lines), the
+  /// order the job runs them (the matrix is their sum).
+  Phases,
 };
 
-/// "mat", "csv", "coo", "mtx", "grf", "graph" (InputError otherwise).
+/// "mat", "csv", "coo", "mtx", "grf", "graph", "prof", "phases" (InputError otherwise).
 [[nodiscard]] CommFormat comm_format_from_name(std::string_view name);
 [[nodiscard]] std::string_view comm_format_name(CommFormat format);
 /// From the file extension; InputError when it is not one of the above.

@@ -145,4 +145,41 @@ CommMatrix CommMatrix::symmetrized() const {
   return s;
 }
 
+CommMatrix CommMatrix::from_phases(Rank n, std::vector<CommPhase> phases) {
+  std::vector<CommEntry> entries;
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    const auto& phase = phases[p];
+    const auto which = "phase " + std::to_string(p + 1);
+    if (phase.repeat < 1) throw InputError(which + ": repeated " + std::to_string(phase.repeat) + " times");
+    if (phase.traffic.num_ranks() != n) {
+      throw InputError(which + ": " + std::to_string(phase.traffic.num_ranks()) + " ranks, not " + std::to_string(n));
+    }
+    for (Rank i = 0; i < n; ++i) {
+      const auto cols = phase.traffic.targets(i);
+      const auto vols = phase.traffic.volumes(i);
+      for (std::size_t k = 0; k < cols.size(); ++k) {
+        Volume bytes = 0;
+        if (__builtin_mul_overflow(vols[k], phase.repeat, &bytes)) {
+          throw InputError(which + ": ranks " + std::to_string(i) + " and " + std::to_string(cols[k]) +
+                           " exchange more than 2^63-1 bytes over its repeats");
+        }
+        entries.push_back({i, cols[k], bytes});
+      }
+    }
+  }
+  auto sum = from_entries(n, std::move(entries));
+  sum.phases_ = std::make_shared<const std::vector<CommPhase>>(std::move(phases));
+  return sum;
+}
+
+std::span<const CommPhase> CommMatrix::phases() const noexcept {
+  if (!phases_) return {};
+  return *phases_;
+}
+
+bool operator==(const CommMatrix& a, const CommMatrix& b) {
+  if (a.n_ != b.n_ || a.row_begin_ != b.row_begin_ || a.column_ != b.column_ || a.volume_ != b.volume_) return false;
+  return std::ranges::equal(a.phases(), b.phases());
+}
+
 }  // namespace tmap

@@ -119,8 +119,9 @@ std::vector<Rank> shuffle_permutation(Rank n, std::uint64_t seed) {
   return pi;
 }
 
-CommMatrix shuffle_ranks(const CommMatrix& comm, std::uint64_t seed) {
-  const auto pi = shuffle_permutation(comm.num_ranks(), seed);
+namespace {
+
+CommMatrix renumbered(const CommMatrix& comm, const std::vector<Rank>& pi) {
   std::vector<CommEntry> entries;
   entries.reserve(static_cast<std::size_t>(comm.num_entries()));
   for (Rank i = 0; i < comm.num_ranks(); ++i) {
@@ -129,6 +130,17 @@ CommMatrix shuffle_ranks(const CommMatrix& comm, std::uint64_t seed) {
     }
   }
   return CommMatrix::from_entries(comm.num_ranks(), std::move(entries));
+}
+
+}  // namespace
+
+CommMatrix shuffle_ranks(const CommMatrix& comm, std::uint64_t seed) {
+  const auto pi = shuffle_permutation(comm.num_ranks(), seed);
+  if (comm.phases().empty()) return renumbered(comm, pi);
+  // The same job renumbered: its phases too.
+  std::vector<CommPhase> phases;
+  for (const auto& phase : comm.phases()) phases.push_back({renumbered(phase.traffic, pi), phase.repeat});
+  return CommMatrix::from_phases(comm.num_ranks(), std::move(phases));
 }
 
 }  // namespace tmap::gen

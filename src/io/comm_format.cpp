@@ -14,7 +14,7 @@ namespace tmap {
 
 namespace {
 
-constexpr std::array<detail::Named<CommFormat>, 7> kFormats{{
+constexpr std::array<detail::Named<CommFormat>, 8> kFormats{{
     {CommFormat::Dense, "mat"},
     {CommFormat::Csv, "csv"},
     {CommFormat::Coo, "coo"},
@@ -22,6 +22,7 @@ constexpr std::array<detail::Named<CommFormat>, 7> kFormats{{
     {CommFormat::ScotchGraph, "grf"},
     {CommFormat::MetisGraph, "graph"},
     {CommFormat::OmpiMonitoring, "prof"},
+    {CommFormat::Phases, "phases"},
 }};
 
 std::string format_list() {
@@ -69,6 +70,8 @@ CommMatrix parse_any(std::string_view text, CommFormat format, const std::string
       return detail::parse_scotch_graph(text, origin);
     case CommFormat::MetisGraph:
       return detail::parse_metis_graph(text, origin);
+    case CommFormat::Phases:
+      return detail::parse_phases(text, origin);
     case CommFormat::OmpiMonitoring:
       throw InputError(origin,
                        "Open MPI monitoring output is read from its files: -c PREFIX, a rank file or the folder");
@@ -177,6 +180,9 @@ std::string format_comm(const CommMatrix& comm, CommFormat format) {
       }
       break;
     }
+    case CommFormat::Phases:
+      detail::format_phases(comm, out);
+      break;
     case CommFormat::OmpiMonitoring:
       break;  // refused above
   }

@@ -8,59 +8,70 @@
 
 namespace tmap::detail {
 
-namespace {
-
 bool is_comment_or_blank(std::string_view line) {
   const auto first = line.find_first_not_of(kBlanks);
   return first == std::string_view::npos || line[first] == '#' || line[first] == '%';
 }
-}  // namespace
 
-CommMatrix parse_coo(std::string_view text, const std::string& origin) {
-  LineReader lines(text);
+bool TripletReader::next(TripletLine& out) {
   std::string_view line;
-  std::int64_t n = -1;  // -1: not given, n = largest rank + 1
-  std::int64_t largest = -1;
-  bool first = true;
-  std::vector<CommEntry> entries;
-  while (lines.next(line)) {
+  while (lines_.next(line)) {
     if (is_comment_or_blank(line)) continue;
-    std::string_view tokens[4];
-    int count = 0;
-    std::string_view rest = line;
+    out.count = 0;
     std::string_view token;
-    while (count < 4 && next_token(rest, token)) tokens[count++] = token;
-    const auto at = lines.line_number();
-    if (first && count == 1) {
-      n = parse_int_in(tokens[0], 0, kMaxRanks, "number of ranks", origin, at);
-      first = false;
+    while (out.count < out.tokens.size() && next_token(line, token)) out.tokens[out.count++] = token;
+    out.at = lines_.line_number();
+    const bool first = first_;
+    first_ = false;
+    if (first && out.count == 1 && out.tokens[0] != keyword_) {
+      ranks_ = parse_int_in(out.tokens[0], 0, kMaxRanks, "number of ranks", origin_, out.at);
       continue;
     }
-    first = false;
-    if (count != 3) {
-      throw InputError(origin, at,
-                       "expected 'i j bytes', found " + std::to_string(count == 4 ? 4 : count) +
-                           (count == 4 ? " or more values" : " value(s)"));
-    }
-    const auto hi = n < 0 ? kMaxRanks - 1 : n - 1;
-    for (int k = 0; k < 2; ++k) {
-      std::int64_t value = 0;
-      if (n > 0 && parse_int(tokens[k], value) && value == n) {
-        throw InputError(origin, at,
-                         std::string(k == 0 ? "rank i" : "rank j") + " must be between 0 and " + std::to_string(hi) +
-                             ", found " + std::to_string(n) +
-                             ": ranks are numbered from 0 (is the file numbered "
-                             "from 1? subtract 1 from every rank)");
-      }
-    }
-    const auto i = parse_int_in(tokens[0], 0, hi, "rank i", origin, at);
-    const auto j = parse_int_in(tokens[1], 0, hi, "rank j", origin, at);
-    const auto bytes = parse_volume(tokens[2], origin, at);
-    largest = std::max({largest, i, j});
-    entries.push_back({i, j, bytes});
+    return true;
   }
-  if (n < 0 && largest < 0) throw InputError(origin, "no entries found (the file is empty)");
-  if (n < 0) n = largest + 1;
+  return false;
+}
+
+CommEntry TripletReader::entry(const TripletLine& line) {
+  const auto e = parse_coo_entry({line.tokens.data(), line.count}, ranks_, origin_, line.at);
+  largest_ = std::max({largest_, e.from, e.to});
+  return e;
+}
+
+Rank TripletReader::ranks(std::string_view none) const {
+  if (ranks_ < 0 && largest_ < 0) throw InputError(origin_, "no entries found (" + std::string(none) + ")");
+  return ranks_ >= 0 ? ranks_ : largest_ + 1;
+}
+
+CommEntry parse_coo_entry(std::span<const std::string_view> tokens, std::int64_t n, const std::string& origin,
+                          std::int64_t at) {
+  if (tokens.size() != 3) {
+    throw InputError(origin, at,
+                     "expected 'i j bytes', found " + std::to_string(tokens.size() > 3 ? 4 : tokens.size()) +
+                         (tokens.size() > 3 ? " or more values" : " value(s)"));
+  }
+  const auto hi = n < 0 ? kMaxRanks - 1 : n - 1;
+  for (int k = 0; k < 2; ++k) {
+    std::int64_t value = 0;
+    if (n > 0 && parse_int(tokens[k], value) && value == n) {
+      throw InputError(origin, at,
+                       std::string(k == 0 ? "rank i" : "rank j") + " must be between 0 and " + std::to_string(hi) +
+                           ", found " + std::to_string(n) +
+                           ": ranks are numbered from 0 (is the file numbered "
+                           "from 1? subtract 1 from every rank)");
+    }
+  }
+  const auto i = parse_int_in(tokens[0], 0, hi, "rank i", origin, at);
+  const auto j = parse_int_in(tokens[1], 0, hi, "rank j", origin, at);
+  return {i, j, parse_volume(tokens[2], origin, at)};
+}
+
+CommMatrix parse_coo(std::string_view text, const std::string& origin) {
+  TripletReader reader(text, origin, {});
+  std::vector<CommEntry> entries;
+  TripletLine line;
+  while (reader.next(line)) entries.push_back(reader.entry(line));
+  const auto n = reader.ranks("the file is empty");
   try {
     return CommMatrix::from_entries(n, std::move(entries));
   } catch (const InputError& e) {

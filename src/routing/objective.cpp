@@ -100,6 +100,18 @@ ObjectiveScore ObjectiveMeter::operator()(std::span<const PE> mapping) const {
     score.value = static_cast<double>(score.hop_bytes);
     return score;
   }
+  // Time of a phased traffic: its phases one after another, each one round.
+  // Congestion is the links' bytes over the whole job, phased or not.
+  if (bottleneck_->latency_counts() && !comm_.phases().empty()) {
+    for (const auto& phase : comm_.phases())
+      score.value += static_cast<double>(phase.repeat) * one_round(phase.traffic, mapping);
+    return score;
+  }
+  score.value = one_round(comm_, mapping);
+  return score;
+}
+
+double ObjectiveMeter::one_round(const CommMatrix& traffic, std::span<const PE> mapping) const {
   // Bytes per resource (a resource carries at most the total volume, which
   // evaluate() has checked fits) and, for time, when its first message
   // arrives (the least latency of the routes through it).
@@ -108,9 +120,9 @@ ObjectiveScore ObjectiveMeter::operator()(std::span<const PE> mapping) const {
   std::vector<double> first(resources, std::numeric_limits<double>::infinity());
   std::vector<LinkId> route;
   double slowest_message = 0.0;
-  for (Rank i = 0; i < comm_.num_ranks(); ++i) {
-    const auto cols = comm_.targets(i);
-    const auto vols = comm_.volumes(i);
+  for (Rank i = 0; i < traffic.num_ranks(); ++i) {
+    const auto cols = traffic.targets(i);
+    const auto vols = traffic.volumes(i);
     const PE a = mapping[static_cast<std::size_t>(i)];
     for (std::size_t k = 0; k < cols.size(); ++k) {
       const PE b = mapping[static_cast<std::size_t>(cols[k])];
@@ -138,8 +150,7 @@ ObjectiveScore ObjectiveMeter::operator()(std::span<const PE> mapping) const {
   }
   // Congestion: the busiest link's bytes over its bandwidth (latencies are
   // 0). Time: the later of the two bounds.
-  score.value = bottleneck_->latency_counts() ? std::max(busiest, slowest_message) : busiest;
-  return score;
+  return bottleneck_->latency_counts() ? std::max(busiest, slowest_message) : busiest;
 }
 
 std::string describe_score(Objective objective, const ObjectiveScore& score) {

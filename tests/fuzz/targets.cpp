@@ -43,8 +43,9 @@ void tgt(const std::uint8_t* data, std::size_t size) {
 void comm(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return;
   const CommFormat formats[] = {CommFormat::Dense,        CommFormat::Csv,         CommFormat::Coo,
-                                CommFormat::MatrixMarket, CommFormat::ScotchGraph, CommFormat::MetisGraph};
-  const auto format = formats[data[0] % 6];
+                                CommFormat::MatrixMarket, CommFormat::ScotchGraph, CommFormat::MetisGraph,
+                                CommFormat::Phases};
+  const auto format = formats[data[0] % std::size(formats)];
   expect_input_errors_only([&] {
     const auto m = parse_comm(text_of(data + 1, size - 1), format, "fuzz.comm");
     (void)m.symmetrized();

@@ -100,3 +100,48 @@ TEST(AppPatterns, RanksTheCodesCannotRunWithAreInputErrors) {
   EXPECT_THROW((void)tmap::gen::app_pattern("cg", 64, 'Q'), tmap::InputError);
   EXPECT_THROW((void)tmap::gen::app_pattern("nas", 64), tmap::InputError);
 }
+
+// With phases, each application pattern is the same matrix, its phases in
+// the order its proxy runs them summing to it: Sweep3D's and SNAP's 8
+// octants, then an all-reduce's steps (one per power of two; a count that
+// is not one folds in first and out last); CG's row exchanges then the
+// transpose, 25 times each; LU's two sweeps, four halo turns, the norms.
+TEST(AppPatterns, PhasesSumToThePatternInTheCodesOrder) {
+  for (const auto& name : tmap::gen::app_patterns()) {
+    for (const tmap::Rank ranks : {4, 16, 64, 256}) {
+      const auto plain = tmap::gen::app_pattern(name, ranks, 'C');
+      const auto phased = tmap::gen::app_pattern(name, ranks, 'C', true);
+      EXPECT_TRUE(plain.phases().empty());
+      ASSERT_FALSE(phased.phases().empty()) << name;
+      std::vector<tmap::CommEntry> entries;
+      for (const auto& phase : phased.phases()) {
+        for (tmap::Rank i = 0; i < ranks; ++i) {
+          for (std::size_t k = 0; k < phase.traffic.targets(i).size(); ++k) {
+            entries.push_back({i, phase.traffic.targets(i)[k], phase.traffic.volumes(i)[k] * phase.repeat});
+          }
+        }
+      }
+      EXPECT_EQ(tmap::CommMatrix::from_entries(ranks, entries), plain) << name << " " << ranks;
+    }
+  }
+  const auto phase_count = [](std::string_view name, tmap::Rank ranks) {
+    return tmap::gen::app_pattern(name, ranks, 'D', true).phases().size();
+  };
+  EXPECT_EQ(phase_count("sweep3d", 256), 8U + 8U);
+  EXPECT_EQ(phase_count("snap", 100), 8U + 2U + 6U);  // 64 of 100 reduce: fold in, 6 steps, fold out
+  EXPECT_EQ(phase_count("cg", 256), 4U + 1U);         // 16 x 16: 4 row steps, the transpose
+  EXPECT_EQ(phase_count("lu", 64), 2U + 4U + 6U);
+  EXPECT_EQ(phase_count("bt", 64), 1U + 6U);
+  const auto snap = tmap::gen::app_pattern("snap", 64, 'D', true);
+  EXPECT_EQ(snap.phases()[0].repeat, 120);  // 30 groups x 4 chunks of planes
+  EXPECT_EQ(snap.phases()[0].traffic.at(0, 1), 16 * 4 * 48 * 8);
+  EXPECT_EQ(snap.phases()[0].traffic.at(1, 0), 0);  // octant 0 sweeps towards +x
+  EXPECT_EQ(snap.phases()[1].traffic.at(1, 0), 16 * 4 * 48 * 8);
+  EXPECT_EQ(snap.phases()[8].repeat, 5);  // 5 all-reduces of 30 groups x 1000 values
+  EXPECT_EQ(snap.phases()[8].traffic.at(0, 1), 30 * 1000 * 8);
+  // Renumbered, the phases follow.
+  const auto shuffled = tmap::gen::shuffle_ranks(snap, 3);
+  ASSERT_EQ(shuffled.phases().size(), snap.phases().size());
+  const auto pi = tmap::gen::shuffle_permutation(64, 3);
+  EXPECT_EQ(shuffled.phases()[0].traffic.at(pi[0], pi[1]), 16 * 4 * 48 * 8);
+}

@@ -150,3 +150,45 @@ TEST(CommReaders, ErrorsNameLineAndProblem) {
   EXPECT_NE(error_of("2 1\n3\n1\n", CommFormat::MetisGraph).find("in.x:2: neighbour must be between 1 and 2"),
             std::string::npos);
 }
+
+// .phases: the triplets grouped in phases, the matrix their sum times each
+// phase's repeat; the phases kept in order, written back the same.
+TEST(CommReaders, PhasesSumTheirRepeatsAndKeepTheirOrder) {
+  const auto comm =
+      parse_comm("# two phases\n3\nphase 2\n0 1 5\n1 2 7\nphase\n1 0 4\n0 1 1\n", CommFormat::Phases, "p");
+  EXPECT_EQ(comm, CommMatrix::from_phases(3, {{CommMatrix::from_entries(3, {{0, 1, 5}, {1, 2, 7}}), 2},
+                                              {CommMatrix::from_entries(3, {{1, 0, 4}, {0, 1, 1}}), 1}}));
+  EXPECT_EQ(comm.at(0, 1), 11);
+  EXPECT_EQ(comm.at(1, 2), 14);
+  EXPECT_EQ(comm.at(1, 0), 4);
+  ASSERT_EQ(comm.phases().size(), 2U);
+  EXPECT_EQ(comm.phases()[0].repeat, 2);
+  EXPECT_EQ(comm.phases()[1].traffic, CommMatrix::from_entries(3, {{1, 0, 4}, {0, 1, 1}}));
+  EXPECT_EQ(parse_comm(tmap::format_comm(comm, CommFormat::Phases), CommFormat::Phases, "rt"), comm);
+  // The sum alone, written as phases: one phase of the whole matrix.
+  const auto plain = tmap::gen::random_sparse(20, 3, 100, 1);
+  const auto one = parse_comm(tmap::format_comm(plain, CommFormat::Phases), CommFormat::Phases, "rt");
+  ASSERT_EQ(one.phases().size(), 1U);
+  EXPECT_EQ(one.phases()[0].traffic, plain);
+  // A matrix equals another only with the same phases.
+  EXPECT_NE(comm, CommMatrix::from_entries(3, {{0, 1, 11}, {1, 2, 14}, {1, 0, 4}}));
+  EXPECT_EQ(tmap::comm_format_from_path("job.phases"), CommFormat::Phases);
+}
+
+TEST(CommReaders, PhasesErrorsNameLineAndProblem) {
+  EXPECT_EQ(error_of("0 1 5\n", CommFormat::Phases),
+            "in.x:1: an entry before the first 'phase' line (a .phases file starts its phases so)");
+  EXPECT_EQ(error_of("phase 0\n0 1 5\n", CommFormat::Phases),
+            "in.x:1: phase repeat must be between 1 and 1000000, found 0");
+  EXPECT_EQ(error_of("phase two\n", CommFormat::Phases).rfind("in.x:1: phase repeat", 0), 0U);
+  EXPECT_EQ(error_of("phase 2 3\n", CommFormat::Phases), "in.x:1: expected 'phase' or 'phase REPEAT'");
+  EXPECT_EQ(error_of("# nothing\n", CommFormat::Phases), "in.x: no 'phase' line found (not a .phases file, or empty)");
+  EXPECT_EQ(error_of("phase\nphase 3\n", CommFormat::Phases), "in.x: no entries found (every phase is empty)");
+  EXPECT_EQ(error_of("2\nphase\n0 2 1\n", CommFormat::Phases),
+            "in.x:3: rank j must be between 0 and 1, found 2: ranks are numbered from 0 (is the file numbered from 1? "
+            "subtract 1 from every rank)");
+  EXPECT_EQ(error_of("phase\n0 1\n", CommFormat::Phases), "in.x:2: expected 'i j bytes', found 2 value(s)");
+  // Over its repeats a pair would pass 2^63-1 bytes.
+  EXPECT_NE(error_of("phase 1000000\n0 1 9000000000000000\n", CommFormat::Phases).find("phase 1: ranks 0 and 1"),
+            std::string::npos);
+}

@@ -67,6 +67,63 @@ TEST(Objective, ScoresWorkedByHandOnAChain) {
   EXPECT_FALSE((tmap::ObjectiveScore{1.0, 6}) < (tmap::ObjectiveScore{1.0, 6}));
 }
 
+// The same chain with the traffic in phases: 0->3 100 bytes twice, then
+// 1->2 50 bytes once. Time runs the phases one after another; one round of
+// their sum would let 1->2 share the middle link with 0->3 at once.
+//   in order: 2 x (3 hops + 100 bytes) + (1 hop + 50 bytes);
+//   paired:   2 x (1 hop + 100 bytes) + (1 hop + 50 bytes).
+// Congestion stays the links' bytes over the whole job (middle link 250).
+TEST(Objective, TimeRunsAPhasedTrafficsPhasesOneAfterAnother) {
+  const auto topology = tmap::load_topology("mesh2D 4 1");
+  const auto comm = CommMatrix::from_phases(
+      4, {{CommMatrix::from_entries(4, {{0, 3, 100}}), 2}, {CommMatrix::from_entries(4, {{1, 2, 50}}), 1}});
+  const std::vector<PE> in_order{0, 1, 2, 3};
+  const std::vector<PE> paired{0, 2, 3, 1};
+  const double hop = 0.5e-6;
+  const double bandwidth = 12.5e9;
+  const ObjectiveMeter time(comm, *topology, Objective::Time);
+  EXPECT_DOUBLE_EQ(time(in_order).value, 2 * (3 * hop + 100 / bandwidth) + (hop + 50 / bandwidth));
+  EXPECT_DOUBLE_EQ(time(paired).value, 2 * (hop + 100 / bandwidth) + (hop + 50 / bandwidth));
+  EXPECT_EQ(time(in_order).hop_bytes, 200 * 3 + 50);
+  // Without its phases the sum is one round: 0->3's 200 bytes after 3 hops.
+  const auto sum = CommMatrix::from_entries(4, {{0, 3, 200}, {1, 2, 50}});
+  EXPECT_DOUBLE_EQ(ObjectiveMeter(sum, *topology, Objective::Time)(in_order).value, 3 * hop + 200 / bandwidth);
+  const ObjectiveMeter congestion(comm, *topology, Objective::Congestion);
+  EXPECT_EQ(congestion(in_order), (tmap::ObjectiveScore{250.0, 650}));
+}
+
+// On every machine kind with routes: a phased traffic's time is the sum of
+// each phase's own time (a meter of that phase alone) times its repeats.
+TEST(Objective, PhasedTimeIsEachPhaseAloneTimesItsRepeats) {
+  std::mt19937_64 rng(11);
+  for (const char* machine : {"mesh2D 4 3", "torus3D 3 3 3", "tianhe3:2x2,nodes=4,cores=2", "tleaf 3 2 10 3 5 4 1"}) {
+    const auto topology = tmap::load_topology(machine);
+    const auto n = static_cast<tmap::Rank>(std::min<PE>(topology->size(), 24));
+    std::vector<tmap::CommPhase> phases;
+    for (int p = 0; p < 3; ++p) {
+      std::vector<tmap::CommEntry> entries;
+      for (tmap::Rank i = 0; i < n; ++i) {
+        const auto j = static_cast<tmap::Rank>(rng() % static_cast<std::uint64_t>(n));
+        entries.push_back({i, j, static_cast<tmap::Volume>(1 + rng() % 100000)});
+      }
+      phases.push_back({CommMatrix::from_entries(n, entries), p + 1});
+    }
+    const auto comm = CommMatrix::from_phases(n, phases);
+    const ObjectiveMeter meter(comm, *topology, Objective::Time);
+    std::vector<PE> pes(static_cast<std::size_t>(topology->size()));
+    std::iota(pes.begin(), pes.end(), 0);
+    std::shuffle(pes.begin(), pes.end(), rng);
+    const std::vector<PE> mapping(pes.begin(), pes.begin() + n);
+    double expected = 0.0;
+    for (const auto& phase : phases) {
+      expected +=
+          static_cast<double>(phase.repeat) * ObjectiveMeter(phase.traffic, *topology, Objective::Time)(mapping).value;
+    }
+    EXPECT_DOUBLE_EQ(meter(mapping).value, expected) << machine;
+    EXPECT_EQ(meter(mapping).hop_bytes, tmap::evaluate(comm, *topology, mapping).hop_bytes) << machine;
+  }
+}
+
 // Two cores of one Tianhe-3 node are joined by no link: their bytes load the
 // node's memory (50 GB/s, 0.2 us) in time, and nothing in congestion.
 TEST(Objective, TimeCountsANodesMemoryWhereNoLinkJoinsTwoPes) {

@@ -206,12 +206,13 @@ void emit(const std::string& content, const std::string& path) {
 }
 
 void CommInput::add_to(CLI::App& app, const std::string& names) {
-  app.add_option(names, path,
-                 "Communication matrix (.mat, .csv, .coo, .mtx, .grf, .graph; A[i][j] = bytes i sends to j), or Open "
-                 "MPI monitoring output: the PREFIX given to pml_monitoring_filename, one PREFIX.<rank>.prof file "
-                 "or their folder");
+  app.add_option(
+      names, path,
+      "Communication matrix (.mat, .csv, .coo, .mtx, .grf, .graph, .phases; A[i][j] = bytes i sends to j), or Open "
+      "MPI monitoring output: the PREFIX given to pml_monitoring_filename, one PREFIX.<rank>.prof file "
+      "or their folder");
   app.add_option("--comm-format", format, "Format of -c when the extension does not tell (prof: Open MPI monitoring)")
-      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph", "prof"}));
+      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph", "prof", "phases"}));
   app.add_option("--monitoring-kinds", monitoring.kinds,
                  "Open MPI monitoring lines that count: E (application point-to-point), I (collectives' "
                  "point-to-point), S/R (one-sided put/get), C (collective totals, the same traffic as I); default E,I")
@@ -259,7 +260,7 @@ CommMatrix CommInput::load() const {
     if (!known) {
       throw InputError(path, "cannot tell the communication format from the extension '" +
                                  std::filesystem::path(path).extension().string() +
-                                 "': name it with --comm-format FORMAT (mat, csv, coo, mtx, grf, graph, prof)");
+                                 "': name it with --comm-format FORMAT (mat, csv, coo, mtx, grf, graph, prof, phases)");
     }
   }
   if (format.empty()) return read_comm(path, std::nullopt, selection);

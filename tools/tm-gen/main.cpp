@@ -1,6 +1,8 @@
 // tm-gen: writes synthetic communication patterns.
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "cli.hpp"
 #include "tmap/generators.hpp"
 
@@ -80,8 +82,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "Seed of the random pattern (default 0)")->transform(unsigned_number());
   app.add_option("--shuffle", shuffle, "Renumber the ranks by a random permutation from this seed")
       ->transform(unsigned_number());
-  app.add_option("--format", format, "Output format (default from --output's extension, else mat)")
-      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph"}));
+  app.add_option("--format", format,
+                 "Output format (default from --output's extension, else mat); phases: the application patterns' "
+                 "phases in the order the code runs them (tm-map's time objective and tm-sim's replay follow them)")
+      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph", "phases"}));
   app.add_option("--output", output, "Output file (default stdout)")->check(file_name());
 
   // The generators' messages name what is wrong; the option it came from
@@ -97,6 +101,10 @@ int main(int argc, char** argv) {
   return run("tm-gen", app, argc, argv, [&]() -> int {
     check_outputs({output});
     protect_inputs(from.files());
+    // A .phases output gets the application patterns' phases (the order
+    // their proxies run them); the format is checked after the pattern.
+    const bool with_phases =
+        format.empty() ? std::filesystem::path(output).extension() == ".phases" : format == "phases";
     CommMatrix comm;
     if (pattern == "convert") {
       if (from.path.empty()) throw InputError("convert: --from is needed");
@@ -113,7 +121,7 @@ int main(int argc, char** argv) {
     } else if (pattern != "stencil2d" && pattern != "stencil3d") {
       if (ranks == 0) throw InputError(pattern + ": --ranks is needed");
       try {
-        comm = gen::app_pattern(pattern, ranks, npb_class[0]);
+        comm = gen::app_pattern(pattern, ranks, npb_class[0], with_phases);
       } catch (const InputError& e) {
         throw naming_option(e, {{"class", "--class"}, {"ranks", "--ranks"}});
       }

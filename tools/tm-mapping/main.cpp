@@ -22,7 +22,7 @@ using namespace tmap::cli;
 CommMatrix read_topomatch_matrix(const std::string& path) {
   auto ext = std::filesystem::path(path).extension().string();
   if (!ext.empty()) ext.erase(0, 1);
-  for (const char* known : {"csv", "coo", "mtx", "grf", "graph", "prof"}) {
+  for (const char* known : {"csv", "coo", "mtx", "grf", "graph", "prof", "phases"}) {
     if (ext == known) return read_comm(path);
   }
   return read_comm(path, CommFormat::Dense);

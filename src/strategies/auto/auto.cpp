@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -27,6 +29,17 @@ namespace {
 /// ranks on a tleaf: 2.9 s against 25.7 s); the tenth, a million ranks on
 /// Tianhe-3, went to scotch by 0.6 % (12.5 s against 24 s).
 constexpr Rank kScotchOnTreesRanks = 16384;
+
+/// Up to this many ranks, when judging by time, greedy (Hoefler-Snir) is a
+/// candidate too: on pipelined sweeps its rows of ranks load each octant's
+/// links evenly, and the phased model and SimGrid both find it the fastest
+/// at 4,096 ranks of Sweep3D and SNAP on Tianhe-3 (docs/measurements.md).
+/// It took 0.39 s for 65,536 ranks there, 25 s for 262,144.
+constexpr Rank kGreedyRanks = 65536;
+
+/// Relative difference under which two predicted values are the same:
+/// sums of the same loads in another order differ in their last bits.
+constexpr double kSameValue = 1e-9;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
 /// pair at the topology's least distance between distinct PEs: no mapping
@@ -83,10 +96,16 @@ constexpr StrategyOption kAutoOptions[] = {
 }  // namespace
 
 std::size_t choose_candidate(std::span<const ObjectiveScore> scores, std::optional<std::int64_t> most_hop_bytes) {
+  const auto better = [](const ObjectiveScore& a, const ObjectiveScore& b) {
+    const double same = kSameValue * std::max(std::abs(a.value), std::abs(b.value));
+    if (a.value < b.value - same) return true;
+    if (b.value < a.value - same) return false;
+    return a.hop_bytes < b.hop_bytes;
+  };
   std::size_t best = scores.size();
   for (std::size_t k = 0; k < scores.size(); ++k) {
     if (most_hop_bytes && scores[k].hop_bytes > *most_hop_bytes) continue;
-    if (best == scores.size() || scores[k] < scores[best]) best = k;
+    if (best == scores.size() || better(scores[k], scores[best])) best = k;
   }
   if (best == scores.size()) throw std::logic_error("auto: no candidate within the hop-bytes ceiling");
   return best;
@@ -136,13 +155,14 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
   const bool tree = !allowed.empty() && tree_path(problem.topology, allowed.front(), path);
+  // In-order first: what the job has already wins a tie.
+  std::vector<Candidate> candidates;
+  candidates.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
   std::vector<std::string> names;
   if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.push_back(context.auto_strategy.scotch);
   if (tree) names.emplace_back("treematch");
-  std::vector<Candidate> candidates;
-  candidates.reserve(names.size() + 2);
+  if (judge == Objective::Time && problem.comm.num_ranks() <= kGreedyRanks) names.emplace_back("greedy");
   for (const auto& name : names) candidates.push_back({name, map_with(name, problem, construct), {}});
-  candidates.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
   for (auto& c : candidates) c.score = meter(c.mapping);
   std::vector<ObjectiveScore> scores;
