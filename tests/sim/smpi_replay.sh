@@ -11,6 +11,9 @@
 #   flows share the cable until the S/4 one is done, the rest of the S/2
 #   then alone: 3 L + 3 S / (4 B); phases 1 and 3: 3 L + S / (4 B); so
 #   10 (12 L + 2 S / B) in all, 60 messages sent;
+# - the same pair in phases (a .phases file): S from 0 to 1 twice, then S
+#   back once, one after another: 3 (3 L + S / B) an iteration, 30 messages
+#   in 10 (one round of their sum would share the cable: 3 L + 3 S / B);
 # - a proxy whose traffic differs from -c's gets a note naming both totals,
 #   the proxy's own traffic none; replay without -c is refused (exit 2).
 # Usage: tests/sim/smpi_replay.sh BIN_DIR
@@ -43,6 +46,12 @@ sim recorded.json mon/run 'replay --iterations 10'
 expect "replay of monitoring output, 4 + 2 messages in 4 phases" "$(field recorded.json app_time_s)" \
   "$(python3 -c "print(10 * (12 * 1e-6 + 2 * 1e6 / 1e9))")"
 [ "$(field recorded.json messages)" = 60 ] || fail "recorded: $(field recorded.json messages) messages, not 60"
+
+printf '2\nphase 2\n0 1 1000000\nphase\n1 0 1000000\n' > phased.phases
+sim phased.json phased.phases 'replay --iterations 10'
+expect "replay of a traffic in phases, 2 + 1 runs" "$(field phased.json app_time_s)" \
+  "$(python3 -c "print(10 * 3 * (3 * 1e-6 + 1e6 / 1e9))")"
+[ "$(field phased.json messages)" = 30 ] || fail "phased: $(field phased.json messages) messages, not 30"
 
 # The mappings made for one traffic, the simulation of another: said.
 "$bin/tm-gen" bt --ranks 16 --output bt.mat

@@ -13,6 +13,8 @@ struct Pair {
   Rank peer;
   Volume bytes;
   std::int64_t messages;
+  std::int64_t first;  ///< the first phase its messages spread over
+  std::int64_t span;   ///< how many phases they spread over
 };
 
 /// Messages of pair (i, j) in `messages`' row i (1 where it has none).
@@ -30,26 +32,47 @@ std::string replay_traffic(const CommMatrix& bytes, const CommMatrix* messages) 
   const Rank n = bytes.num_ranks();
   std::vector<std::vector<Pair>> sends(static_cast<std::size_t>(n));
   std::vector<std::vector<Pair>> receives(static_cast<std::size_t>(n));
-  for (Rank i = 0; i < n; ++i) {
-    const auto targets = bytes.targets(i);
-    const auto volumes = bytes.volumes(i);
-    for (std::size_t k = 0; k < targets.size(); ++k) {
-      const Rank j = targets[k];
-      if (j == i || volumes[k] <= 0) continue;
-      const auto count = messages_of(messages, i, j);
-      sends[static_cast<std::size_t>(i)].push_back({j, volumes[k], count});
-      receives[static_cast<std::size_t>(j)].push_back({i, volumes[k], count});
+  const auto add = [&](const CommMatrix& traffic, std::int64_t repeat, std::int64_t first, std::int64_t span) {
+    for (Rank i = 0; i < n; ++i) {
+      const auto targets = traffic.targets(i);
+      const auto volumes = traffic.volumes(i);
+      for (std::size_t k = 0; k < targets.size(); ++k) {
+        const Rank j = targets[k];
+        if (j == i || volumes[k] <= 0) continue;
+        const auto count = repeat > 0 ? repeat : messages_of(messages, i, j);
+        const Pair pair{j, volumes[k] * std::max<std::int64_t>(repeat, 1), count, first, span};
+        sends[static_cast<std::size_t>(i)].push_back(pair);
+        receives[static_cast<std::size_t>(j)].push_back({i, pair.bytes, count, first, span});
+      }
+    }
+  };
+  // Phases: a traffic's own, each run `repeat` times (one message of its
+  // bytes a run), one after another; else the most messages a pair
+  // recorded, each pair's spread evenly over them.
+  std::int64_t phases = 0;
+  if (!bytes.phases().empty()) {
+    for (const auto& phase : bytes.phases()) {
+      add(phase.traffic, phase.repeat, phases, phase.repeat);
+      phases += phase.repeat;
+    }
+  } else {
+    add(bytes, 0, 0, 0);
+    phases = 1;
+    for (const auto& list : sends) {
+      for (const auto& p : list) phases = std::max(phases, p.messages);
+    }
+    for (auto* lists : {&sends, &receives}) {
+      for (auto& list : *lists) {
+        for (auto& p : list) p.span = phases;
+      }
     }
   }
-  // Receives by source (sends are by destination already: rows are sorted).
+  // Receives by source (sends are by destination within a phase already:
+  // rows are sorted), in phase order as the sends.
   for (auto& list : receives) {
-    std::sort(list.begin(), list.end(), [](const Pair& a, const Pair& b) { return a.peer < b.peer; });
-  }
-  // Phases: the most messages a pair recorded (proxies/replay.c spreads
-  // each pair's evenly over them).
-  std::int64_t phases = 1;
-  for (const auto& list : sends) {
-    for (const auto& p : list) phases = std::max(phases, p.messages);
+    std::stable_sort(list.begin(), list.end(), [](const Pair& a, const Pair& b) {
+      return a.first != b.first ? a.first < b.first : a.peer < b.peer;
+    });
   }
   std::string sections;
   std::vector<std::size_t> offsets(static_cast<std::size_t>(n));
@@ -59,11 +82,13 @@ std::string replay_traffic(const CommMatrix& bytes, const CommMatrix* messages) 
     offsets[static_cast<std::size_t>(r)] = sections.size();
     sections += fmt::format("{} {} {}\n", r, out.size(), in.size());
     for (const auto* list : {&out, &in}) {
-      for (const auto& p : *list) sections += fmt::format("{} {} {}\n", p.peer, p.bytes, p.messages);
+      for (const auto& p : *list) {
+        sections += fmt::format("{} {} {} {} {}\n", p.peer, p.bytes, p.messages, p.first, p.span);
+      }
     }
   }
   // The index: 20 digits and a newline per rank (proxies/replay.c seeks to it).
-  std::string text = fmt::format("tmap-replay 2 {} {}\n", n, phases);
+  std::string text = fmt::format("tmap-replay 3 {} {}\n", n, phases);
   const auto base = text.size() + static_cast<std::size_t>(n) * 21;
   for (const auto offset : offsets) text += fmt::format("{:020d}\n", base + offset);
   return text + sections;

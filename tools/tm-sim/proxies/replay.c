@@ -3,24 +3,27 @@
  * messages that carried them) into the run's folder as `replay.txt`, and
  * every rank sends what its row says.
  *
- * Order and overlap. An iteration (--iterations K, default 1) is P phases,
- * P the most messages any pair recorded (1 for a plain matrix). A pair of
- * m messages sends its j-th in phase floor(j P / m): its messages spread
- * evenly over the iteration, as an application's time steps repeat the
- * same exchange. In a phase each rank posts the receives it expects (by
- * source rank), then its sends (by destination), then waits for them; it
- * moves to the next phase when its own messages are done (no barrier).
+ * Order and overlap. An iteration (--iterations K, default 1) is P phases.
+ * A traffic in phases (a .phases file) gives them: its phases one after
+ * another, each run REPEAT times, each run one message of the phase's
+ * bytes per pair. Otherwise P is the most messages any pair recorded (1
+ * for a plain matrix) and a pair's messages spread evenly over the
+ * iteration, as an application's time steps repeat the same exchange. A
+ * pair's m messages over the S phases from F: the j-th goes in phase
+ * F + floor(j S / m). In a phase each rank posts the receives it expects
+ * (by source rank), then its sends (by destination), then waits for them;
+ * it moves to the next phase when its own messages are done (no barrier).
  * So with a plain matrix an iteration is one round of the whole matrix,
  * every message in flight at once (as --simulate), and with recorded
- * counts a sequence of smaller rounds. What a matrix does not record
- * (which messages wait for which, computation) is not there. A pair's
+ * counts or phases a sequence of smaller rounds. What a matrix does not
+ * record (which messages wait for which, computation) is not there. A pair's
  * bytes are split evenly over its messages (the remainder on the first);
  * messages above 1 GiB are split further (MPI counts are ints).
  *
- * replay.txt: a line "tmap-replay 2 <ranks> <phases>", then <ranks> lines
+ * replay.txt: a line "tmap-replay 3 <ranks> <phases>", then <ranks> lines
  * of 20 digits and a newline, rank r's section's byte offset in the file;
  * a section is "<rank> <sends> <receives>" then a line "<peer> <bytes>
- * <messages>" per send and per receive. Each rank reads its own section
+ * <messages> <first phase> <phases>" per send and per receive. Each rank reads its own section
  * only. Buffers are SMPI's shared memory (SMPI_SHARED_MALLOC): the bytes
  * are timed, not stored. */
 #include "proxy.h"
@@ -30,16 +33,18 @@
 
 typedef struct {
   int peer;
-  long long bytes, messages;
+  long long bytes, messages, first, span;
 } replay_pair_t;
 
 /* Reads n "<peer> <bytes> <messages>" lines; refuses what tm-sim would not write. */
-static replay_pair_t* replay_read_pairs(FILE* in, long long n, int size) {
+static replay_pair_t* replay_read_pairs(FILE* in, long long n, int size, long long phases) {
   replay_pair_t* pairs = malloc((size_t)(n > 0 ? n : 1) * sizeof *pairs);
   if (pairs == NULL) proxy_refuse("replay", "out of memory");
   for (long long k = 0; k < n; ++k) {
-    if (fscanf(in, "%d %lld %lld", &pairs[k].peer, &pairs[k].bytes, &pairs[k].messages) != 3 || pairs[k].peer < 0 ||
-        pairs[k].peer >= size || pairs[k].bytes < 0 || pairs[k].messages < 1) {
+    if (fscanf(in, "%d %lld %lld %lld %lld", &pairs[k].peer, &pairs[k].bytes, &pairs[k].messages, &pairs[k].first,
+               &pairs[k].span) != 5 ||
+        pairs[k].peer < 0 || pairs[k].peer >= size || pairs[k].bytes < 0 || pairs[k].messages < 1 ||
+        pairs[k].first < 0 || pairs[k].span < 1 || pairs[k].first + pairs[k].span > phases) {
       proxy_refuse("replay", "replay.txt: a malformed pair line");
     }
   }
@@ -60,12 +65,12 @@ static long long replay_size(const replay_pair_t* pair, long long m, long long k
 
 /* Posts the messages of `pairs` due in `phase` (next[k]: the pair's next
  * message); returns the new request count. */
-static int replay_post(proxy_t* p, replay_pair_t* pairs, long long n, long long* next, long long phase,
-                       long long phases, int sending, char* buffer, MPI_Request* requests, int count) {
+static int replay_post(proxy_t* p, replay_pair_t* pairs, long long n, long long* next, long long phase, int sending,
+                       char* buffer, MPI_Request* requests, int count) {
   for (long long k = 0; k < n; ++k) {
     const long long m = replay_messages(&pairs[k]);
-    /* Message j goes in phase floor(j P / m); several when m > P. */
-    while (next[k] < m && (next[k] * phases) / m <= phase) {
+    /* Message j goes in phase F + floor(j S / m); several when m > S. */
+    while (next[k] < m && phase >= pairs[k].first && pairs[k].first + (next[k] * pairs[k].span) / m <= phase) {
       const long long size = replay_size(&pairs[k], m, next[k]);
       if (sending) {
         proxy_sent(p, pairs[k].peer, size);
@@ -90,7 +95,7 @@ int main(int argc, char** argv) {
   if (in == NULL) proxy_refuse("replay", "replay.txt: cannot be read (tm-sim writes it from -c)");
   int ranks = 0;
   long long phases = 0;
-  if (fscanf(in, "tmap-replay 2 %d %lld", &ranks, &phases) != 2 || ranks != proxy.size || phases < 1) {
+  if (fscanf(in, "tmap-replay 3 %d %lld", &ranks, &phases) != 2 || ranks != proxy.size || phases < 1) {
     proxy_refuse("replay", "replay.txt: not the traffic of this many ranks");
   }
   const long header = ftell(in) + 1; /* the newline after the first line */
@@ -105,8 +110,8 @@ int main(int argc, char** argv) {
       n_receives < 0) {
     proxy_refuse("replay", "replay.txt: a malformed section");
   }
-  replay_pair_t* sends = replay_read_pairs(in, n_sends, proxy.size);
-  replay_pair_t* receives = replay_read_pairs(in, n_receives, proxy.size);
+  replay_pair_t* sends = replay_read_pairs(in, n_sends, proxy.size, phases);
+  replay_pair_t* receives = replay_read_pairs(in, n_receives, proxy.size, phases);
   fclose(in);
 
   /* The most requests one phase can hold, and the largest message. */
@@ -114,7 +119,7 @@ int main(int argc, char** argv) {
   for (long long k = 0; k < n_sends + n_receives; ++k) {
     const replay_pair_t* pair = k < n_sends ? &sends[k] : &receives[k - n_sends];
     const long long m = replay_messages(pair);
-    most_requests += (m + phases - 1) / phases;
+    most_requests += (m + pair->span - 1) / pair->span;
     if (replay_size(pair, m, 0) > largest) largest = replay_size(pair, m, 0);
   }
   MPI_Request* requests = malloc((size_t)(most_requests > 0 ? most_requests : 1) * sizeof(MPI_Request));
@@ -124,8 +129,8 @@ int main(int argc, char** argv) {
   for (long long it = 0; it < iterations; ++it) {
     memset(next, 0, (size_t)(n_sends + n_receives + 1) * sizeof(long long));
     for (long long phase = 0; phase < phases; ++phase) {
-      int count = replay_post(&proxy, receives, n_receives, next + n_sends, phase, phases, 0, buffer, requests, 0);
-      count = replay_post(&proxy, sends, n_sends, next, phase, phases, 1, buffer, requests, count);
+      int count = replay_post(&proxy, receives, n_receives, next + n_sends, phase, 0, buffer, requests, 0);
+      count = replay_post(&proxy, sends, n_sends, next, phase, 1, buffer, requests, count);
       if (count > 0) PROXY_COMM(&proxy, MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
     }
   }
