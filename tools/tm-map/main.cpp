@@ -69,7 +69,8 @@ std::string strategy_help() {
 /// neighbour) onto two Tianhe-3 chips of 8 nodes with 4 cores each.
 constexpr const char* kExampleTopology = "tianhe3:1x2,nodes=8,cores=4";
 
-void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
+void print_summary(const RunResult& r, const Constraints& constraints, const CommMatrix& comm) {
+  const Rank n = comm.num_ranks();
   const auto& m = r.report.metrics;
   fmt::print(stderr, "tm-map: {} ranks on {} ({} allowed PEs x {}), strategy {}\n", n, r.report.topology,
              constraints.allowed_pes().size(), constraints.capacity(), r.report.strategy);
@@ -81,8 +82,10 @@ void print_summary(const RunResult& r, const Constraints& constraints, Rank n) {
                x.wh, x.mmc, x.mc, x.amc, x.ac, x.used_links);
   }
   if (r.report.predicted_time_s) {
-    fmt::print(stderr, "tm-map: predicted time {:.6g} s (one round of the matrix, the flow model's bound)\n",
-               *r.report.predicted_time_s);
+    const auto phases = comm.phases().size();
+    fmt::print(stderr, "tm-map: predicted time {:.6g} s ({}, the flow model's bound)\n", *r.report.predicted_time_s,
+               phases == 0 ? std::string("one round of the matrix")
+                           : fmt::format("its {} phases one after another, each one round", phases));
   }
   if (r.report.objective_refine) {
     const auto& o = *r.report.objective_refine;
@@ -383,7 +386,7 @@ int main(int argc, char** argv) {
     const auto text = format_mapping(out_format, result.mapping, result.report);
     links.write_loads(routing.get(), result.report.routes);
     emit(text, output);
-    if (!silent) print_summary(result, constraints, comm.num_ranks());
+    if (!silent) print_summary(result, constraints, comm);
     return result.report.partial ? kExitPartial : kExitOk;
   });
 }
