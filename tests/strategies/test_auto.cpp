@@ -184,6 +184,13 @@ TEST(Auto, ChoosesTheLeastScoreUnderTheHopBytesCeiling) {
   EXPECT_EQ(tmap::strategies::choose_candidate(rounded, std::nullopt), 0U);
   const std::vector<ObjectiveScore> apart{{1.0, 100}, {1.0 - 1e-6, 100}};
   EXPECT_EQ(tmap::strategies::choose_candidate(apart, std::nullopt), 1U);
+  // By time, predictions within 1 % are the same: the fewer hop-bytes win
+  // (the model does not order closer mappings as SimGrid does).
+  const std::vector<ObjectiveScore> close{{1.0, 120}, {0.995, 130}, {0.992, 125}, {1.02, 90}};
+  EXPECT_EQ(tmap::strategies::choose_candidate(close, std::nullopt), 2U);
+  EXPECT_EQ(tmap::strategies::choose_candidate(close, std::nullopt, 0.01), 0U);
+  EXPECT_EQ(tmap::strategies::choose_candidate(close, std::nullopt, 0.03), 3U);
+  EXPECT_EQ(tmap::strategies::choose_candidate(close, 119, 0.01), 3U);
   EXPECT_THROW((void)tmap::strategies::choose_candidate(scores, 99), std::logic_error);
 }
 

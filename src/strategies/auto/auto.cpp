@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -30,15 +31,21 @@ namespace {
 /// Tianhe-3, went to scotch by 0.6 % (12.5 s against 24 s).
 constexpr Rank kScotchOnTreesRanks = 16384;
 
-/// Up to this many ranks, when judging by time, greedy (Hoefler-Snir) is a
-/// candidate too: on pipelined sweeps its rows of ranks load each octant's
-/// links evenly, and the phased model and SimGrid both find it the fastest
-/// at 4,096 ranks of Sweep3D and SNAP on Tianhe-3 (docs/measurements.md).
-/// It took 0.39 s for 65,536 ranks there, 25 s for 262,144.
-constexpr Rank kGreedyRanks = 65536;
+/// Up to this many ranks of a traffic in phases, when judging by time,
+/// greedy (Hoefler-Snir) is a candidate too: on pipelined sweeps its rows
+/// of ranks load each octant's links evenly, and the phased time and
+/// SimGrid both find it the fastest at 4,096 ranks of Sweep3D and SNAP on
+/// Tianhe-3 (docs/measurements.md). Its search for the free site nearest a
+/// rank's partners costs 5.5 s at 16,384 ranks on a torus (19 s at 65,536;
+/// 0.39 s at 65,536 on Tianhe-3's tree).
+constexpr Rank kGreedyRanks = 16384;
 
-/// Relative difference under which two predicted values are the same:
-/// sums of the same loads in another order differ in their last bits.
+/// Predicted times within this fraction of the least are the same: the
+/// model does not order mappings closer than that as SimGrid does (Fig. 3:
+/// 0.2 % the other way where SimGrid has them 1-2 % apart); among them the
+/// fewer hop-bytes win. Other values: a relative 1e-9 (sums of the same
+/// loads in another order differ in their last bits).
+constexpr double kSameTime = 0.01;
 constexpr double kSameValue = 1e-9;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
@@ -95,17 +102,20 @@ constexpr StrategyOption kAutoOptions[] = {
 
 }  // namespace
 
-std::size_t choose_candidate(std::span<const ObjectiveScore> scores, std::optional<std::int64_t> most_hop_bytes) {
-  const auto better = [](const ObjectiveScore& a, const ObjectiveScore& b) {
-    const double same = kSameValue * std::max(std::abs(a.value), std::abs(b.value));
-    if (a.value < b.value - same) return true;
-    if (b.value < a.value - same) return false;
-    return a.hop_bytes < b.hop_bytes;
-  };
+std::size_t choose_candidate(std::span<const ObjectiveScore> scores, std::optional<std::int64_t> most_hop_bytes,
+                             double same_within) {
+  const auto eligible = [&](std::size_t k) { return !most_hop_bytes || scores[k].hop_bytes <= *most_hop_bytes; };
+  // The least value, then the candidates within `same_within` of it: the
+  // fewest hop-bytes among them, ties to the earliest.
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < scores.size(); ++k) {
+    if (eligible(k)) least = std::min(least, scores[k].value);
+  }
+  const double bound = least + std::max(same_within, kSameValue) * std::abs(least);
   std::size_t best = scores.size();
   for (std::size_t k = 0; k < scores.size(); ++k) {
-    if (most_hop_bytes && scores[k].hop_bytes > *most_hop_bytes) continue;
-    if (best == scores.size() || better(scores[k], scores[best])) best = k;
+    if (!eligible(k) || scores[k].value > bound) continue;
+    if (best == scores.size() || scores[k].hop_bytes < scores[best].hop_bytes) best = k;
   }
   if (best == scores.size()) throw std::logic_error("auto: no candidate within the hop-bytes ceiling");
   return best;
@@ -161,7 +171,9 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   std::vector<std::string> names;
   if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.push_back(context.auto_strategy.scotch);
   if (tree) names.emplace_back("treematch");
-  if (judge == Objective::Time && problem.comm.num_ranks() <= kGreedyRanks) names.emplace_back("greedy");
+  if (judge == Objective::Time && !problem.comm.phases().empty() && problem.comm.num_ranks() <= kGreedyRanks) {
+    names.emplace_back("greedy");
+  }
   for (const auto& name : names) candidates.push_back({name, map_with(name, problem, construct), {}});
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
   for (auto& c : candidates) c.score = meter(c.mapping);
@@ -175,7 +187,7 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
              (judge == Objective::HopBytes ? std::to_string(c.score.hop_bytes)
                                            : fmt::format("{:g} ({} hop-bytes)", c.score.value, c.score.hop_bytes));
   }
-  const std::size_t best = choose_candidate(scores, most_hop_bytes);
+  const std::size_t best = choose_candidate(scores, most_hop_bytes, judge == Objective::Time ? kSameTime : 0.0);
   context.note(2, fmt::format("auto: {} kept (by {}{}: {})", candidates[best].name, objective_name(judge),
                               time_unasked ? ", no objective given and the machine has routes" : "", costs));
   return std::move(candidates[best].mapping);

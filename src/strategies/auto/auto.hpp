@@ -8,9 +8,10 @@
 // torus3D 64 64 16 average 1.00 hop in order and 2.93 with scotch. The
 // default never does harm. "Best" is the run's objective; with none given,
 // the predicted time where the machine has routes (among the candidates at
-// most in-order's hop-bytes; greedy joins them up to 65,536 ranks; a
-// traffic with phases is timed phase by phase), else hop-bytes. In-order
-// is the first candidate: it keeps its place unless another is better.
+// most in-order's hop-bytes; predictions within 1 % count as equal and go
+// to the fewer hop-bytes; a traffic with phases is timed phase by phase and
+// has greedy among the candidates up to 16,384 ranks), else hop-bytes.
+// In-order is the first candidate: it keeps its place unless another is better.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +29,12 @@ class AutoMapper final : public Mapper {
 };
 
 /// The candidate auto keeps among `scores` (in its order of preference):
-/// the least score (values within a relative 1e-9 are the same, then the
-/// fewer hop-bytes), ties to the earlier; with `most_hop_bytes`, only among
-/// those with at most that many hop-bytes (at least one must be).
+/// among those whose value is within `same_within` (relative; at least
+/// 1e-9, a rounding) of the least, the fewest hop-bytes, ties to the
+/// earlier; with `most_hop_bytes`, only among those with at most that many
+/// hop-bytes (at least one must be).
 [[nodiscard]] std::size_t choose_candidate(std::span<const ObjectiveScore> scores,
-                                           std::optional<std::int64_t> most_hop_bytes);
+                                           std::optional<std::int64_t> most_hop_bytes, double same_within = 0.0);
 
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> auto_options();
