@@ -67,6 +67,15 @@ grep -q "needs the program" "$work/err"
 test ! -e "$work/no.hydra"
 echo "hydra: the configfile's ranks per host are the rankfile's; without --program refused, nothing written"
 
+# A traffic in phases is refused (exit 2, nothing written), naming the conversion to its sum.
+"$bin/tm-gen" snap --ranks 64 --output "$work/snap.phases"
+rc=0
+pmap 2 -t "tianhe3:2x2,nodes=4,cores=4" -c "$work/snap.phases" --output "$work/no.perm" 2> "$work/err" || rc=$?
+test "$rc" -eq 2
+grep -q "snap.phases: tm-pmap reads .coo: map the phases' sum (tm-gen convert --from" "$work/err"
+test ! -e "$work/no.perm"
+echo "a .phases traffic refused with the conversion named"
+
 # The default keeps a shuffled stencil's grid where it is optimal: every
 # pair one hop, hop-bytes = the total bytes sent.
 total=$(awk 'NR > 1 { s += $3 } END { print s }' "$work/s960.coo")

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -125,6 +126,10 @@ int run(const Options& o, int rank, int size) {
   // Before any work: outputs that would destroy an input, or two outputs
   // on one file, or an output folder that is missing, fail everywhere.
   agree([&] {
+    if (std::filesystem::path(o.comm).extension() == ".phases") {
+      throw tmap::InputError(
+          o.comm, "tm-pmap reads .coo: map the phases' sum (tm-gen convert --from " + o.comm + " --output FILE.coo)");
+    }
     auto inputs = o.in.files();
     inputs.push_back(o.comm);
     tmap::cli::protect_inputs(inputs);
