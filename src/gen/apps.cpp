@@ -175,7 +175,7 @@ CommMatrix multipartition(Rank p, const ClassSizes& c, int doubles_per_face, con
     }
   }
   for (const auto& [dx, dy] : kSteps) {
-    for (const int sign : {1, -1}) {
+    for (const std::int64_t sign : {1, -1}) {
       b.phase(q);
       for (Rank r = 0; r < p; ++r) b.send(r, at(r % q + sign * dx, r / q + sign * dy), face);
     }
@@ -297,13 +297,14 @@ CommMatrix app_pattern(std::string_view name, Rank ranks, char npb_class, bool w
   // Sweep3D: 16 x 16 columns of 400 cells per rank, 6 angles per octant,
   // in blocks of 10 planes and 3 angles (mk, mmi): 80 steps of 16 x 10 x 3
   // doubles; one small reduction (the flux error) per iteration.
-  if (name == "sweep3d") return sweep(ranks, (400 / 10) * (6 / 3), Volume{16} * 10 * 3 * 8, 8, 1, with_phases);
+  if (name == "sweep3d")
+    return sweep(ranks, std::int64_t{400 / 10} * (6 / 3), Volume{16} * 10 * 3 * 8, 8, 1, with_phases);
   // SNAP: 16 x 16 cells per rank face, 16 planes in chunks of 4, 48 angles
   // per octant, 30 groups one after another: 120 steps of 16 x 4 x 48
   // doubles; its inner iterations' convergence tests (5 assumed) reduce
   // 1000 values per group, which spreads traffic over ranks 2^k apart.
   if (name == "snap") {
-    return sweep(ranks, 30 * (16 / 4), Volume{16} * 4 * 48 * 8, Volume{30} * 1000 * 8, 5, with_phases);
+    return sweep(ranks, std::int64_t{30} * (16 / 4), Volume{16} * 4 * 48 * 8, Volume{30} * 1000 * 8, 5, with_phases);
   }
   throw InputError("unknown pattern '" + std::string(name) + "'");
 }

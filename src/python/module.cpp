@@ -1,10 +1,10 @@
 // tmap's Python module, the compiled half (`tmap._tmap`): the library's
-// map, evaluate and compare over a matrix given as COO arrays and a machine
-// given as tm-map's strings; the pure-Python half (tmap/__init__.py) turns
-// numpy arrays, scipy.sparse matrices, networkx graphs and files into those
-// arrays. Mapping runs with the GIL released; progress reaches a Python
-// callable with it held. Errors are the library's categories as Python
-// exceptions (tmap.InputError, ..., all tmap.Error).
+// map, evaluate and compare over a matrix given as COO arrays (or a file,
+// read here so that a .phases traffic keeps its phases) and a machine given
+// as tm-map's strings; the pure-Python half (tmap/__init__.py) turns numpy
+// arrays, scipy.sparse matrices and networkx graphs into those arrays. Mapping runs with the GIL released; progress
+// reaches a Python callable with it held. Errors are the library's categories as Python exceptions (tmap.InputError,
+// ..., all tmap.Error).
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -36,7 +36,9 @@ namespace {
 
 using Ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 
-tmap::CommMatrix matrix_of(std::int64_t n, const Ints& rows, const Ints& cols, const Ints& volumes) {
+tmap::CommMatrix matrix_of(std::int64_t n, const Ints& rows, const Ints& cols, const Ints& volumes,
+                           const std::string& path) {
+  if (!path.empty()) return tmap::read_comm(path, std::nullopt, {});
   if (n < 0 || n > tmap::kMaxRanks) throw tmap::ParameterError("traffic: the number of ranks is out of range");
   if (rows.size() != cols.size() || rows.size() != volumes.size()) {
     throw tmap::ParameterError("traffic: rows, columns and volumes differ in length");
@@ -94,8 +96,8 @@ py::object map_traffic(std::int64_t n, const Ints& rows, const Ints& cols, const
                        const std::optional<std::string>& strategy, std::optional<std::uint64_t> seed,
                        const std::optional<std::string>& objective, const std::optional<std::string>& preset,
                        const std::optional<std::string>& config, const std::map<std::string, std::string>& options,
-                       int threads, const std::optional<py::function>& progress) {
-  const auto comm = matrix_of(n, rows, cols, volumes);
+                       int threads, const std::optional<py::function>& progress, const std::string& path) {
+  const auto comm = matrix_of(n, rows, cols, volumes, path);
   const auto m = machine_of(machine, node, host_names, oversubscription, allowed);
   auto context = context_of(preset, config, options, strategy, seed, objective);
   if (threads > 0) context.threads = threads;
@@ -133,8 +135,8 @@ py::object map_traffic(std::int64_t n, const Ints& rows, const Ints& cols, const
 py::object evaluate_mapping(std::int64_t n, const Ints& rows, const Ints& cols, const Ints& volumes,
                             const std::string& machine, const std::string& node, const std::string& host_names,
                             std::int64_t oversubscription, const std::vector<tmap::PE>& mapping,
-                            const std::string& link_bandwidths) {
-  const auto comm = matrix_of(n, rows, cols, volumes);
+                            const std::string& link_bandwidths, const std::string& path) {
+  const auto comm = matrix_of(n, rows, cols, volumes, path);
   const auto m = machine_of(machine, node, host_names, oversubscription, std::nullopt);
   tmap::validate_mapping(mapping, comm.num_ranks(), m.constraints);
   const tmap::Problem problem{comm, *m.topology, m.constraints};
@@ -151,8 +153,8 @@ py::tuple compare_strategies(std::int64_t n, const Ints& rows, const Ints& cols,
                              const std::string& strategies, std::optional<std::uint64_t> seed,
                              const std::optional<std::string>& objective, const std::optional<std::string>& preset,
                              const std::optional<std::string>& config,
-                             const std::map<std::string, std::string>& options) {
-  const auto comm = matrix_of(n, rows, cols, volumes);
+                             const std::map<std::string, std::string>& options, const std::string& path) {
+  const auto comm = matrix_of(n, rows, cols, volumes, path);
   const auto m = machine_of(machine, node, host_names, oversubscription, allowed);
   const auto context = context_of(preset, config, options, std::nullopt, seed, objective);
   const auto names = tmap::comparison_strategies(strategies);
@@ -203,29 +205,15 @@ PYBIND11_MODULE(_tmap, m) {
   m.def("map", &map_traffic, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"), py::arg("machine"),
         py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"), py::arg("strategy"),
         py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"), py::arg("options"),
-        py::arg("threads"), py::arg("progress"));
+        py::arg("threads"), py::arg("progress"), py::arg("path") = "");
   m.def("evaluate", &evaluate_mapping, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"),
         py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("mapping"),
-        py::arg("link_bandwidths"));
+        py::arg("link_bandwidths"), py::arg("path") = "");
   m.def("compare", &compare_strategies, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"),
         py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"),
         py::arg("strategies"), py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"),
-        py::arg("options"));
+        py::arg("options"), py::arg("path") = "");
   m.def("launch_file", &launch_file, py::arg("mapping"), py::arg("machine"), py::arg("node"), py::arg("host_names"),
         py::arg("format"), py::arg("program"));
-  m.def("read_matrix", [](const std::string& path) {
-    const auto comm = tmap::read_comm(path, std::nullopt, {});
-    std::vector<std::int64_t> rows, cols, volumes;
-    for (tmap::Rank i = 0; i < comm.num_ranks(); ++i) {
-      const auto targets = comm.targets(i);
-      const auto vols = comm.volumes(i);
-      for (std::size_t k = 0; k < targets.size(); ++k) {
-        rows.push_back(i);
-        cols.push_back(targets[k]);
-        volumes.push_back(vols[k]);
-      }
-    }
-    return py::make_tuple(comm.num_ranks(), rows, cols, volumes);
-  });
   m.attr("__version__") = std::string(tmap::version());
 }

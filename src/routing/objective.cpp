@@ -103,8 +103,9 @@ ObjectiveScore ObjectiveMeter::operator()(std::span<const PE> mapping) const {
   // Time of a phased traffic: its phases one after another, each one round.
   // Congestion is the links' bytes over the whole job, phased or not.
   if (bottleneck_->latency_counts() && !comm_.phases().empty()) {
-    for (const auto& phase : comm_.phases())
+    for (const auto& phase : comm_.phases()) {
       score.value += static_cast<double>(phase.repeat) * one_round(phase.traffic, mapping);
+    }
     return score;
   }
   score.value = one_round(comm_, mapping);

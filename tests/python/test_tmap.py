@@ -71,6 +71,24 @@ def test_scipy_networkx_numpy_and_file_map_as_tm_map(stencil):
     assert evaluated.hop_bytes == evaluated_file["hop_bytes"]
 
 
+def test_a_traffic_in_phases_keeps_them(tmp_path):
+    """A .phases file is read with its phases: the predicted time runs them
+    one after another, as tm-map's, not one round of their sum (.coo)."""
+    tool("tm-gen", "snap", "--ranks", "64", "--output", "snap.phases", cwd=tmp_path)
+    tool("tm-gen", "convert", "--from", "snap.phases", "--output", "snap.coo", cwd=tmp_path)
+    expected = json.loads(tool("tm-map", "-t", MACHINE, "-c", "snap.phases", "--format", "json", "-q", cwd=tmp_path))
+    result = tmap.map(tmp_path / "snap.phases", MACHINE)
+    assert result.mapping == expected["mapping"]
+    assert result.predicted_time_s == expected["predicted_time_s"]
+    phased = tmap.evaluate(tmp_path / "snap.phases", MACHINE, result.mapping).predicted_time_s
+    summed = tmap.evaluate(tmp_path / "snap.coo", MACHINE, result.mapping).predicted_time_s
+    assert phased == expected["predicted_time_s"]
+    assert phased > summed
+    table, report = tmap.compare(tmp_path / "snap.phases", MACHINE, "inorder")
+    assert report["results"][0]["predicted_time_s"] == tmap.evaluate(tmp_path / "snap.phases", MACHINE,
+                                                                     report["results"][0]["mapping"]).predicted_time_s
+
+
 def test_launch_files_are_tm_maps(stencil):
     folder, n, entries = stencil
     mapping = tmap.map(folder / "s.coo", MACHINE).mapping

@@ -48,13 +48,22 @@ class Report(dict):
             raise AttributeError(name) from None
 
 
-def _coo(traffic):
-    """(n, rows, cols, volumes) of any traffic the package takes."""
+def _traffic(traffic):
+    """(n, rows, cols, volumes, path) of any traffic the package takes: a
+    file is read by the library itself (path; a .phases file keeps its
+    phases), anything else becomes COO arrays."""
     import numpy as np
 
     if isinstance(traffic, (str, os.PathLike)):
-        n, rows, cols, volumes = _tmap.read_matrix(os.fspath(traffic))
-        return n, np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), np.asarray(volumes, dtype=np.int64)
+        none = np.zeros(0, dtype=np.int64)
+        return 0, none, none, none, os.fspath(traffic)
+    return (*_coo(traffic), "")
+
+
+def _coo(traffic):
+    """(n, rows, cols, volumes) of a matrix, graph or array the package takes."""
+    import numpy as np
+
     try:
         import networkx as nx
     except ImportError:  # networkx is optional
@@ -115,31 +124,31 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     them. progress(event: dict) is called as the run goes; returning False
     stops it (the report then says "partial"). The GIL is released while
     mapping."""
-    n, rows, cols, volumes = _coo(traffic)
+    n, rows, cols, volumes, path = _traffic(traffic)
     return Report(_tmap.map(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
                             None if allowed is None else [int(pe) for pe in allowed], strategy, seed, objective,
                             preset, None if config is None else os.fspath(config), dict(options or {}), threads,
-                            progress))
+                            progress, path))
 
 
 def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths=""):
     """The report of a given mapping (mapping[rank] = PE), as tm-eval scores it."""
-    n, rows, cols, volumes = _coo(traffic)
+    n, rows, cols, volumes, path = _traffic(traffic)
     return Report(_tmap.evaluate(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
-                                 [int(pe) for pe in mapping], link_bandwidths))
+                                 [int(pe) for pe in mapping], link_bandwidths, path))
 
 
 def compare(traffic, machine, strategies="all", *, seed=None, objective=None, preset=None, config=None,
             options=None, node="", host_names="", oversubscription=1, allowed=None):
     """tm-map --compare: returns (table, report), the table tm-map prints and
     its JSON (`results`, one dict per strategy, with vs_scotch and vs_inorder)."""
-    n, rows, cols, volumes = _coo(traffic)
+    n, rows, cols, volumes, path = _traffic(traffic)
     if not isinstance(strategies, str):
         strategies = ",".join(strategies)
     table, report = _tmap.compare(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
                                   None if allowed is None else [int(pe) for pe in allowed], strategies, seed,
                                   objective, preset, None if config is None else os.fspath(config),
-                                  dict(options or {}))
+                                  dict(options or {}), path)
     report = Report(report)
     report["results"] = [Report(r) for r in report["results"]]
     return table, report
