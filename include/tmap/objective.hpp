@@ -19,9 +19,10 @@
 // repeats: an all-reduce's steps or a sweep's octants follow one another,
 // and one round of their sum would let them share the links at once. (The
 // SMPI runs of Fig. 3 at 4,096 ranks: one round ranked scotch+'s SNAP
-// mapping 25 % faster than greedy's and CG's treematch as fast as in-order,
+// mapping 25 % faster than greedy's and CG's scotch+ as fast as in-order,
 // SimGrid ran them 3 % and 1.6 % slower; the phased time orders both as
-// SimGrid does.) Bandwidths: TimeModel's times
+// SimGrid does, and LU's scotch+ and treematch mappings the other way, by
+// 3 % against SimGrid's 4 %.) Bandwidths: TimeModel's times
 // a link's relative bandwidth (a dragonfly link of k cables, --link-bw).
 // The SMPI runs of docs/measurements.md found the log time ratio of six
 // proxy applications following the busiest link (correlation 0.99-1.00),
