@@ -2,9 +2,10 @@
 // map, evaluate and compare over a matrix given as COO arrays (or a file,
 // read here so that a .phases traffic keeps its phases) and a machine given
 // as tm-map's strings; the pure-Python half (tmap/__init__.py) turns numpy
-// arrays, scipy.sparse matrices and networkx graphs into those arrays. Mapping runs with the GIL released; progress
-// reaches a Python callable with it held. Errors are the library's categories as Python exceptions (tmap.InputError,
-// ..., all tmap.Error).
+// arrays, scipy.sparse matrices and networkx graphs into those arrays.
+// Mapping runs with the GIL released; progress reaches a Python callable
+// with it held. Errors are the library's categories as Python exceptions
+// (tmap.InputError, ..., all tmap.Error).
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -32,6 +32,8 @@ std::string replay_traffic(const CommMatrix& bytes, const CommMatrix* messages) 
   const Rank n = bytes.num_ranks();
   std::vector<std::vector<Pair>> sends(static_cast<std::size_t>(n));
   std::vector<std::vector<Pair>> receives(static_cast<std::size_t>(n));
+  // A pair of `traffic` sends `repeat` messages of its bytes over the `span`
+  // phases from `first` (repeat 0: the messages recorded, its bytes in all).
   const auto add = [&](const CommMatrix& traffic, std::int64_t repeat, std::int64_t first, std::int64_t span) {
     for (Rank i = 0; i < n; ++i) {
       const auto targets = traffic.targets(i);
@@ -56,16 +58,11 @@ std::string replay_traffic(const CommMatrix& bytes, const CommMatrix* messages) 
       phases += phase.repeat;
     }
   } else {
-    add(bytes, 0, 0, 0);
     phases = 1;
-    for (const auto& list : sends) {
-      for (const auto& p : list) phases = std::max(phases, p.messages);
+    for (Rank i = 0; i < n; ++i) {
+      for (const Rank j : bytes.targets(i)) phases = std::max(phases, messages_of(messages, i, j));
     }
-    for (auto* lists : {&sends, &receives}) {
-      for (auto& list : *lists) {
-        for (auto& p : list) p.span = phases;
-      }
-    }
+    add(bytes, 0, 0, phases);
   }
   // Receives by source (sends are by destination within a phase already:
   // rows are sorted), in phase order as the sends.

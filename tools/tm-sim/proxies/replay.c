@@ -23,8 +23,8 @@
  * replay.txt: a line "tmap-replay 3 <ranks> <phases>", then <ranks> lines
  * of 20 digits and a newline, rank r's section's byte offset in the file;
  * a section is "<rank> <sends> <receives>" then a line "<peer> <bytes>
- * <messages> <first phase> <phases>" per send and per receive. Each rank reads its own section
- * only. Buffers are SMPI's shared memory (SMPI_SHARED_MALLOC): the bytes
+ * <messages> <first phase> <phases>" per send and per receive. Each rank
+ * reads its own section only. Buffers are SMPI's shared memory (SMPI_SHARED_MALLOC): the bytes
  * are timed, not stored. */
 #include "proxy.h"
 
@@ -36,7 +36,8 @@ typedef struct {
   long long bytes, messages, first, span;
 } replay_pair_t;
 
-/* Reads n "<peer> <bytes> <messages>" lines; refuses what tm-sim would not write. */
+/* Reads n "<peer> <bytes> <messages> <first> <span>" lines; refuses what
+ * tm-sim would not write. */
 static replay_pair_t* replay_read_pairs(FILE* in, long long n, int size, long long phases) {
   replay_pair_t* pairs = malloc((size_t)(n > 0 ? n : 1) * sizeof *pairs);
   if (pairs == NULL) proxy_refuse("replay", "out of memory");
@@ -70,7 +71,7 @@ static int replay_post(proxy_t* p, replay_pair_t* pairs, long long n, long long*
   for (long long k = 0; k < n; ++k) {
     const long long m = replay_messages(&pairs[k]);
     /* Message j goes in phase F + floor(j S / m); several when m > S. */
-    while (next[k] < m && phase >= pairs[k].first && pairs[k].first + (next[k] * pairs[k].span) / m <= phase) {
+    while (next[k] < m && pairs[k].first + (next[k] * pairs[k].span) / m <= phase) {
       const long long size = replay_size(&pairs[k], m, next[k]);
       if (sending) {
         proxy_sent(p, pairs[k].peer, size);
