@@ -35,6 +35,8 @@ enum class CommFormat {
 /// "mat", "csv", "coo", "mtx", "grf", "graph", "prof", "phases" (InputError otherwise).
 [[nodiscard]] CommFormat comm_format_from_name(std::string_view name);
 [[nodiscard]] std::string_view comm_format_name(CommFormat format);
+/// Every format's name, in the order above (--comm-format's choices).
+[[nodiscard]] std::vector<std::string> comm_format_names();
 /// From the file extension; InputError when it is not one of the above.
 [[nodiscard]] CommFormat comm_format_from_path(const std::string& path);
 

@@ -41,6 +41,10 @@ CommFormat comm_format_from_name(std::string_view name) {
   throw InputError("unknown communication format '" + std::string(name) + "' (known: " + format_list() + ")");
 }
 
+std::vector<std::string> comm_format_names() {
+  return detail::all_names(kFormats);
+}
+
 std::string_view comm_format_name(CommFormat format) {
   if (const auto name = detail::name_of(kFormats, format)) return *name;
   throw InternalError("unnamed communication format");
@@ -122,6 +126,7 @@ CommMatrix read_comm(const std::string& path, std::optional<CommFormat> format, 
 
 std::string format_comm(const CommMatrix& comm, CommFormat format) {
   if (format == CommFormat::OmpiMonitoring) throw InputError("Open MPI monitoring output cannot be written, only read");
+  if (format == CommFormat::Phases) return detail::format_phases(comm);
   const Rank n = comm.num_ranks();
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
@@ -181,10 +186,8 @@ std::string format_comm(const CommMatrix& comm, CommFormat format) {
       break;
     }
     case CommFormat::Phases:
-      detail::format_phases(comm, out);
-      break;
     case CommFormat::OmpiMonitoring:
-      break;  // refused above
+      break;  // written or refused above
   }
   return fmt::to_string(out);
 }

@@ -62,7 +62,8 @@ CommMatrix parse_phases(std::string_view text, const std::string& origin) {
   }
 }
 
-void format_phases(const CommMatrix& comm, fmt::memory_buffer& out) {
+std::string format_phases(const CommMatrix& comm) {
+  fmt::memory_buffer out;
   auto it = std::back_inserter(out);
   const auto entries = [&](const CommMatrix& m) {
     for (Rank i = 0; i < m.num_ranks(); ++i) {
@@ -76,7 +77,7 @@ void format_phases(const CommMatrix& comm, fmt::memory_buffer& out) {
     // Nothing known of the order: one phase, the whole matrix.
     fmt::format_to(it, "phase\n");
     entries(comm);
-    return;
+    return fmt::to_string(out);
   }
   for (const auto& phase : comm.phases()) {
     if (phase.repeat == 1) {
@@ -86,6 +87,7 @@ void format_phases(const CommMatrix& comm, fmt::memory_buffer& out) {
     }
     entries(phase.traffic);
   }
+  return fmt::to_string(out);
 }
 
 }  // namespace tmap::detail

@@ -1,8 +1,6 @@
 // The individual communication-matrix readers behind read_comm().
 #pragma once
 
-#include <fmt/format.h>
-
 #include <array>
 #include <span>
 #include <string>
@@ -17,7 +15,7 @@ CommMatrix parse_dense(std::string_view text, const std::string& origin, std::st
 CommMatrix parse_coo(std::string_view text, const std::string& origin);
 CommMatrix parse_phases(std::string_view text, const std::string& origin);
 /// A matrix as a .phases file: its phases, or one phase when it has none.
-void format_phases(const CommMatrix& comm, fmt::memory_buffer& out);
+std::string format_phases(const CommMatrix& comm);
 
 /// Blank, or a '#' or '%' comment (the triplet formats).
 bool is_comment_or_blank(std::string_view line);

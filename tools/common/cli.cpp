@@ -212,7 +212,7 @@ void CommInput::add_to(CLI::App& app, const std::string& names) {
       "MPI monitoring output: the PREFIX given to pml_monitoring_filename, one PREFIX.<rank>.prof file "
       "or their folder");
   app.add_option("--comm-format", format, "Format of -c when the extension does not tell (prof: Open MPI monitoring)")
-      ->check(CLI::IsMember({"mat", "csv", "coo", "mtx", "grf", "graph", "prof", "phases"}));
+      ->check(CLI::IsMember(comm_format_names()));
   app.add_option("--monitoring-kinds", monitoring.kinds,
                  "Open MPI monitoring lines that count: E (application point-to-point), I (collectives' "
                  "point-to-point), S/R (one-sided put/get), C (collective totals, the same traffic as I); default E,I")
@@ -260,7 +260,8 @@ CommMatrix CommInput::load() const {
     if (!known) {
       throw InputError(path, "cannot tell the communication format from the extension '" +
                                  std::filesystem::path(path).extension().string() +
-                                 "': name it with --comm-format FORMAT (mat, csv, coo, mtx, grf, graph, prof, phases)");
+                                 "': name it with --comm-format FORMAT (" +
+                                 fmt::format("{}", fmt::join(comm_format_names(), ", ")) + ")");
     }
   }
   if (format.empty()) return read_comm(path, std::nullopt, selection);
