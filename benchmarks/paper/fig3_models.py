@@ -17,7 +17,6 @@ simulated times are within 15 % of each other but differ by more than
 cannot tell (equal values). Writes fig3_models.md.
 """
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -28,6 +27,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import run_fig2 as fig2  # noqa: E402  (the machine and allocations)
+from run_fig3_smpi import mapping_hash  # noqa: E402  (as the SMPI rows record it)
 
 APPS = ["bt", "cg", "lu", "sp", "sweep3d", "snap"]
 MODELS = ["hop-bytes", "MC", "one round", "phased", "the default's rule"]
@@ -68,7 +68,7 @@ def main():
                                    ",".join(by), "--format", "json", "-q"], capture_output=True, text=True, check=True)
             for made in json.loads(done.stdout)["results"]:
                 r = by[made["strategy"]]
-                sha1 = hashlib.sha1(json.dumps(made["mapping"]).encode()).hexdigest()
+                sha1 = mapping_hash(made["mapping"])
                 same = sha1 == r["mapping_sha1"] if "mapping_sha1" in r else made["hop_bytes"] == r["hop_bytes"]
                 if not same:
                     dropped += 1

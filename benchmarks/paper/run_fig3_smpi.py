@@ -59,6 +59,11 @@ def run(cmd, timeout=None):
 DEFAULT_MODEL = "L0.5us_B12.5GBs"
 
 
+def mapping_hash(mapping):
+    """What names a mapping in the rows: SMPI runs the same mapping in the same time."""
+    return hashlib.sha1(json.dumps(mapping).encode()).hexdigest()
+
+
 def model_name(latency_us, link_gbs, kind_gbs=""):
     name = f"L{latency_us:g}us_B{link_gbs:g}GBs"
     return name + (f"_{kind_gbs.replace(',', '_')}" if kind_gbs else "")
@@ -138,7 +143,7 @@ def main():
                                                ",".join(todo + [s for s in recorded if s not in todo]), "--simulate",
                                                *link_options(args), "--format", "json", "-q"]))
                     metrics = {r["strategy"]: r for r in compared["results"]}
-                    sha1 = {s: hashlib.sha1(json.dumps(m["mapping"]).encode()).hexdigest() for s, m in metrics.items()}
+                    sha1 = {s: mapping_hash(m["mapping"]) for s, m in metrics.items()}
                     runs = {}  # mapping -> the strategy whose simulation gives its time
                     for s, r in recorded.items():
                         if sha1.get(s) == r["mapping_sha1"]:
