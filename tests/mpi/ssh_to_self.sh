@@ -13,4 +13,10 @@ while [ $# -gt 0 ]; do
 done
 host=$1
 shift
+# Several daemons on one real host would share Open MPI's session folder
+# (/tmp/ompi.<host>.<uid>/jf.<job>) and race to create it ("File exists"):
+# each stand-in host gets a folder of its own under the test's.
+if [ -n "$TMAP_LAUNCH_TMPDIR" ]; then
+  mkdir -p "$TMAP_LAUNCH_TMPDIR/$host" && export OMPI_MCA_orte_tmpdir_base="$TMAP_LAUNCH_TMPDIR/$host"
+fi
 TMAP_LAUNCH_HOST=$host exec sh -c "$*"

@@ -20,6 +20,7 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export TMAP_LAUNCH_TMPDIR="$work/daemons"  # a session folder per stand-in host (tests/mpi/ssh_to_self.sh)
 
 cores=$(hwloc-calc --number-of core machine:0)
 ranks=$((4 * cores))
