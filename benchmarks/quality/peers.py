@@ -35,6 +35,7 @@ on that KaHIP and Mt-KaHyPar's library); a peer not given is left out.
 import argparse
 import glob
 import json
+import math
 import os
 import shutil
 import statistics
@@ -172,6 +173,35 @@ def mtkahypar_mapping(binary, graph, target, pes, folder, out, seed=0):
     return secs
 
 
+PEER_WEIGHT_TOTAL = 2**30  # KaHIP's (and SharedMap's) edge weights and their sums are 32-bit ints
+
+
+def peer_graph(base):
+    """The METIS graph of `base` for SharedMap and kaffpa: every edge weight
+    divided by their greatest common divisor (the same problem exactly), so
+    that the weights' sum fits KaHIP's 32-bit weights; on the application
+    matrices' byte counts (NPB CG at 1,024 ranks: 18.75 MB per edge, 1.1e11
+    in all) both ran for minutes on a graph of 1,024 vertices (120 s and
+    more; with the weights divided, under 2 s). Where the sum still does
+    not fit, the weights are scaled down further and rounded (at least 1):
+    returns (path, divisor, whether the division was exact)."""
+    lines = open(f"{base}.graph").read().rstrip("\n").split("\n")
+    weights = [int(w) for line in lines[1:] for w in line.split()[1::2]]
+    divisor = 0
+    for w in weights:
+        divisor = math.gcd(divisor, w)
+    divisor = max(divisor, 1)
+    total = sum(weights) // divisor
+    scale = divisor * max(1.0, total / PEER_WEIGHT_TOTAL)
+    out = [lines[0]]
+    for line in lines[1:]:
+        words = line.split()
+        out.append(" ".join(f"{words[k]} {max(1, round(int(words[k + 1]) / scale))}" for k in range(0, len(words), 2)))
+    path = f"{base}-peer.graph"
+    open(path, "w").write("\n".join(out) + "\n")
+    return path, scale, scale == divisor
+
+
 def peer_command(run, args, spec, pes, graph, out):
     """The command line of a hierarchical peer (SharedMap, KaHIP's kaffpa
     --enable_mapping) on a tleaf, or None where it does not apply."""
@@ -244,7 +274,8 @@ def main():
                     times = [mtkahypar_mapping(args.mtkahypar, f"{base}.graph", target_graph, pes, folder, out)
                              for _ in range(args.runs)]
                 elif run in ("sharedmap", "kaffpa"):
-                    cmd = peer_command(run, args, spec, pes, f"{base}.graph", out)
+                    graph, row["peer_weight_divisor"], row["peer_weights_exact"] = peer_graph(base)
+                    cmd = peer_command(run, args, spec, pes, graph, out)
                     if cmd is None:
                         continue
                     try:
@@ -258,9 +289,11 @@ def main():
                         continue  # (Tianhe-3's target holds a node's cores, not 16 ranks a core)
                     times = [timed([gmap, "-Cd", "-cb", f"{base}.grf", tgt, out]) for _ in range(args.runs)]
                 else:
+                    # Judged by hop-bytes, as the table compares (on machines with
+                    # routes tm-map's default objective is the predicted time).
                     pick = ["-P", "quality"] if run == "quality" else []
                     cmd = [tm_map, "-t", spec, "-c", f"{base}.coo", "--output", out, "-q", "-p", "1",
-                           "--oversub", str(oversub)] + pick
+                           "--oversub", str(oversub), "--objective", "hop-bytes"] + pick
                     times = [timed(cmd) for _ in range(args.runs)]
                 value, valid = score(tm_eval, spec, f"{base}.coo", out, oversub, n)
                 row[run] = {"time_s": round(statistics.median(times), 3), "hop_bytes": value, "valid": valid}
@@ -280,7 +313,12 @@ def write_report(rows, path, note=""):
              "quality mode's (above 1: the peer's mapping costs more); times are whole processes, median of the runs, "
              "one thread (SharedMap and KaHIP: one run). Mt-KaHyPar maps onto at most 64 PEs; SharedMap and KaHIP's mapping take hierarchies "
              "(the tleafs). On the 64-PE machines 1,024 ranks are 16 per PE (gmap not on Tianhe-3 there: its "
-             "target's terminals are nodes holding a rank a core). invalid: more ranks on a PE than it holds.", "",
+             "target's terminals are nodes holding a rank a core). invalid: more ranks on a PE than it holds. "
+             "tm-map runs with `--objective hop-bytes` (the table's measure; on machines with routes its default "
+             "objective is the predicted time). SharedMap and KaHIP read the graph with its edge weights divided by "
+             "their greatest common divisor (the same problem; their 32-bit weights overflow on the byte counts of "
+             "the application matrices, where they ran for minutes): rounded: the weights were scaled further to "
+             "fit, the peer solved a rounded problem.", "",
              "| ranks | PEs | traffic | machine | quality hop-bytes | quality s | " +
              " | ".join(f"{name} / quality | {name} s" for _, name in peers) + " |",
              "|---:|---:|---|---|---:|---:|" + "---:|---:|" * len(peers)]
@@ -295,8 +333,9 @@ def write_report(rows, path, note=""):
             if "timeout_s" in v:
                 cells += ["", f"> {v['timeout_s']} (stopped)"]
                 continue
-            cells += [f"{v['hop_bytes'] / q['hop_bytes']:.4f}" + ("" if v["valid"] else " (invalid)"),
-                      f"{v['time_s']:.2f}"]
+            rounded = r in ("sharedmap", "kaffpa") and not row.get("peer_weights_exact", True)
+            cells += [f"{v['hop_bytes'] / q['hop_bytes']:.4f}" + ("" if v["valid"] else " (invalid)") +
+                      (" (rounded)" if rounded else ""), f"{v['time_s']:.2f}"]
         lines.append(f"| {row['n']:,} | {row.get('pes', 64):,} | {row['traffic']} | {row['machine']} | " +
                      " | ".join(cells) + " |")
     open(path, "w").write("\n".join(lines) + "\n")
