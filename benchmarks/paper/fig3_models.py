@@ -95,6 +95,18 @@ def main():
             x = [math.log(v[m] / values[(app, k[1], "inorder")][m]) for k, v in pts]
             cells.append(f"{correlation(t, x):.3f}")
         lines.append(f"| {app} | {len(pts)} | " + " | ".join(cells) + " |")
+    lines += ["", "## The predicted time against SimGrid's (predicted / simulated)", "",
+              "| application | mappings | one round: median | min | max | phased: median | min | max |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for app in APPS:
+        pts = [v for k, v in values.items() if k[0] == app]
+        if not pts:
+            continue
+        cells = []
+        for m in ("one round", "phased"):
+            q = sorted(v[m] / v["time"] for v in pts)
+            cells += [f"{statistics.median(q):.3f}", f"{q[0]:.3f}", f"{q[-1]:.3f}"]
+        lines.append(f"| {app} | {len(pts)} | " + " | ".join(cells) + " |")
     tally = {m: [0, 0, 0] for m in MODELS}
     wrong = {m: [] for m in MODELS}
     for (app, n), _ in sorted(by_case.items()):

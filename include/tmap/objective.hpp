@@ -15,14 +15,15 @@
 // It is SimGrid's time wherever one resource is the bottleneck of every
 // message through it (tests/sim/simulate.sh). A traffic that carries its
 // phases (CommMatrix::phases: a .phases file, tm-gen's application
-// patterns) takes the sum of its phases' rounds, each phase times its
-// repeats: an all-reduce's steps or a sweep's octants follow one another,
-// and one round of their sum would let them share the links at once. (The
-// SMPI runs of Fig. 3 at 4,096 ranks: one round ranked scotch+'s SNAP
-// mapping 25 % faster than greedy's and CG's scotch+ as fast as in-order,
-// SimGrid ran them 3 % and 1.6 % slower; the phased time orders both as
-// SimGrid does, and LU's scotch+ and treematch mappings the other way, by
-// 3 % against SimGrid's 4 %.) Bandwidths: TimeModel's times
+// patterns) runs them in order, rank by rank (src/routing/phased_time.hpp):
+// an exchange's rounds one after another where the same resource holds
+// every rank back, overlapping where not, and a pipelined sweep's rounds
+// after its fill at the pace of its busiest resource; one round of their
+// sum would let all of them share the links at once. (The SMPI runs of
+// Fig. 3 at 4,096 ranks: one round ranked scotch+'s SNAP mapping 25 %
+// faster than greedy's and CG's scotch+ as fast as in-order, SimGrid ran
+// them 3 % and 1.6 % slower; the phases order both as SimGrid does, and
+// LU's treematch mapping first, as SimGrid.) Bandwidths: TimeModel's times
 // a link's relative bandwidth (a dragonfly link of k cables, --link-bw).
 // The SMPI runs of docs/measurements.md found the log time ratio of six
 // proxy applications following the busiest link (correlation 0.99-1.00),
@@ -46,6 +47,9 @@ namespace tmap {
 
 class CommMatrix;
 class Topology;
+namespace detail {
+class PhasedTime;
+}  // namespace detail
 
 enum class Objective { HopBytes, Congestion, Time };
 
@@ -126,7 +130,7 @@ class ObjectiveMeter {
   ObjectiveMeter& operator=(const ObjectiveMeter&) = delete;
 
   [[nodiscard]] Objective objective() const noexcept { return objective_; }
-  /// Time of a phased traffic: the sum of its phases' rounds.
+  /// Time of a phased traffic: each rank through its phases in order.
   [[nodiscard]] ObjectiveScore operator()(std::span<const PE> mapping) const;
   /// The model of a bottleneck objective; nullptr for hop-bytes.
   [[nodiscard]] const BottleneckModel* bottleneck() const noexcept { return bottleneck_.get(); }
@@ -140,6 +144,8 @@ class ObjectiveMeter {
   Objective objective_;
   std::unique_ptr<RoutingModel> routing_;
   std::unique_ptr<BottleneckModel> bottleneck_;
+  /// Time of a traffic in phases.
+  std::unique_ptr<detail::PhasedTime> phased_;
 };
 
 /// "busiest link 16000" / "predicted time 1.234e-05 s" / "hop-bytes 144000":

@@ -7,6 +7,7 @@
 #include <array>
 #include <limits>
 
+#include "routing/phased_time.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
@@ -89,6 +90,9 @@ ObjectiveMeter::ObjectiveMeter(const CommMatrix& comm, const Topology& topology,
   }
   if (!link_bandwidths.empty()) routing_->set_bandwidths(link_bandwidths);
   bottleneck_ = std::make_unique<BottleneckModel>(topology, *routing_, objective, time);
+  if (objective == Objective::Time && !comm.phases().empty()) {
+    phased_ = std::make_unique<detail::PhasedTime>(comm, *bottleneck_);
+  }
 }
 
 ObjectiveMeter::~ObjectiveMeter() = default;
@@ -100,12 +104,11 @@ ObjectiveScore ObjectiveMeter::operator()(std::span<const PE> mapping) const {
     score.value = static_cast<double>(score.hop_bytes);
     return score;
   }
-  // Time of a phased traffic: its phases one after another, each one round.
-  // Congestion is the links' bytes over the whole job, phased or not.
-  if (bottleneck_->latency_counts() && !comm_.phases().empty()) {
-    for (const auto& phase : comm_.phases()) {
-      score.value += static_cast<double>(phase.repeat) * one_round(phase.traffic, mapping);
-    }
+  // Time of a phased traffic: each rank through the phases in order
+  // (routing/phased_time.hpp). Congestion is the links' bytes over the
+  // whole job, phased or not.
+  if (phased_) {
+    score.value = (*phased_)(mapping);
     return score;
   }
   score.value = one_round(comm_, mapping);
@@ -119,28 +122,18 @@ double ObjectiveMeter::one_round(const CommMatrix& traffic, std::span<const PE> 
   const auto resources = static_cast<std::size_t>(bottleneck_->num_resources());
   std::vector<Volume> bytes(resources, 0);
   std::vector<double> first(resources, std::numeric_limits<double>::infinity());
-  std::vector<LinkId> route;
   double slowest_message = 0.0;
-  for (Rank i = 0; i < traffic.num_ranks(); ++i) {
-    const auto cols = traffic.targets(i);
-    const auto vols = traffic.volumes(i);
-    const PE a = mapping[static_cast<std::size_t>(i)];
-    for (std::size_t k = 0; k < cols.size(); ++k) {
-      const PE b = mapping[static_cast<std::size_t>(cols[k])];
-      route.clear();
-      bottleneck_->resources(a, b, route);
-      if (route.empty()) continue;
-      const double latency = bottleneck_->latency(a, b, route);
-      double narrowest = std::numeric_limits<double>::infinity();
-      for (const auto r : route) {
-        bytes[static_cast<std::size_t>(r)] += vols[k];
-        first[static_cast<std::size_t>(r)] = std::min(first[static_cast<std::size_t>(r)], latency);
-        narrowest = std::min(narrowest, bottleneck_->bandwidth(r));
-      }
-      // The message alone: its latency, then its bytes at its slowest link.
-      slowest_message = std::max(slowest_message, latency + static_cast<double>(vols[k]) / narrowest);
-    }
-  }
+  detail::for_each_message(
+      traffic, mapping, *bottleneck_,
+      [&](std::size_t, std::span<const LinkId> route, double latency, double narrowest, Volume volume) {
+        if (route.empty()) return;
+        for (const auto r : route) {
+          bytes[static_cast<std::size_t>(r)] += volume;
+          first[static_cast<std::size_t>(r)] = std::min(first[static_cast<std::size_t>(r)], latency);
+        }
+        // The message alone: its latency, then its bytes at its slowest link.
+        slowest_message = std::max(slowest_message, latency + static_cast<double>(volume) / narrowest);
+      });
   // Each resource: busy from its first message's arrival until all its bytes passed.
   double busiest = 0.0;
   for (std::size_t r = 0; r < resources; ++r) {

@@ -2,9 +2,11 @@
 // against the link metrics' independent loop, and refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
+#include "routing/phased_time.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/machine.hpp"
@@ -67,61 +69,97 @@ TEST(Objective, ScoresWorkedByHandOnAChain) {
   EXPECT_FALSE((tmap::ObjectiveScore{1.0, 6}) < (tmap::ObjectiveScore{1.0, 6}));
 }
 
-// The same chain with the traffic in phases: 0->3 100 bytes twice, then
-// 1->2 50 bytes once. Time runs the phases one after another; one round of
-// their sum would let 1->2 share the middle link with 0->3 at once.
-//   in order: 2 x (3 hops + 100 bytes) + (1 hop + 50 bytes);
-//   paired:   2 x (1 hop + 100 bytes) + (1 hop + 50 bytes).
-// Congestion stays the links' bytes over the whole job (middle link 250).
-TEST(Objective, TimeRunsAPhasedTrafficsPhasesOneAfterAnother) {
+// The same chain with the traffic in phases: 0->3 and 3->0 100 bytes each,
+// twice (an exchange: a round waits for the last), then 3->2 50 bytes once
+// (rank 3 done with the exchange first). A mesh's link carries both
+// directions:
+//   in order: 2 x (3 hops + 200 bytes) + (1 hop + 50 bytes);
+//   paired:   2 x (1 hop + 200 bytes) + (2 hops + 50 bytes).
+// One round of their sum would let 3->2 share link 2-3 with the exchange
+// at once (the exchange's 400 bytes after 3 hops). Congestion stays the links' bytes over the whole job (link 2-3:
+// 400 + 50).
+TEST(Objective, TimeRunsAPhasedTrafficsPhasesInOrder) {
   const auto topology = tmap::load_topology("mesh2D 4 1");
-  const auto comm = CommMatrix::from_phases(
-      4, {{CommMatrix::from_entries(4, {{0, 3, 100}}), 2}, {CommMatrix::from_entries(4, {{1, 2, 50}}), 1}});
+  const auto exchange = CommMatrix::from_entries(4, {{0, 3, 100}, {3, 0, 100}});
+  const auto comm = CommMatrix::from_phases(4, {{exchange, 2}, {CommMatrix::from_entries(4, {{3, 2, 50}}), 1}});
   const std::vector<PE> in_order{0, 1, 2, 3};
   const std::vector<PE> paired{0, 2, 3, 1};
   const double hop = 0.5e-6;
-  const double bandwidth = 12.5e9;
+  const double byte = 1 / 12.5e9;
   const ObjectiveMeter time(comm, *topology, Objective::Time);
-  EXPECT_DOUBLE_EQ(time(in_order).value, 2 * (3 * hop + 100 / bandwidth) + (hop + 50 / bandwidth));
-  EXPECT_DOUBLE_EQ(time(paired).value, 2 * (hop + 100 / bandwidth) + (hop + 50 / bandwidth));
-  EXPECT_EQ(time(in_order).hop_bytes, 200 * 3 + 50);
-  // Without its phases the sum is one round: 0->3's 200 bytes after 3 hops.
-  const auto sum = CommMatrix::from_entries(4, {{0, 3, 200}, {1, 2, 50}});
-  EXPECT_DOUBLE_EQ(ObjectiveMeter(sum, *topology, Objective::Time)(in_order).value, 3 * hop + 200 / bandwidth);
+  EXPECT_DOUBLE_EQ(time(in_order).value, 2 * (3 * hop + 200 * byte) + (hop + 50 * byte));
+  EXPECT_DOUBLE_EQ(time(paired).value, 2 * (hop + 200 * byte) + (2 * hop + 50 * byte));
+  EXPECT_EQ(time(in_order).hop_bytes, 2 * 200 * 3 + 50);
+  const auto sum = CommMatrix::from_entries(4, {{0, 3, 200}, {3, 0, 200}, {3, 2, 50}});
+  EXPECT_DOUBLE_EQ(ObjectiveMeter(sum, *topology, Objective::Time)(in_order).value, 3 * hop + 400 * byte);
   const ObjectiveMeter congestion(comm, *topology, Objective::Congestion);
-  EXPECT_EQ(congestion(in_order), (tmap::ObjectiveScore{250.0, 650}));
+  EXPECT_EQ(congestion(in_order), (tmap::ObjectiveScore{450.0, 1250}));
+  // Ranks that take no part in a phase go on: 1->2 after the exchange
+  // waits for nobody, and the job ends with the exchange.
+  const auto apart = CommMatrix::from_phases(4, {{exchange, 2}, {CommMatrix::from_entries(4, {{1, 2, 50}}), 1}});
+  EXPECT_DOUBLE_EQ(ObjectiveMeter(apart, *topology, Objective::Time)(in_order).value, 2 * (3 * hop + 200 * byte));
 }
 
-// On every machine kind with routes: a phased traffic's time is the sum of
-// each phase's own time (a meter of that phase alone) times its repeats.
-TEST(Objective, PhasedTimeIsEachPhaseAloneTimesItsRepeats) {
-  std::mt19937_64 rng(11);
-  for (const char* machine : {"mesh2D 4 3", "torus3D 3 3 3", "tianhe3:2x2,nodes=4,cores=2", "tleaf 3 2 10 3 5 4 1"}) {
-    const auto topology = tmap::load_topology(machine);
-    const auto n = static_cast<tmap::Rank>(std::min<PE>(topology->size(), 24));
-    std::vector<tmap::CommPhase> phases;
-    for (int p = 0; p < 3; ++p) {
-      std::vector<tmap::CommEntry> entries;
-      for (tmap::Rank i = 0; i < n; ++i) {
-        const auto j = static_cast<tmap::Rank>(rng() % static_cast<std::uint64_t>(n));
-        entries.push_back({i, j, static_cast<tmap::Volume>(1 + rng() % 100000)});
-      }
-      phases.push_back({CommMatrix::from_entries(n, entries), p + 1});
-    }
-    const auto comm = CommMatrix::from_phases(n, phases);
-    const ObjectiveMeter meter(comm, *topology, Objective::Time);
-    std::vector<PE> pes(static_cast<std::size_t>(topology->size()));
-    std::iota(pes.begin(), pes.end(), 0);
-    std::shuffle(pes.begin(), pes.end(), rng);
-    const std::vector<PE> mapping(pes.begin(), pes.begin() + n);
-    double expected = 0.0;
-    for (const auto& phase : phases) {
-      expected +=
-          static_cast<double>(phase.repeat) * ObjectiveMeter(phase.traffic, *topology, Objective::Time)(mapping).value;
-    }
-    EXPECT_DOUBLE_EQ(meter(mapping).value, expected) << machine;
-    EXPECT_EQ(meter(mapping).hop_bytes, tmap::evaluate(comm, *topology, mapping).hop_bytes) << machine;
-  }
+// Two exchanges in turn, 0<->1 then 1<->2, 1,000 bytes each way, on the
+// chain of four PEs: rank 1 takes part in both, so they follow one
+// another; with the second exchange 2<->3 instead, no rank waits for the
+// other pair and the two take the time of one.
+TEST(Objective, TimeOverlapsPhasesOfDifferentRanks) {
+  const auto topology = tmap::load_topology("mesh2D 4 1");
+  const double one = 0.5e-6 + 2000 / 12.5e9;  // a hop, both directions' bytes on the link
+  const std::vector<PE> in_order{0, 1, 2, 3};
+  const auto pair = [](tmap::Rank a, tmap::Rank b) {
+    return CommMatrix::from_entries(4, {{a, b, 1000}, {b, a, 1000}});
+  };
+  const auto chained = CommMatrix::from_phases(4, {{pair(0, 1), 1}, {pair(1, 2), 1}});
+  EXPECT_DOUBLE_EQ(ObjectiveMeter(chained, *topology, Objective::Time)(in_order).value, 2 * one);
+  const auto apart = CommMatrix::from_phases(4, {{pair(0, 1), 1}, {pair(2, 3), 1}});
+  EXPECT_DOUBLE_EQ(ObjectiveMeter(apart, *topology, Objective::Time)(in_order).value, one);
+  // An exchange's rounds wait for each other: three rounds, three times one.
+  const auto rounds = CommMatrix::from_phases(4, {{pair(0, 1), 3}});
+  EXPECT_DOUBLE_EQ(ObjectiveMeter(rounds, *topology, Objective::Time)(in_order).value, 3 * one);
+}
+
+// A phase whose sends form no cycle is a pipeline (a sweep's wavefront:
+// each rank sends a round once it received it): its rounds overlap. On the
+// chain of four PEs, 0->1->2->3 with 240 bytes a step and 408 steps:
+//   in order: the last step reaches rank 3 after the fill of three messages
+//             alone (3 x (1 hop + 240 bytes)), the 407 other steps at the
+//             pace of the busiest link (240 bytes);
+//   {0, 2, 1, 3}: 1 and 2 swapped: 0->1 and 2->3 take two hops, and all
+//             three messages cross link 1-2 (720 bytes a step: the pace).
+// One after another the steps would take 408 x 3 x (1 hop + 240 bytes).
+TEST(Objective, TimePipelinesAPhaseWhoseSendsFormNoCycle) {
+  const auto topology = tmap::load_topology("mesh2D 4 1");
+  const auto step = CommMatrix::from_entries(4, {{0, 1, 240}, {1, 2, 240}, {2, 3, 240}});
+  const auto comm = CommMatrix::from_phases(4, {{step, 408}});
+  const double hop = 0.5e-6;
+  const double bytes = 240 / 12.5e9;
+  const ObjectiveMeter time(comm, *topology, Objective::Time);
+  EXPECT_DOUBLE_EQ(time(std::vector<PE>{0, 1, 2, 3}).value, 3 * (hop + bytes) + 407 * bytes);
+  EXPECT_DOUBLE_EQ(time(std::vector<PE>{0, 2, 1, 3}).value,
+                   (2 * hop + bytes) + (hop + bytes) + (2 * hop + bytes) + 407 * 3 * bytes);
+  // Where a link carries more than the fill leaves time for, its bytes set
+  // the pace: 0->3 of 10 MB a step, 4 steps, crosses every link (its first
+  // byte arrives after the route's 3 hops).
+  const auto heavy = CommMatrix::from_phases(4, {{CommMatrix::from_entries(4, {{0, 3, 10000000}}), 4}});
+  EXPECT_DOUBLE_EQ(ObjectiveMeter(heavy, *topology, Objective::Time)(std::vector<PE>{0, 1, 2, 3}).value,
+                   3 * hop + 4 * 10000000 / 12.5e9);
+}
+
+// The order a phase's ranks are taken in for a pipeline: every sender
+// before the ranks it sends to; none where the sends form a cycle.
+TEST(Objective, PipelineOrderIsUpstreamFirstAndNoneForACycle) {
+  const auto wave = CommMatrix::from_entries(4, {{2, 3, 1}, {0, 2, 1}, {1, 3, 1}, {0, 1, 1}});
+  const auto order = tmap::detail::upstream_first(wave);
+  ASSERT_EQ(order.size(), 4U);
+  const auto at = [&](tmap::Rank r) { return std::ranges::find(order, r) - order.begin(); };
+  EXPECT_LT(at(0), at(1));
+  EXPECT_LT(at(0), at(2));
+  EXPECT_LT(at(1), at(3));
+  EXPECT_LT(at(2), at(3));
+  EXPECT_TRUE(tmap::detail::upstream_first(CommMatrix::from_entries(3, {{0, 1, 1}, {1, 2, 1}, {2, 0, 1}})).empty());
+  EXPECT_TRUE(tmap::detail::upstream_first(CommMatrix::from_entries(3, {})).empty());
 }
 
 // Two cores of one Tianhe-3 node are joined by no link: their bytes load the
