@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-
 namespace tmap::detail {
 
 std::vector<Rank> upstream_first(const CommMatrix& traffic) {

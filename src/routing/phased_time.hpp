@@ -17,12 +17,15 @@
 //    arrives after the longest chain of messages alone that reaches it (the
 //    fill), the R - 1 others follow at the pace of the phase's busiest
 //    resource (its bytes of one round).
-// Checked against SimGrid (docs/measurements.md, "Time in phases"): LU's
-// lower sweep at 1,024 ranks (the wavefront proxy, 408 planes) 0.95-0.97
-// of SimGrid's time on three mappings and 0.71 on two (in-order, greedy),
-// the five ordered as SimGrid orders them (one round per plane: 1.19-1.66
-// and three of them equal); LU's four halo turns at 4,096 ranks (the
-// replay) 0.97-1.05 on three mappings, 1.27 on scotch+'s.
+// Checked against SimGrid (docs/measurements.md, "Time in phases, rank by
+// rank"): LU's lower sweep at 1,024 ranks (the wavefront proxy, 408
+// planes) 0.93-0.97 of SimGrid's time on three mappings and 0.71 on two
+// (in-order, greedy), ordered as SimGrid orders them (in-order and greedy
+// equal, 0.4 % apart in SimGrid; one round per plane: 1.19-1.66, four of
+// the five equal); LU's four halo turns at 4,096 ranks
+// (the replay) 1.00-1.05 on three mappings and 1.27 on scotch+'s (one
+// after another: treematch's 1.50, ranking it last where SimGrid ranks it
+// first).
 #pragma once
 
 #include <limits>
