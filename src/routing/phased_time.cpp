@@ -6,6 +6,44 @@
 
 namespace tmap::detail {
 
+namespace {
+
+/// Rounds of an exchange followed one by one; the rest go at the pace of
+/// the slowest message of each group of ranks, so that a phase of REPEAT
+/// 1,000,000 costs what a few rounds cost.
+constexpr std::int64_t kExactRounds = 8;
+
+/// Whether each rank sends or receives in a phase.
+std::vector<bool> taking_part(const CommMatrix& traffic) {
+  std::vector<bool> takes_part(static_cast<std::size_t>(traffic.num_ranks()), false);
+  for (Rank i = 0; i < traffic.num_ranks(); ++i) {
+    for (const Rank j : traffic.targets(i)) {
+      takes_part[static_cast<std::size_t>(i)] = true;
+      takes_part[static_cast<std::size_t>(j)] = true;
+    }
+  }
+  return takes_part;
+}
+
+/// Each rank's group: the ranks a phase's messages join, named by one of
+/// them (union-find with path halving).
+std::vector<std::size_t> groups(const CommMatrix& traffic) {
+  std::vector<std::size_t> parent(static_cast<std::size_t>(traffic.num_ranks()));
+  for (std::size_t r = 0; r < parent.size(); ++r) parent[r] = r;
+  const auto root = [&](std::size_t r) {
+    while (parent[r] != r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+  for (Rank i = 0; i < traffic.num_ranks(); ++i) {
+    for (const Rank j : traffic.targets(i))
+      parent[root(static_cast<std::size_t>(i))] = root(static_cast<std::size_t>(j));
+  }
+  for (std::size_t r = 0; r < parent.size(); ++r) parent[r] = root(r);
+  return parent;
+}
+
+}  // namespace
+
 std::vector<Rank> upstream_first(const CommMatrix& traffic) {
   const auto n = static_cast<std::size_t>(traffic.num_ranks());
   std::vector<std::int64_t> waiting(n, 0);
@@ -90,8 +128,12 @@ void PhasedTime::exchange(const CommMatrix& traffic, std::int64_t repeat, std::s
                           std::vector<double>& ready) const {
   const auto load = this->load(traffic, mapping);
   const auto begin = traffic.row_begin();
+  // The first rounds exactly; after them each rank has settled into the
+  // pace of the slowest cycle it waits on, which the rest of the rounds
+  // keep (so the time stays one pass per round at most, whatever REPEAT).
+  const std::int64_t exact = std::min<std::int64_t>(repeat, kExactRounds);
   std::vector<double> next;
-  for (std::int64_t round = 0; round < repeat; ++round) {
+  for (std::int64_t round = 0; round < exact; ++round) {
     next = ready;
     for (Rank i = 0; i < traffic.num_ranks(); ++i) {
       const auto cols = traffic.targets(i);
@@ -105,6 +147,21 @@ void PhasedTime::exchange(const CommMatrix& traffic, std::int64_t repeat, std::s
       }
     }
     ready.swap(next);
+  }
+  if (exact < repeat) {
+    // The rest at the pace of the slowest message of each group of ranks
+    // the phase joins, which its ranks settle into (a ring of q ranks takes
+    // up to q rounds to: a rank's last increment is no pace to go on).
+    const auto group = groups(traffic);
+    std::vector<double> pace(ready.size(), 0.0);
+    for (Rank i = 0; i < traffic.num_ranks(); ++i) {
+      const auto first = static_cast<std::size_t>(begin[static_cast<std::size_t>(i)]);
+      auto& slowest = pace[group[static_cast<std::size_t>(i)]];
+      for (std::size_t k = 0; k < traffic.targets(i).size(); ++k)
+        slowest = std::max(slowest, load.message_time(first + k));
+    }
+    const auto more = static_cast<double>(repeat - exact);
+    for (std::size_t r = 0; r < ready.size(); ++r) ready[r] += more * pace[group[r]];
   }
 }
 
@@ -125,13 +182,7 @@ void PhasedTime::pipeline(const CommMatrix& traffic, std::int64_t repeat, std::s
   }
   const double period = load.busy.empty() ? 0.0 : *std::ranges::max_element(load.busy);
   const double rest = static_cast<double>(repeat - 1) * period;
-  std::vector<bool> takes_part(ready.size(), false);
-  for (Rank i = 0; i < traffic.num_ranks(); ++i) {
-    for (const Rank j : traffic.targets(i)) {
-      takes_part[static_cast<std::size_t>(i)] = true;
-      takes_part[static_cast<std::size_t>(j)] = true;
-    }
-  }
+  const auto takes_part = taking_part(traffic);
   for (std::size_t r = 0; r < ready.size(); ++r) {
     if (takes_part[r]) ready[r] = arrival[r] + rest;
   }

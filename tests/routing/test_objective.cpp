@@ -115,9 +115,25 @@ TEST(Objective, TimeOverlapsPhasesOfDifferentRanks) {
   EXPECT_DOUBLE_EQ(ObjectiveMeter(chained, *topology, Objective::Time)(in_order).value, 2 * one);
   const auto apart = CommMatrix::from_phases(4, {{pair(0, 1), 1}, {pair(2, 3), 1}});
   EXPECT_DOUBLE_EQ(ObjectiveMeter(apart, *topology, Objective::Time)(in_order).value, one);
-  // An exchange's rounds wait for each other: three rounds, three times one.
+  // An exchange's rounds wait for each other: three rounds, three times one;
+  // a million rounds (the format's most) a million times one, in the time
+  // of a few (past the first rounds each group of ranks goes at its
+  // slowest message's pace).
   const auto rounds = CommMatrix::from_phases(4, {{pair(0, 1), 3}});
   EXPECT_DOUBLE_EQ(ObjectiveMeter(rounds, *topology, Objective::Time)(in_order).value, 3 * one);
+  const auto many = CommMatrix::from_phases(4, {{pair(0, 1), 1000000}, {pair(2, 3), 1000000}});
+  EXPECT_NEAR(ObjectiveMeter(many, *topology, Objective::Time)(in_order).value, 1e6 * one, 1e-12 * 1e6 * one);
+  // A ring 0->1->2->3->0 whose ranks start at different times (ranks 2
+  // and 3 first held back by an exchange of 5,000 bytes): 100 rounds as
+  // one phase are 100 phases of one round each, followed one by one.
+  const auto ring = CommMatrix::from_entries(4, {{0, 1, 1000}, {1, 2, 1000}, {2, 3, 1000}, {3, 0, 1000}});
+  const auto late = CommMatrix::from_entries(4, {{2, 3, 5000}, {3, 2, 5000}});
+  std::vector<tmap::CommPhase> one_by_one{{late, 1}};
+  for (int k = 0; k < 100; ++k) one_by_one.push_back({ring, 1});
+  const auto hundred = CommMatrix::from_phases(4, {{late, 1}, {ring, 100}});
+  const auto separate = CommMatrix::from_phases(4, one_by_one);
+  EXPECT_NEAR(ObjectiveMeter(hundred, *topology, Objective::Time)(in_order).value,
+              ObjectiveMeter(separate, *topology, Objective::Time)(in_order).value, 1e-15);
 }
 
 // A phase whose sends form no cycle is a pipeline (a sweep's wavefront:
