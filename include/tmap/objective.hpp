@@ -41,15 +41,18 @@
 #include "tmap/routing.hpp"
 #include "tmap/types.hpp"
 
+// Internal (src/routing/phased_time.hpp), declared outside the exported
+// region so that it keeps the library's hidden visibility.
+namespace tmap::detail {
+class PhasedTime;
+}  // namespace tmap::detail
+
 TMAP_API_BEGIN
 
 namespace tmap {
 
 class CommMatrix;
 class Topology;
-namespace detail {
-class PhasedTime;
-}  // namespace detail
 
 enum class Objective { HopBytes, Congestion, Time };
 
