@@ -125,7 +125,7 @@ double ObjectiveMeter::one_round(const CommMatrix& traffic, std::span<const PE> 
   double slowest_message = 0.0;
   detail::for_each_message(
       traffic, mapping, *bottleneck_,
-      [&](std::size_t, std::span<const LinkId> route, double latency, double narrowest, Volume volume) {
+      [&](std::span<const LinkId> route, double latency, double narrowest, Volume volume) {
         if (route.empty()) return;
         for (const auto r : route) {
           bytes[static_cast<std::size_t>(r)] += volume;

@@ -62,25 +62,14 @@ std::vector<Rank> upstream_first(const CommMatrix& traffic) {
   return order;
 }
 
-/// What one round of a phase loads: each message's time alone, its
-/// latency and the resources it crosses (in the phase's row order), and
-/// each resource's time for the round's bytes.
+/// Each message of one round of a phase (in the phase's row order): its
+/// time alone, and its time in the round (the later of that and its
+/// latency plus its busiest resource's time for the round's bytes); and
+/// the busiest resource's time for the round.
 struct PhasedTime::PhaseLoad {
   std::vector<double> alone;
-  std::vector<double> latency;
-  std::vector<std::size_t> route_end;
-  std::vector<LinkId> routes;
-  std::vector<double> busy;
-
-  /// Message e: the later of its time alone and its latency plus its
-  /// busiest resource's time.
-  [[nodiscard]] double message_time(std::size_t e) const {
-    double worst = 0.0;
-    for (std::size_t k = e == 0 ? 0 : route_end[e - 1]; k < route_end[e]; ++k) {
-      worst = std::max(worst, busy[static_cast<std::size_t>(routes[k])]);
-    }
-    return std::max(alone[e], latency[e] + worst);
-  }
+  std::vector<double> in_round;
+  double busiest = 0.0;
 };
 
 PhasedTime::PhasedTime(const CommMatrix& comm, const BottleneckModel& model) : comm_(comm), model_(model) {
@@ -105,21 +94,28 @@ double PhasedTime::operator()(std::span<const PE> mapping) const {
 PhasedTime::PhaseLoad PhasedTime::load(const CommMatrix& traffic, std::span<const PE> mapping) const {
   PhaseLoad load;
   std::vector<Volume> bytes(static_cast<std::size_t>(model_.num_resources()), 0);
-  const auto messages = traffic.columns().size();
-  load.alone.reserve(messages);
-  load.latency.reserve(messages);
-  load.route_end.reserve(messages);
-  for_each_message(traffic, mapping, model_,
-                   [&](std::size_t, std::span<const LinkId> route, double latency, double narrowest, Volume volume) {
-                     for (const auto r : route) bytes[static_cast<std::size_t>(r)] += volume;
-                     load.latency.push_back(latency);
-                     load.alone.push_back(route.empty() ? 0.0 : latency + static_cast<double>(volume) / narrowest);
-                     load.routes.insert(load.routes.end(), route.begin(), route.end());
-                     load.route_end.push_back(load.routes.size());
-                   });
-  load.busy.resize(bytes.size());
+  std::vector<double> latency;
+  std::vector<std::size_t> route_end;
+  std::vector<LinkId> routes;
+  for_each_message(
+      traffic, mapping, model_,
+      [&](std::span<const LinkId> route, double message_latency, double narrowest, Volume volume) {
+        for (const auto r : route) bytes[static_cast<std::size_t>(r)] += volume;
+        latency.push_back(message_latency);
+        load.alone.push_back(route.empty() ? 0.0 : message_latency + static_cast<double>(volume) / narrowest);
+        routes.insert(routes.end(), route.begin(), route.end());
+        route_end.push_back(routes.size());
+      });
+  std::vector<double> busy(bytes.size());
   for (std::size_t r = 0; r < bytes.size(); ++r) {
-    load.busy[r] = static_cast<double>(bytes[r]) / model_.bandwidth(static_cast<LinkId>(r));
+    busy[r] = static_cast<double>(bytes[r]) / model_.bandwidth(static_cast<LinkId>(r));
+    load.busiest = std::max(load.busiest, busy[r]);
+  }
+  load.in_round.reserve(load.alone.size());
+  for (std::size_t e = 0, k = 0; e < load.alone.size(); ++e) {
+    double worst = 0.0;
+    for (; k < route_end[e]; ++k) worst = std::max(worst, busy[static_cast<std::size_t>(routes[k])]);
+    load.in_round.push_back(std::max(load.alone[e], latency[e] + worst));
   }
   return load;
 }
@@ -128,9 +124,7 @@ void PhasedTime::exchange(const CommMatrix& traffic, std::int64_t repeat, std::s
                           std::vector<double>& ready) const {
   const auto load = this->load(traffic, mapping);
   const auto begin = traffic.row_begin();
-  // The first rounds exactly; after them each rank has settled into the
-  // pace of the slowest cycle it waits on, which the rest of the rounds
-  // keep (so the time stays one pass per round at most, whatever REPEAT).
+  // The first rounds one by one (the rest below, at each group's pace).
   const std::int64_t exact = std::min<std::int64_t>(repeat, kExactRounds);
   std::vector<double> next;
   for (std::int64_t round = 0; round < exact; ++round) {
@@ -141,7 +135,7 @@ void PhasedTime::exchange(const CommMatrix& traffic, std::int64_t repeat, std::s
       const double i_ready = ready[static_cast<std::size_t>(i)];
       for (std::size_t k = 0; k < cols.size(); ++k) {
         const auto j = static_cast<std::size_t>(cols[k]);
-        const double end = std::max(i_ready, ready[j]) + load.message_time(first + k);
+        const double end = std::max(i_ready, ready[j]) + load.in_round[first + k];
         next[static_cast<std::size_t>(i)] = std::max(next[static_cast<std::size_t>(i)], end);
         next[j] = std::max(next[j], end);
       }
@@ -157,8 +151,7 @@ void PhasedTime::exchange(const CommMatrix& traffic, std::int64_t repeat, std::s
     for (Rank i = 0; i < traffic.num_ranks(); ++i) {
       const auto first = static_cast<std::size_t>(begin[static_cast<std::size_t>(i)]);
       auto& slowest = pace[group[static_cast<std::size_t>(i)]];
-      for (std::size_t k = 0; k < traffic.targets(i).size(); ++k)
-        slowest = std::max(slowest, load.message_time(first + k));
+      for (std::size_t k = 0; k < traffic.targets(i).size(); ++k) slowest = std::max(slowest, load.in_round[first + k]);
     }
     const auto more = static_cast<double>(repeat - exact);
     for (std::size_t r = 0; r < ready.size(); ++r) ready[r] += more * pace[group[r]];
@@ -180,8 +173,7 @@ void PhasedTime::pipeline(const CommMatrix& traffic, std::int64_t repeat, std::s
       at = std::max(at, arrival[static_cast<std::size_t>(i)] + load.alone[first + k]);
     }
   }
-  const double period = load.busy.empty() ? 0.0 : *std::ranges::max_element(load.busy);
-  const double rest = static_cast<double>(repeat - 1) * period;
+  const double rest = static_cast<double>(repeat - 1) * load.busiest;
   const auto takes_part = taking_part(traffic);
   for (std::size_t r = 0; r < ready.size(); ++r) {
     if (takes_part[r]) ready[r] = arrival[r] + rest;

@@ -38,15 +38,14 @@
 
 namespace tmap::detail {
 
-/// Calls visit(message, route, latency, narrowest, bytes) for each message
-/// of `traffic` in row order (message: its index), with the resources it
+/// Calls visit(route, latency, narrowest, bytes) for each message of
+/// `traffic` in row order, with the resources it
 /// loads under `model` (none between ranks on one PE), its latency and its
 /// slowest resource's bandwidth (infinite when none).
 template <class Visit>
 void for_each_message(const CommMatrix& traffic, std::span<const PE> mapping, const BottleneckModel& model,
                       Visit&& visit) {
   std::vector<LinkId> route;
-  std::size_t message = 0;
   for (Rank i = 0; i < traffic.num_ranks(); ++i) {
     const auto cols = traffic.targets(i);
     const auto vols = traffic.volumes(i);
@@ -57,7 +56,7 @@ void for_each_message(const CommMatrix& traffic, std::span<const PE> mapping, co
       model.resources(a, b, route);
       double narrowest = std::numeric_limits<double>::infinity();
       for (const auto r : route) narrowest = std::min(narrowest, model.bandwidth(r));
-      visit(message++, std::span<const LinkId>(route), model.latency(a, b, route), narrowest, vols[k]);
+      visit(std::span<const LinkId>(route), model.latency(a, b, route), narrowest, vols[k]);
     }
   }
 }
