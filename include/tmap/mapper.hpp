@@ -367,6 +367,14 @@ struct StageStats {
 /// map_with that also says what its stages did.
 [[nodiscard]] Mapping map_with(std::string_view strategy, const Problem& problem, const Run& run, StageStats& stages);
 
+/// The stages that follow a strategy, on a mapping made elsewhere (a file,
+/// another mapper's output): refined by run.refine, then for run.objective,
+/// as map_with does after its strategy, so that starting from map_with's
+/// own construction gives map_with's mapping. check_problem, then `start`
+/// validated against the problem (InputError otherwise). Never worse than
+/// `start` in the objective, hop-bytes when the refinement alone runs.
+[[nodiscard]] Mapping refine_from(Mapping start, const Problem& problem, const Run& run, StageStats& stages);
+
 /// map_with("scotch", ...) that also fills `log` with what scotch_gmap -vs
 /// and -vm print for it; the log stays empty where the run is not gmap's
 /// (no Scotch target gmap could be given, or overfull PEs repaired).

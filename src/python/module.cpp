@@ -97,11 +97,19 @@ py::object map_traffic(std::int64_t n, const Ints& rows, const Ints& cols, const
                        const std::optional<std::string>& strategy, std::optional<std::uint64_t> seed,
                        const std::optional<std::string>& objective, const std::optional<std::string>& preset,
                        const std::optional<std::string>& config, const std::map<std::string, std::string>& options,
-                       int threads, const std::optional<py::function>& progress, const std::string& path) {
+                       int threads, const std::optional<py::function>& progress,
+                       const std::optional<std::vector<tmap::PE>>& initial, const std::string& path) {
   const auto comm = matrix_of(n, rows, cols, volumes, path);
   const auto m = machine_of(machine, node, host_names, oversubscription, allowed);
   auto context = context_of(preset, config, options, strategy, seed, objective);
   if (threads > 0) context.threads = threads;
+  if (initial) {
+    if (strategy) throw tmap::ParameterError("initial: a mapping to improve, not with a strategy");
+    // Improved as the quality mode would, unless a refinement is asked for (as tm-map --initial).
+    if (!options.contains("refine") && context.refine.kind == tmap::RefineKind::None) {
+      context.refine.kind = tmap::RefineKind::Multilevel;
+    }
+  }
   tmap::Run run(context);
   std::optional<py::error_already_set> raised;
   if (progress) {
@@ -127,7 +135,8 @@ py::object map_traffic(std::int64_t n, const Ints& rows, const Ints& cols, const
   tmap::ReportedMapping result;
   {
     py::gil_scoped_release release;
-    result = tmap::run_and_report(context.strategy, problem, run, routing.get());
+    result = initial ? tmap::refine_and_report("initial", *initial, problem, run, routing.get())
+                     : tmap::run_and_report(context.strategy, problem, run, routing.get());
   }
   if (raised) throw std::move(*raised);
   return as_dict(tmap::mapping_json(result.mapping, result.report));
@@ -206,7 +215,7 @@ PYBIND11_MODULE(_tmap, m) {
   m.def("map", &map_traffic, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"), py::arg("machine"),
         py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"), py::arg("strategy"),
         py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"), py::arg("options"),
-        py::arg("threads"), py::arg("progress"), py::arg("path") = "");
+        py::arg("threads"), py::arg("progress"), py::arg("initial") = std::nullopt, py::arg("path") = "");
   m.def("evaluate", &evaluate_mapping, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"),
         py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("mapping"),
         py::arg("link_bandwidths"), py::arg("path") = "");

@@ -1,4 +1,5 @@
 // One strategy run and reported; an external mapping scored alike.
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -8,15 +9,14 @@
 
 namespace tmap {
 
-ReportedMapping run_and_report(std::string_view strategy, const Problem& problem, const Run& given,
-                               const RoutingModel* routing) {
-  // "NAME:REFINE" (e.g. scotch:tabu) overrides run.refine for this run.
-  Run run = given;
-  run.strategy = std::string(strategy);
-  if (const auto colon = strategy.find(':'); colon != std::string_view::npos) {
-    run.strategy = std::string(strategy.substr(0, colon));
-    run.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
-  }
+namespace {
+
+/// A run reported: `produce(construct, stages)` makes the mapping with the
+/// run's hooks wrapped so that level-1 notes and the fallback of `name`
+/// reach the report.
+template <typename Produce>
+ReportedMapping reported(std::string_view label, const Problem& problem, Run run, const RoutingModel* routing,
+                         Produce&& produce) {
   // One control for the run and the report: a stop is seen as partial.
   if (!run.hooks.control) run.hooks.control = std::make_shared<RunControl>();
   const auto start = std::chrono::steady_clock::now();
@@ -42,7 +42,7 @@ ReportedMapping run_and_report(std::string_view strategy, const Problem& problem
   };
   StageStats stages;
   ReportedMapping result;
-  result.mapping = map_with(run.strategy, problem, construct, stages);
+  result.mapping = produce(construct, stages);
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   result.report = describe_mapping(problem, result.mapping, routing, run.link_bandwidths);
   result.report.notes = std::move(notes);
@@ -50,13 +50,36 @@ ReportedMapping run_and_report(std::string_view strategy, const Problem& problem
   result.report.refine = stages.refine;
   result.report.objective_refine = stages.objective;
   result.report.objective = run.measured_objective();
-  result.report.strategy = std::string(strategy);
+  result.report.strategy = std::string(label);
   result.report.time_s = elapsed.count();
   result.report.seed = run.seed;
   result.report.threads = run.threads;
   result.report.config = option_values(run.config());
   result.report.partial = run.stopped();
   return result;
+}
+
+}  // namespace
+
+ReportedMapping run_and_report(std::string_view strategy, const Problem& problem, const Run& given,
+                               const RoutingModel* routing) {
+  // "NAME:REFINE" (e.g. scotch:tabu) overrides run.refine for this run.
+  Run run = given;
+  run.strategy = std::string(strategy);
+  if (const auto colon = strategy.find(':'); colon != std::string_view::npos) {
+    run.strategy = std::string(strategy.substr(0, colon));
+    run.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
+  }
+  return reported(strategy, problem, run, routing, [&](const Run& construct, StageStats& stages) {
+    return map_with(construct.strategy, problem, construct, stages);
+  });
+}
+
+ReportedMapping refine_and_report(std::string name, Mapping start, const Problem& problem, const Run& run,
+                                  const RoutingModel* routing) {
+  return reported(name, problem, run, routing, [&](const Run& construct, StageStats& stages) {
+    return refine_from(std::move(start), problem, construct, stages);
+  });
 }
 
 ReportedMapping report_external(std::string name, Mapping mapping, const Problem& problem, const RoutingModel* routing,

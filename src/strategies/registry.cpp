@@ -144,9 +144,11 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
   return map_with(strategy, problem, given, stages);
 }
 
-Mapping map_with(std::string_view strategy, const Problem& problem, const Run& given, StageStats& stages) {
-  stages = {};
-  const auto& info = find_strategy(strategy);
+namespace {
+
+/// The run as the stages see it: threads within the machine's, one control
+/// for the outermost call, a bottleneck objective checked before any work.
+Run stage_context(const Problem& problem, const Run& given) {
   check_problem(problem);
   // More threads than the machine has only cost (libgomp and libscotch fail
   // to start thousands of them); results do not depend on the count.
@@ -159,6 +161,36 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
   if (objective != Objective::HopBytes) {
     (void)ObjectiveMeter(problem.comm, problem.topology, objective, context.link_bandwidths);
   }
+  return context;
+}
+
+/// What follows the construction: run.refine (unless `refine` is false),
+/// then the objective's refinement. `who` names the mapping in notes.
+void after_construction(std::string_view who, const Problem& problem, Mapping& mapping, const Run& context, bool refine,
+                        StageStats& stages) {
+  if (refine && context.refine.kind != RefineKind::None && !context.stopped()) {
+    const auto stats = refine_mapping(problem, mapping, context);
+    context.note(2, std::string(who) + ": refined by " + stats.method + " " + std::to_string(stats.before) + " -> " +
+                        std::to_string(stats.after));
+    validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+    stages.refine = stats;
+  }
+  const Objective objective = context.measured_objective();
+  if (objective != Objective::HopBytes && !context.stopped()) {
+    const auto stats = refine_for_objective(problem, mapping, context);
+    context.note(2, fmt::format("{}: {} refined by {} swaps, {} -> {}", who, objective_name(objective), stats.swaps,
+                                describe_score(objective, stats.before), describe_score(objective, stats.after)));
+    validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
+    stages.objective = stats;
+  }
+}
+
+}  // namespace
+
+Mapping map_with(std::string_view strategy, const Problem& problem, const Run& given, StageStats& stages) {
+  stages = {};
+  const auto& info = find_strategy(strategy);
+  const Run context = stage_context(problem, given);
   context.report({.stage = info.name, .detail = "started", .fraction = 0.0});
   auto mapping = info.make()->map(problem, context);
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
@@ -166,22 +198,20 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
     return context.hooks.progress ? evaluate(problem.comm, problem.topology, mapping).hop_bytes : -1;
   };
   context.report({.stage = info.name, .detail = "done", .fraction = 1.0, .hop_bytes = hop_bytes(), .done = true});
-  if (context.refine.kind != RefineKind::None && !info.has(kRefinesItself) && !context.stopped()) {
-    const auto stats = refine_mapping(problem, mapping, context);
-    context.note(2, std::string(strategy) + ": refined by " + stats.method + " " + std::to_string(stats.before) +
-                        " -> " + std::to_string(stats.after));
-    validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
-    stages.refine = stats;
-  }
-  if (objective != Objective::HopBytes && !context.stopped()) {
-    const auto stats = refine_for_objective(problem, mapping, context);
-    context.note(2,
-                 fmt::format("{}: {} refined by {} swaps, {} -> {}", strategy, objective_name(objective), stats.swaps,
-                             describe_score(objective, stats.before), describe_score(objective, stats.after)));
-    validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
-    stages.objective = stats;
-  }
+  after_construction(strategy, problem, mapping, context, !info.has(kRefinesItself), stages);
   return mapping;
+}
+
+Mapping refine_from(Mapping start, const Problem& problem, const Run& given, StageStats& stages) {
+  stages = {};
+  const Run context = stage_context(problem, given);
+  try {
+    validate_mapping(start, problem.comm.num_ranks(), problem.constraints);
+  } catch (const InternalError& e) {  // the caller's input, not our bug
+    throw InputError(std::string("the starting mapping: ") + e.what());
+  }
+  after_construction("the given mapping", problem, start, context, true, stages);
+  return start;
 }
 
 Mapping map_scotch_gmap(const Problem& problem, const Run& given, ScotchGmapLog& log) {

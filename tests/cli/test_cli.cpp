@@ -245,6 +245,41 @@ TEST(Cli, CompareFileScoresExternalMappings) {
   EXPECT_NE(r.out.find("external"), std::string::npos) << r.out;
 }
 
+// --initial: another mapper's mapping improved, never made worse. The 3x2
+// stencil's 70 bytes all one hop apart is the lower bound (every byte
+// crosses at least one link), reached from the swapped mapping's 100.
+TEST(Cli, InitialMappingImprovedToTheBound) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  box.write("m.map", "6\n1\t0\n0\t1\n2\t2\n3\t3\n4\t4\n5\t5\n");  // Scotch .map, ranks 0 and 1 swapped
+  auto r = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--initial", "m.map", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["strategy"], "initial");
+  EXPECT_EQ(j["construction_hop_bytes"], 100);
+  EXPECT_EQ(j["hop_bytes"], 70);
+  EXPECT_EQ(j["total_bytes"], 70);
+  EXPECT_NE(j["refine"].get<std::string>().find("multilevel"), std::string::npos) << j["refine"];
+  EXPECT_NE(r.err.find("starting from m.map: hop_bytes 100"), std::string::npos) << r.err;
+  // The independent evaluator agrees on the written mapping.
+  ASSERT_EQ(box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--initial", "m.map", "--output", "p.perm", "-q"})
+                .exit_code,
+            0);
+  EXPECT_NE(box.run("tm-eval", {"-t", "mesh2D 3 2", "-c", "s.mat", "-m", "p.perm"}).out.find("hop_bytes 70\n"),
+            std::string::npos);
+  // Without refinement the file's mapping comes back as it was (a launcher
+  // file of another mapper's mapping), and any refinement never raises it.
+  r = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--initial", "m.map", "--refine", "none", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1\n0\n2\n3\n4\n5\n");
+  for (const char* refine : {"swap", "tabu", "multilevel"}) {
+    r = box.run("tm-map", {"-t", "mesh2D 3 2", "-c", "s.mat", "--initial", "p.perm", "--refine", refine, "--format",
+                           "json", "-q"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["hop_bytes"], 70) << refine;
+  }
+}
+
 TEST(Cli, EvalReadsScotchAndTopoMatchMappings) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));

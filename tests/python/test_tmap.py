@@ -89,6 +89,28 @@ def test_a_traffic_in_phases_keeps_them(tmp_path):
                                                                      report["results"][0]["mapping"]).predicted_time_s
 
 
+def test_initial_is_tm_maps_initial(stencil, tmp_path):
+    """A given mapping improved as tm-map --initial improves the same file."""
+    folder, n, entries = stencil
+    start = list(range(n))[::-1]
+    (folder / "start.perm").write_text("".join(f"{pe}\n" for pe in start))
+    for extra, options in [([], None), (["--refine", "swap"], {"refine": "swap"}), (["--refine", "none"],
+                                                                                    {"refine": "none"})]:
+        expected = tm_map(folder, "--initial", "start.perm", *extra)
+        result = tmap.map(folder / "s.coo", MACHINE, initial=start, options=options)
+        assert result["strategy"] == "initial"
+        assert result["mapping"] == expected, extra
+        start_hop_bytes = tmap.evaluate(folder / "s.coo", MACHINE, start)["hop_bytes"]
+        if options != {"refine": "none"}:  # (a refinement's report: where it started)
+            assert result["construction_hop_bytes"] == start_hop_bytes
+        assert result["hop_bytes"] <= start_hop_bytes
+    assert tmap.map(folder / "s.coo", MACHINE, initial=start, options={"refine": "none"})["mapping"] == start
+    with pytest.raises(tmap.ParameterError, match="not with a strategy"):
+        tmap.map(folder / "s.coo", MACHINE, "greedy", initial=start)
+    with pytest.raises(tmap.InputError, match="the starting mapping"):
+        tmap.map(folder / "s.coo", MACHINE, initial=[0] * n)
+
+
 def test_launch_files_are_tm_maps(stencil):
     folder, n, entries = stencil
     mapping = tmap.map(folder / "s.coo", MACHINE).mapping

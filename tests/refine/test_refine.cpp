@@ -10,6 +10,7 @@
 #include "fixtures.hpp"
 #include "refine/dense_search.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
@@ -191,5 +192,44 @@ TEST(Refine, LargeInputsUseCandidateLists) {
     if (stencil) {
       EXPECT_LT(after[1], after[0] * 9 / 10);  // 557,800 -> 418,600
     }
+  }
+}
+
+// refine_from runs the stages that follow a strategy: started from a
+// strategy's own construction it gives that strategy's refined mapping (the
+// refinement, and the objective's where the machine has routes), and a start
+// that breaks the problem is the caller's error, not ours.
+TEST(Refine, FromAGivenMappingAsAfterAStrategy) {
+  const auto comm = tmap::gen::random_sparse(48, 4, 1000, 5);
+  for (const char* machine : {"tleaf 3 2 20 3 10 8 1", "torus2D 6 8"}) {
+    const auto topology = tmap::load_topology(machine);
+    const auto constraints = Constraints::all(*topology);
+    const Problem problem{comm, *topology, constraints};
+    for (const char* strategy : {"greedy", "inorder"}) {
+      for (const auto kind : {RefineKind::Swap, RefineKind::Multilevel}) {
+        for (const auto objective : {tmap::Objective::HopBytes, tmap::Objective::Congestion}) {
+          if (objective != tmap::Objective::HopBytes && std::string(machine).starts_with("tleaf")) continue;
+          Context plain;
+          plain.objective = tmap::Objective::HopBytes;
+          const auto built = tmap::map_with(strategy, problem, plain);
+          Context context;
+          context.refine.kind = kind;
+          context.objective = objective;
+          tmap::StageStats from_stages;
+          const auto from = tmap::refine_from(built, problem, context, from_stages);
+          tmap::StageStats stages;
+          EXPECT_EQ(from, tmap::map_with(strategy, problem, context, stages)) << machine << strategy;
+          ASSERT_TRUE(from_stages.refine.has_value());
+          EXPECT_EQ(from_stages.refine->before, tmap::evaluate(comm, *topology, built).hop_bytes);
+          EXPECT_EQ(from_stages.refine->after, stages.refine->after);
+          EXPECT_LE(from_stages.refine->after, from_stages.refine->before);
+          EXPECT_EQ(from_stages.objective.has_value(), objective != tmap::Objective::HopBytes);
+        }
+      }
+    }
+    tmap::StageStats stages;
+    auto two_on_one = tmap::Mapping(48, 0);
+    EXPECT_THROW((void)tmap::refine_from(two_on_one, problem, Context{}, stages), tmap::InputError);
+    EXPECT_THROW((void)tmap::refine_from(tmap::Mapping(47, 0), problem, Context{}, stages), tmap::InputError);
   }
 }

@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
   int verbose = 0;
   int quiet = 0;
   bool example = false;
-  app.add_option("-s,--strategy", strategy, strategy_help());
+  auto* strategy_option = app.add_option("-s,--strategy", strategy, strategy_help());
   app.add_option("--format", format,
                  "Output: perm (one PE per line), json, topomatch, scotch (.map), rankfile (Open MPI), hostfile "
                  "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count runs; Hydra starts a proxy "
@@ -166,6 +166,12 @@ int main(int argc, char** argv) {
   app.add_option("--compare", compare,
                  "Run these strategies (a,b,c or all; NAME:REFINE, e.g. scotch:tabu, picks a refinement for one) "
                  "and print a comparison table");
+  std::string initial;
+  auto* initial_option =
+      app.add_option("--initial", initial,
+                     "Start from this mapping (perm, json, TopoMatch or Scotch .map, e.g. another mapper's) instead of "
+                     "a strategy's, and improve it: --refine (default multilevel here), then the objective's "
+                     "refinement; never worse than the file's");
   std::vector<std::string> compare_files;
   app.add_option("--compare-file", compare_files,
                  "Add an external mapping to --compare as NAME=FILE (perm, json, TopoMatch or Scotch .map, e.g. "
@@ -217,6 +223,7 @@ int main(int argc, char** argv) {
       ->check(real_number(0.0, 1e9));
   app.add_flag("-v,--verbose", verbose, "More messages on stderr (repeatable; -q -v cancel out)");
   app.add_flag("-q,--quiet", quiet, "No summary or progress on stderr");
+  initial_option->excludes(strategy_option);
   app.add_flag("--example", example,
                std::string("Map the embedded example (8x8 stencil on ") + kExampleTopology + ") instead of -t/-c");
 
@@ -236,6 +243,10 @@ int main(int argc, char** argv) {
     if (given("--threads")) context.threads = threads;
     if (given("--link-bw")) context.link_bandwidths = links.bandwidths;
     if (given("--refine")) context.refine.kind = refine_kind_from_name(refine);
+    // A mapping given to improve is improved as the quality mode would.
+    if (given("--initial") && !given("--refine") && context.refine.kind == RefineKind::None) {
+      context.refine.kind = RefineKind::Multilevel;
+    }
     if (given("--objective")) set_option(context, "objective", objective);
     if (given("--refine-iters")) context.refine.iterations = refine_iters;
     if (given("--time-limit")) context.refine.time_limit_s = time_limit;
@@ -258,6 +269,7 @@ int main(int argc, char** argv) {
     if (!config_file.empty()) inputs.push_back(config_file);
     if (!context.grid2d.bandwidths_origin.empty()) inputs.push_back(context.grid2d.bandwidths_origin);
     for (const auto& spec : compare_files) inputs.push_back(spec.substr(spec.find('=') + 1));
+    if (!initial.empty()) inputs.push_back(initial);
     protect_inputs(inputs);
     check_outputs({output, links.loads_file});
     std::unique_ptr<Topology> topology;
@@ -304,6 +316,9 @@ int main(int argc, char** argv) {
     check_problem(problem);
 
     if (!given("--compare") && !compare_files.empty()) throw InputError("--compare-file needs --compare");
+    if (given("--compare") && given("--initial")) {
+      throw InputError("--initial improves one mapping; to score a file beside the strategies use --compare-file");
+    }
     if (given("--compare")) {
       if (out_format != MappingFormat::Perm && out_format != MappingFormat::Json) {  // perm = the default
         throw InputError("--compare prints a table (default) or JSON (--format json)");
@@ -342,7 +357,8 @@ int main(int argc, char** argv) {
       return partial || interrupted() ? kExitPartial : kExitOk;
     }
 
-    auto result = run_and_report(job.strategy, problem, job, routing.get());
+    auto result = initial.empty() ? run_and_report(job.strategy, problem, job, routing.get())
+                                  : initial_result(initial, problem, job, routing.get());
     printer.finish();
     if (result.report.partial) {
       fmt::print(stderr,

@@ -1,5 +1,9 @@
 #include "run.hpp"
 
+#include <fmt/format.h>
+
+#include "tmap/metrics.hpp"
+
 namespace tmap::cli {
 
 RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing,
@@ -16,6 +20,14 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   auto mapping = read_mapping(file, problem.topology);
   check_mapping_file(mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology, &problem.constraints);
   return report_external(name, std::move(mapping), problem, routing, links);
+}
+
+RunResult initial_result(const std::string& file, const Problem& problem, const Run& run, const RoutingModel* routing) {
+  auto mapping = read_mapping(file, problem.topology);
+  check_mapping_file(mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology, &problem.constraints);
+  run.note(1, fmt::format("starting from {}: hop_bytes {}", file,
+                          evaluate(problem.comm, problem.topology, mapping).hop_bytes));
+  return refine_and_report("initial", std::move(mapping), problem, run, routing);
 }
 
 }  // namespace tmap::cli

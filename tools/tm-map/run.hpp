@@ -1,5 +1,5 @@
 // tm-map's pieces over the library's runs and comparisons
-// (tmap/compare.hpp): the --compare-file reader.
+// (tmap/compare.hpp): the --compare-file and --initial readers.
 #pragma once
 
 #include <string>
@@ -18,5 +18,10 @@ using RunResult = ReportedMapping;
 /// `links`: the run's link bandwidths (--link-bw), for the predicted time.
 [[nodiscard]] RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing,
                                         std::string_view links);
+
+/// --initial FILE: the file's mapping, checked as --compare-file's, then
+/// improved by the run's refinement and objective (refine_and_report).
+[[nodiscard]] RunResult initial_result(const std::string& file, const Problem& problem, const Run& run,
+                                       const RoutingModel* routing);
 
 }  // namespace tmap::cli

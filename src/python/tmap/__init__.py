@@ -113,7 +113,7 @@ def _volumes(values):
 
 
 def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=None, config=None, options=None,
-        node="", host_names="", oversubscription=1, allowed=None, threads=0, progress=None):
+        node="", host_names="", oversubscription=1, allowed=None, threads=0, progress=None, initial=None):
     """Maps the traffic on the machine; returns tm-map's JSON report as a dict
     (`mapping`: the PE of each rank, `hop_bytes`, the link metrics, ...).
 
@@ -122,13 +122,15 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     ("fast", "default", "quality"), config (a tm-map --dump-config file) and
     options ({"refine": "swap", ...}: tm-map's --KEY VALUE) as tm-map reads
     them. progress(event: dict) is called as the run goes; returning False
-    stops it (the report then says "partial"). The GIL is released while
-    mapping."""
+    stops it (the report then says "partial"). initial (mapping[rank] = PE,
+    e.g. another mapper's) is improved instead of a strategy's mapping, as
+    tm-map --initial does (refine default "multilevel"; never worse; strategy
+    "initial" in the report). The GIL is released while mapping."""
     n, rows, cols, volumes, path = _traffic(traffic)
     return Report(_tmap.map(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
                             None if allowed is None else [int(pe) for pe in allowed], strategy, seed, objective,
                             preset, None if config is None else os.fspath(config), dict(options or {}), threads,
-                            progress, path))
+                            progress, None if initial is None else [int(pe) for pe in initial], path))
 
 
 def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths=""):
