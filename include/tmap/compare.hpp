@@ -39,8 +39,8 @@ struct ReportedMapping {
 /// A mapping made elsewhere (`start`) carried through the stages that follow
 /// a strategy (refine_from: run.refine, then run.objective's refinement) and
 /// reported as run_and_report reports a run, under `name`.
-[[nodiscard]] ReportedMapping refine_and_report(std::string name, Mapping start, const Problem& problem, const Run& run,
-                                                const RoutingModel* routing);
+[[nodiscard]] ReportedMapping refine_and_report(std::string_view name, Mapping start, const Problem& problem,
+                                                const Run& run, const RoutingModel* routing);
 
 /// A mapping made elsewhere, named `name` and scored as the runs are (the
 /// caller has checked it against the problem).

@@ -75,7 +75,7 @@ ReportedMapping run_and_report(std::string_view strategy, const Problem& problem
   });
 }
 
-ReportedMapping refine_and_report(std::string name, Mapping start, const Problem& problem, const Run& run,
+ReportedMapping refine_and_report(std::string_view name, Mapping start, const Problem& problem, const Run& run,
                                   const RoutingModel* routing) {
   return reported(name, problem, run, routing, [&](const Run& construct, StageStats& stages) {
     return refine_from(std::move(start), problem, construct, stages);
