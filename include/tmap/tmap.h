@@ -159,6 +159,12 @@ const char* tmap_strategy_name(int index);
  * once; `options` NULL = defaults. */
 tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const tmap_constraints* constraints,
                      const char* strategy, const tmap_options* options, tmap_result** out, char** error);
+/* Improves a mapping made elsewhere (start[rank] = PE, n = tmap_comm_ranks(comm) entries, e.g. an
+ * earlier result or another mapper's) by the stages that follow a strategy: the options' refinement
+ * (multilevel unless one was set with tmap_options_set_refine or the "refine" key), then the
+ * options' objective; never worse. TMAP_ERROR_INPUT when start breaks the constraints. */
+tmap_status tmap_refine(const tmap_topology* topology, const tmap_comm* comm, const tmap_constraints* constraints,
+                        const int64_t* start, int64_t n, const tmap_options* options, tmap_result** out, char** error);
 int64_t tmap_result_ranks(const tmap_result* result);
 /* sigma[rank] = PE, tmap_result_ranks() entries, valid until the result is freed. */
 const int64_t* tmap_result_mapping(const tmap_result* result);

@@ -28,6 +28,9 @@ struct tmap_constraints {
 struct tmap_options {
   tmap::Context context;
   tmap::RunHooks hooks;
+  /// A refinement was asked for (tmap_options_set_refine, or "refine" by
+  /// key): tmap_refine then runs it, even "none", instead of multilevel.
+  bool refine_asked = false;
 };
 struct tmap_result {
   tmap::Mapping mapping;
@@ -250,7 +253,10 @@ void tmap_options_set_seed(tmap_options* options, uint64_t seed) {
 }
 tmap_status tmap_options_set(tmap_options* options, const char* key, const char* value, char** error) {
   if (options == nullptr || key == nullptr || value == nullptr) return missing(error, "options, key or value");
-  return guarded(error, [&] { tmap::set_option(options->context, key, value); });
+  return guarded(error, [&] {
+    tmap::set_option(options->context, key, value);
+    if (std::string_view(key) == "refine") options->refine_asked = true;
+  });
 }
 tmap_status tmap_options_set_preset(tmap_options* options, const char* name, char** error) {
   if (options == nullptr || name == nullptr) return missing(error, "options or name");
@@ -274,6 +280,7 @@ tmap_status tmap_options_set_refine(tmap_options* options, const char* kind, int
   return guarded(error, [&] {
     options->context.refine.kind = tmap::refine_kind_from_name(kind);
     options->context.refine.iterations = iterations;
+    options->refine_asked = true;
   });
 }
 void tmap_options_set_progress(tmap_options* options, tmap_progress_callback callback, void* user_data) {
@@ -319,6 +326,39 @@ tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const
     result->mapping = tmap::map(problem, context, hooks);
     result->partial = hooks.control->stop.load();
     result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result->metrics = tmap::evaluate(comm->m, *topology->t, result->mapping);
+    *out = result.release();
+  });
+}
+
+tmap_status tmap_refine(const tmap_topology* topology, const tmap_comm* comm, const tmap_constraints* constraints,
+                        const int64_t* start, int64_t n, const tmap_options* options, tmap_result** out, char** error) {
+  if (topology == nullptr || comm == nullptr || start == nullptr || out == nullptr) {
+    return missing(error, "topology, comm, start or out");
+  }
+  if (n != comm->m.num_ranks()) {
+    if (error != nullptr) {
+      *error = duplicate("start has " + std::to_string(n) + " entries but comm has " +
+                         std::to_string(comm->m.num_ranks()) + " ranks");
+    }
+    return TMAP_ERROR_ARGUMENT;
+  }
+  return guarded(error, [&] {
+    const auto all = constraints == nullptr ? tmap::Constraints::all(*topology->t) : constraints->c;
+    tmap::Context context = options == nullptr ? tmap::Context{} : options->context;
+    // A mapping given to improve is improved as the quality mode would (as tm-map --initial).
+    if ((options == nullptr || !options->refine_asked) && context.refine.kind == tmap::RefineKind::None) {
+      context.refine.kind = tmap::RefineKind::Multilevel;
+    }
+    tmap::Run run(context, options == nullptr ? tmap::RunHooks{} : options->hooks);
+    run.hooks.control = std::make_shared<tmap::RunControl>();  // this call's own stop flag
+    const tmap::Problem problem{comm->m, *topology->t, all};
+    const auto began = std::chrono::steady_clock::now();
+    auto result = std::make_unique<tmap_result>();
+    tmap::StageStats stages;
+    result->mapping = tmap::refine_from(tmap::Mapping(start, start + n), problem, run, stages);
+    result->partial = run.hooks.control->stop.load();
+    result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     result->metrics = tmap::evaluate(comm->m, *topology->t, result->mapping);
     *out = result.release();
   });

@@ -430,3 +430,58 @@ TEST(CApi, PresetsAndConfigFilesAsTmMapReadsThem) {
   tmap_topology_free(topology);
   tmap_options_free(options);
 }
+
+// tmap_refine: a mapping made elsewhere improved as refine_from improves it
+// (multilevel unless a refinement was asked for, even none), never worse;
+// a start of the wrong length or breaking the constraints is refused.
+TEST(CApi, RefineImprovesAGivenMapping) {
+  tmap_topology* topology = nullptr;
+  tmap_comm* comm = nullptr;
+  tmap_result* result = nullptr;
+  char* error = nullptr;
+  ASSERT_EQ(tmap_topology_load("torus2D 6 8", &topology, &error), TMAP_OK);
+  const auto cpp = tmap::gen::random_sparse(48, 4, 1000, 5);
+  std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
+  std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
+  std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
+  ASSERT_EQ(tmap_comm_from_csr(48, begin.data(), cols.data(), vols.data(), &comm, &error), TMAP_OK);
+  std::vector<int64_t> start(48);
+  for (int64_t r = 0; r < 48; ++r) start[static_cast<std::size_t>(r)] = 47 - r;
+  const auto topology_cpp = tmap::load_topology("torus2D 6 8");
+  const auto constraints = tmap::Constraints::all(*topology_cpp);
+  const tmap::Problem problem{cpp, *topology_cpp, constraints};
+  const auto start_hop_bytes = tmap::evaluate(cpp, *topology_cpp, start).hop_bytes;
+  const auto refined = [&](tmap::RefineKind kind) {
+    tmap::Context context;
+    context.refine.kind = kind;
+    tmap::StageStats stages;
+    return tmap::refine_from(start, problem, context, stages);
+  };
+  ASSERT_EQ(tmap_refine(topology, comm, nullptr, start.data(), 48, nullptr, &result, &error), TMAP_OK) << error;
+  const std::vector<int64_t> got(tmap_result_mapping(result), tmap_result_mapping(result) + 48);
+  EXPECT_EQ(got, refined(tmap::RefineKind::Multilevel));
+  EXPECT_LT(tmap_result_hop_bytes(result), start_hop_bytes);
+  EXPECT_EQ(tmap_result_hop_bytes(result), tmap::evaluate(cpp, *topology_cpp, got).hop_bytes);
+  tmap_result_free(result);
+  tmap_options* options = tmap_options_create();
+  for (const char* kind : {"swap", "none"}) {
+    ASSERT_EQ(tmap_options_set(options, "refine", kind, &error), TMAP_OK);
+    ASSERT_EQ(tmap_refine(topology, comm, nullptr, start.data(), 48, options, &result, &error), TMAP_OK);
+    EXPECT_EQ(std::vector<int64_t>(tmap_result_mapping(result), tmap_result_mapping(result) + 48),
+              refined(tmap::refine_kind_from_name(kind)))
+        << kind;
+    tmap_result_free(result);
+  }
+  EXPECT_EQ(tmap_refine(topology, comm, nullptr, start.data(), 47, nullptr, &result, &error), TMAP_ERROR_ARGUMENT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("start has 47 entries but comm has 48 ranks"), std::string::npos) << error;
+  tmap_string_free(error);
+  start[1] = start[0];  // two ranks on one PE
+  EXPECT_EQ(tmap_refine(topology, comm, nullptr, start.data(), 48, nullptr, &result, &error), TMAP_ERROR_INPUT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("the starting mapping"), std::string::npos) << error;
+  tmap_string_free(error);
+  tmap_options_free(options);
+  tmap_comm_free(comm);
+  tmap_topology_free(topology);
+}
