@@ -14,6 +14,21 @@
 #include "tmap/tmap.h"
 #include "tmap/tmap.hpp"
 
+namespace {
+
+/// The C API's copy of a C++ matrix, through tmap_comm_from_csr.
+tmap_comm* c_comm(const tmap::CommMatrix& cpp) {
+  const std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
+  const std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
+  const std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
+  tmap_comm* comm = nullptr;
+  char* error = nullptr;
+  EXPECT_EQ(tmap_comm_from_csr(cpp.num_ranks(), begin.data(), cols.data(), vols.data(), &comm, &error), TMAP_OK);
+  return comm;
+}
+
+}  // namespace
+
 TEST(CApi, MapsLikeTheCppApi) {
   tmap_topology* topology = nullptr;
   tmap_comm* comm = nullptr;
@@ -192,10 +207,8 @@ TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
   tmap_comm* comm = nullptr;
   ASSERT_EQ(tmap_topology_load("tianhe3:1x2,nodes=8,cores=2", &topology, &error), TMAP_OK);
   const auto cpp = tmap::gen::shuffle_ranks(tmap::gen::stencil({8, 4}, 5, 100), 4);
-  std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
-  std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
-  std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
-  ASSERT_EQ(tmap_comm_from_csr(32, begin.data(), cols.data(), vols.data(), &comm, &error), TMAP_OK);
+  comm = c_comm(cpp);
+  ASSERT_NE(comm, nullptr);
   const auto machine = tmap::load_topology("tianhe3:1x2,nodes=8,cores=2");
   const auto all = tmap::Constraints::all(*machine);
   const tmap::Problem problem{cpp, *machine, all};
@@ -404,11 +417,8 @@ TEST(CApi, PresetsAndConfigFilesAsTmMapReadsThem) {
   tmap_topology* topology = nullptr;
   ASSERT_EQ(tmap_topology_load("tleaf 2 4 10 4 1", &topology, &error), TMAP_OK);
   const auto cpp = tmap::gen::random_sparse(16, 3, 100, 2);
-  std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
-  std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
-  std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
-  tmap_comm* comm = nullptr;
-  ASSERT_EQ(tmap_comm_from_csr(16, begin.data(), cols.data(), vols.data(), &comm, &error), TMAP_OK);
+  tmap_comm* comm = c_comm(cpp);
+  ASSERT_NE(comm, nullptr);
   tmap_result* result = nullptr;
   ASSERT_EQ(tmap_map(topology, comm, nullptr, nullptr, options, &result, &error), TMAP_OK) << error;
   const auto machine = tmap::load_topology("tleaf 2 4 10 4 1");
@@ -441,10 +451,8 @@ TEST(CApi, RefineImprovesAGivenMapping) {
   char* error = nullptr;
   ASSERT_EQ(tmap_topology_load("torus2D 6 8", &topology, &error), TMAP_OK);
   const auto cpp = tmap::gen::random_sparse(48, 4, 1000, 5);
-  std::vector<int64_t> begin(cpp.row_begin().begin(), cpp.row_begin().end());
-  std::vector<int64_t> cols(cpp.columns().begin(), cpp.columns().end());
-  std::vector<int64_t> vols(cpp.all_volumes().begin(), cpp.all_volumes().end());
-  ASSERT_EQ(tmap_comm_from_csr(48, begin.data(), cols.data(), vols.data(), &comm, &error), TMAP_OK);
+  comm = c_comm(cpp);
+  ASSERT_NE(comm, nullptr);
   std::vector<int64_t> start(48);
   for (int64_t r = 0; r < 48; ++r) start[static_cast<std::size_t>(r)] = 47 - r;
   const auto topology_cpp = tmap::load_topology("torus2D 6 8");
