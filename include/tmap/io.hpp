@@ -82,6 +82,11 @@ struct MonitoringSelection {
 /// terminals are nodes (deco, cmpltw, Tianhe-3) names nodes by label, and
 /// each node's ranks get its PEs in rank order.
 [[nodiscard]] Mapping read_mapping(const std::string& path, const Topology& topology);
+/// The same within constraints: a node's ranks get its allowed PEs, each
+/// constraints.capacity() times, PE after PE (the .map tm-map writes with -o K
+/// reads back as it was written). InputError naming the file for a node
+/// given more ranks than its slots, or none of whose PEs is allowed.
+[[nodiscard]] Mapping read_mapping(const std::string& path, const Topology& topology, const Constraints& constraints);
 /// `was_scotch`, when given, tells whether the text was a Scotch .map.
 [[nodiscard]] Mapping parse_mapping(std::string_view text, const std::string& origin, bool* was_scotch = nullptr);
 

@@ -121,29 +121,40 @@ Mapping read_mapping(const std::string& path) {
 }
 
 Mapping read_mapping(const std::string& path, const Topology& topology) {
+  return read_mapping(path, topology, Constraints::all(topology));
+}
+
+Mapping read_mapping(const std::string& path, const Topology& topology, const Constraints& constraints) {
   bool scotch = false;
   auto mapping = parse_mapping(read_file(path), path, &scotch);
   if (!scotch || !scotch_terminals_are_nodes(topology)) return mapping;
   // A Scotch .map names terminals = nodes (by label), as scotch_gmap writes
-  // for a deco target of weighted terminals: give each node's ranks its
-  // slots in rank order.
-  std::vector<std::vector<PE>> pes_of(static_cast<std::size_t>(topology.num_nodes()));
-  for (PE p = 0; p < topology.size(); ++p) pes_of[static_cast<std::size_t>(topology.node_of(p))].push_back(p);
-  std::vector<std::size_t> used(pes_of.size(), 0);
+  // for a deco target of weighted terminals: each node's ranks get its
+  // slots in rank order, the allowed PEs each `capacity` times, PE after PE
+  // (as tm-map wrote them with -o K).
+  std::vector<std::vector<PE>> slots_of(static_cast<std::size_t>(topology.num_nodes()));
+  for (const PE p : constraints.allowed_pes()) {
+    auto& slots = slots_of[static_cast<std::size_t>(topology.node_of(p))];
+    slots.insert(slots.end(), static_cast<std::size_t>(constraints.capacity()), p);
+  }
+  std::vector<std::size_t> used(slots_of.size(), 0);
   for (std::size_t r = 0; r < mapping.size(); ++r) {
     const auto node = node_with_label(topology, mapping[r]);
     if (!node) {
       throw InputError(path, "rank " + std::to_string(r) + " is on terminal " + std::to_string(mapping[r]) +
                                  ", which the target does not have");
     }
-    const auto& pes = pes_of[static_cast<std::size_t>(*node)];
+    const auto& slots = slots_of[static_cast<std::size_t>(*node)];
+    const auto terminal = "terminal " + std::to_string(mapping[r]) + " (" + host_name(topology, *node) + ")";
+    if (slots.empty()) {
+      throw InputError(path, "rank " + std::to_string(r) + " is on " + terminal + ", none of whose PEs is allowed");
+    }
     auto& k = used[static_cast<std::size_t>(*node)];
-    if (k == pes.size()) {
-      throw InputError(path, "terminal " + std::to_string(mapping[r]) + " (" + host_name(topology, *node) +
-                                 ") gets more than its " + std::to_string(pes.size()) + " rank(s), from rank " +
+    if (k == slots.size()) {
+      throw InputError(path, terminal + " gets more than its " + std::to_string(slots.size()) + " rank(s), from rank " +
                                  std::to_string(r) + " on");
     }
-    mapping[r] = pes[k++];
+    mapping[r] = slots[k++];
   }
   return mapping;
 }

@@ -280,6 +280,32 @@ TEST(Cli, InitialMappingImprovedToTheBound) {
   }
 }
 
+// A Scotch .map names nodes on Tianhe-3 (its terminals are nodes); written
+// with -o 2 on an allocation, it reads back as written: two ranks a PE on
+// the allocation's PEs, the same hop-bytes, for tm-eval, tm-sim's and
+// tm-map's readers (--initial, --compare-file).
+TEST(Cli, ScotchMapOfAnOversubscribedAllocationReadsBack) {
+  Sandbox box;
+  ASSERT_EQ(box.run("tm-gen", {"stencil2d", "--dims", "8x8", "--shuffle", "2", "--output", "s.coo"}).exit_code, 0);
+  const std::vector<std::string> job{"-t", "tianhe3:1x2,nodes=8,cores=4", "-c", "s.coo", "-o", "2", "--alloc", "2-9"};
+  const auto with = [&](std::vector<std::string> extra) {
+    auto args = job;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  ASSERT_EQ(box.run("tm-map", with({"-s", "greedy", "--output", "m.perm", "-q"})).exit_code, 0);
+  ASSERT_EQ(box.run("tm-map", with({"-s", "greedy", "--format", "scotch", "--output", "m.map", "-q"})).exit_code, 0);
+  const auto perm = box.run("tm-eval", with({"-m", "m.perm"}));
+  const auto map = box.run("tm-eval", with({"-m", "m.map"}));
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  EXPECT_EQ(map.out.substr(0, map.out.find('\n')), perm.out.substr(0, perm.out.find('\n')));
+  const auto initial = box.run("tm-map", with({"--initial", "m.map", "--refine", "none", "--format", "json", "-q"}));
+  ASSERT_EQ(initial.exit_code, 0) << initial.err;
+  EXPECT_NE(perm.out.find("hop_bytes " + std::to_string(nlohmann::json::parse(initial.out)["hop_bytes"].get<long>())),
+            std::string::npos)
+      << perm.out;
+}
+
 TEST(Cli, EvalReadsScotchAndTopoMatchMappings) {
   Sandbox box;
   box.write("s.mat", golden("stencil3x2.mat"));

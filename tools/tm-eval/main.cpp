@@ -37,10 +37,10 @@ int main(int argc, char** argv) {
     const auto topology = in.load_topology();
     const auto comm = in.load_comm();
     const auto routing = links.load(*topology);
-    const auto mapping = read_mapping(mapping_file, *topology);
     // The mapping must respect -b/--alloc and -o (one rank per PE unless
     // -o says otherwise), as a mapping tm-map writes does.
     const auto constraints = in.load_constraints(*topology, in.load_allocation(*topology));
+    const auto mapping = read_mapping(mapping_file, *topology, constraints);
     check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm.path, *topology, &constraints);
     std::map<PE, std::int64_t> per_pe;
     for (const PE p : mapping) ++per_pe[p];

@@ -17,13 +17,13 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   for (const auto& s : strategy_table()) {
     if (s.name == name) throw InputError("--compare-file: '" + name + "' is a strategy's name; pick another");
   }
-  auto mapping = read_mapping(file, problem.topology);
+  auto mapping = read_mapping(file, problem.topology, problem.constraints);
   check_mapping_file(mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology, &problem.constraints);
   return report_external(name, std::move(mapping), problem, routing, links);
 }
 
 RunResult initial_result(const std::string& file, const Problem& problem, const Run& run, const RoutingModel* routing) {
-  auto mapping = read_mapping(file, problem.topology);
+  auto mapping = read_mapping(file, problem.topology, problem.constraints);
   check_mapping_file(mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology, &problem.constraints);
   run.note(1, fmt::format("starting from {}: hop_bytes {}", file,
                           evaluate(problem.comm, problem.topology, mapping).hop_bytes));

@@ -241,7 +241,7 @@ int run_tool(const Options& o) {
   if (!o.in.comm.path.empty()) comm = o.in.load_comm();
   std::vector<std::pair<std::string, Mapping>> mappings;
   if (!o.mapping_file.empty()) {
-    auto mapping = read_mapping(o.mapping_file, *topology);
+    auto mapping = read_mapping(o.mapping_file, *topology, constraints);
     check_mapping_file(mapping, o.mapping_file, comm ? comm->num_ranks() : static_cast<Rank>(mapping.size()),
                        o.in.comm.path, *topology, &constraints);
     mappings.emplace_back(o.mapping_file, std::move(mapping));
