@@ -162,8 +162,11 @@ def main():
                             row["same_mapping_as"] = same_as
                         if sim.get("maxmin_precision", 1e-5) != 1e-5:
                             row["maxmin_precision"] = sim["maxmin_precision"]  # SimGrid needed a coarser one
-                        rows = [r for r in rows if not (r in stale and (r["app"], r["ranks"], r["strategy"]) ==
-                                                        (app, n, s))] + [row]
+                        replaced = [r for r in rows if r in stale and (r["app"], r["ranks"], r["strategy"]) ==
+                                    (app, n, s)]
+                        rows = [r for r in rows if not any(r is old for old in replaced)] + [row]
+                        for old in replaced:
+                            detach_dependents(rows, old, row)
                         write_rows(rows_path, rows)
                         print(json.dumps(row), flush=True)
 
@@ -189,6 +192,18 @@ def main():
     report(rows, args.out)
     if failures:
         sys.exit(f"{failures} simulation(s) failed (see above)")
+
+
+def detach_dependents(rows, old, new):
+    """Rows that took their time from `old`'s run (same mapping) keep its
+    figures when a rerun replaces it with another mapping (`new`): they then
+    say whose earlier run it was, not a row that no longer holds it."""
+    if old.get("mapping_sha1") == new.get("mapping_sha1"):
+        return
+    for r in rows:
+        if (r["app"], r["ranks"], r.get("model")) == (old["app"], old["ranks"], old.get("model")) and \
+                r.get("same_mapping_as") == old["strategy"] and r.get("mapping_sha1") == old.get("mapping_sha1"):
+            r["same_mapping_as"] = f"{old['strategy']}'s earlier mapping"
 
 
 def write_rows(path, rows):
