@@ -345,6 +345,18 @@ TEST(Cli, OutputFileAndDeterminismAcrossThreads) {
     EXPECT_EQ(box.read("one.txt"), box.read("two.txt")) << strategy;
     EXPECT_FALSE(box.read("one.txt").empty()) << strategy;
   }
+  // A mapping improved from a file (--initial: the multilevel refinement of a random placement) too.
+  ASSERT_EQ(box.run("tm-map", {"-t", "torus3D 4 4 4", "-c", "s.coo", "-s", "random", "-q", "--output", "start.txt"})
+                .exit_code,
+            0);
+  for (const char* threads : {"1", "2"}) {
+    EXPECT_EQ(box.run("tm-map", {"-t", "torus3D 4 4 4", "-c", "s.coo", "--initial", "start.txt", "-p", threads, "-q",
+                                 "--output", std::string("initial") + threads + ".txt"})
+                  .exit_code,
+              0);
+  }
+  EXPECT_EQ(box.read("initial1.txt"), box.read("initial2.txt"));
+  EXPECT_NE(box.read("initial1.txt"), box.read("start.txt"));
 }
 
 TEST(Cli, ConstraintsAndOversubscription) {
