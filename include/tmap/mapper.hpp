@@ -375,6 +375,11 @@ struct StageStats {
 /// `start` in the objective, hop-bytes when the refinement alone runs.
 [[nodiscard]] Mapping refine_from(Mapping start, const Problem& problem, const Run& run, StageStats& stages);
 
+/// The refinement a mapping given to improve gets (tm-map --initial, the
+/// Python module's initial=, tmap_refine): the quality mode's, multilevel,
+/// unless the caller asked for one (even none) or the context already has one.
+void refine_given_mapping_by_default(Context& context, bool refine_asked);
+
 /// map_with("scotch", ...) that also fills `log` with what scotch_gmap -vs
 /// and -vm print for it; the log stays empty where the run is not gmap's
 /// (no Scotch target gmap could be given, or overfull PEs repaired).

@@ -100,6 +100,24 @@ tmap_status out_of_range(char** error, const char* what, int64_t value, int64_t 
   return TMAP_ERROR_ARGUMENT;
 }
 
+/// A mapping made by `make(problem, run)` with the options' hooks and this
+/// call's own stop flag, timed and scored: tmap_map's and tmap_refine's result.
+template <typename Make>
+tmap_result* timed_result(const tmap_topology& topology, const tmap_comm& comm, const tmap_constraints* constraints,
+                          const tmap_options* options, const tmap::Context& context, Make&& make) {
+  const auto all = constraints == nullptr ? tmap::Constraints::all(*topology.t) : constraints->c;
+  tmap::Run run(context, options == nullptr ? tmap::RunHooks{} : options->hooks);
+  run.hooks.control = std::make_shared<tmap::RunControl>();  // this call's own stop flag
+  const tmap::Problem problem{comm.m, *topology.t, all};
+  const auto start = std::chrono::steady_clock::now();
+  auto result = std::make_unique<tmap_result>();
+  result->mapping = make(problem, run);
+  result->partial = run.hooks.control->stop.load();
+  result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result->metrics = tmap::evaluate(comm.m, *topology.t, result->mapping);
+  return result.release();
+}
+
 }  // namespace
 
 extern "C" {
@@ -315,19 +333,11 @@ tmap_status tmap_map(const tmap_topology* topology, const tmap_comm* comm, const
                      const char* strategy, const tmap_options* options, tmap_result** out, char** error) {
   if (topology == nullptr || comm == nullptr || out == nullptr) return missing(error, "topology, comm or out");
   return guarded(error, [&] {
-    const auto all = constraints == nullptr ? tmap::Constraints::all(*topology->t) : constraints->c;
     tmap::Context context = options == nullptr ? tmap::Context{} : options->context;
     if (strategy != nullptr) context.strategy = strategy;
-    tmap::RunHooks hooks = options == nullptr ? tmap::RunHooks{} : options->hooks;
-    hooks.control = std::make_shared<tmap::RunControl>();  // this call's own stop flag
-    const tmap::Problem problem{comm->m, *topology->t, all};
-    const auto start = std::chrono::steady_clock::now();
-    auto result = std::make_unique<tmap_result>();
-    result->mapping = tmap::map(problem, context, hooks);
-    result->partial = hooks.control->stop.load();
-    result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result->metrics = tmap::evaluate(comm->m, *topology->t, result->mapping);
-    *out = result.release();
+    *out = timed_result(
+        *topology, *comm, constraints, options, context,
+        [](const tmap::Problem& problem, const tmap::Run& run) { return tmap::map(problem, run.config(), run.hooks); });
   });
 }
 
@@ -344,23 +354,13 @@ tmap_status tmap_refine(const tmap_topology* topology, const tmap_comm* comm, co
     return TMAP_ERROR_ARGUMENT;
   }
   return guarded(error, [&] {
-    const auto all = constraints == nullptr ? tmap::Constraints::all(*topology->t) : constraints->c;
     tmap::Context context = options == nullptr ? tmap::Context{} : options->context;
-    // A mapping given to improve is improved as the quality mode would (as tm-map --initial).
-    if ((options == nullptr || !options->refine_asked) && context.refine.kind == tmap::RefineKind::None) {
-      context.refine.kind = tmap::RefineKind::Multilevel;
-    }
-    tmap::Run run(context, options == nullptr ? tmap::RunHooks{} : options->hooks);
-    run.hooks.control = std::make_shared<tmap::RunControl>();  // this call's own stop flag
-    const tmap::Problem problem{comm->m, *topology->t, all};
-    const auto began = std::chrono::steady_clock::now();
-    auto result = std::make_unique<tmap_result>();
-    tmap::StageStats stages;
-    result->mapping = tmap::refine_from(tmap::Mapping(start, start + n), problem, run, stages);
-    result->partial = run.hooks.control->stop.load();
-    result->time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-    result->metrics = tmap::evaluate(comm->m, *topology->t, result->mapping);
-    *out = result.release();
+    tmap::refine_given_mapping_by_default(context, options != nullptr && options->refine_asked);
+    *out = timed_result(*topology, *comm, constraints, options, context,
+                        [&](const tmap::Problem& problem, const tmap::Run& run) {
+                          tmap::StageStats stages;
+                          return tmap::refine_from(tmap::Mapping(start, start + n), problem, run, stages);
+                        });
   });
 }
 

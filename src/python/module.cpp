@@ -105,10 +105,7 @@ py::object map_traffic(std::int64_t n, const Ints& rows, const Ints& cols, const
   if (threads > 0) context.threads = threads;
   if (initial) {
     if (strategy) throw tmap::ParameterError("initial: a mapping to improve, not with a strategy");
-    // Improved as the quality mode would, unless a refinement is asked for (as tm-map --initial).
-    if (!options.contains("refine") && context.refine.kind == tmap::RefineKind::None) {
-      context.refine.kind = tmap::RefineKind::Multilevel;
-    }
+    tmap::refine_given_mapping_by_default(context, options.contains("refine"));
   }
   tmap::Run run(context);
   std::optional<py::error_already_set> raised;

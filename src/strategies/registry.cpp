@@ -214,6 +214,10 @@ Mapping refine_from(Mapping start, const Problem& problem, const Run& given, Sta
   return start;
 }
 
+void refine_given_mapping_by_default(Context& context, bool refine_asked) {
+  if (!refine_asked && context.refine.kind == RefineKind::None) context.refine.kind = RefineKind::Multilevel;
+}
+
 Mapping map_scotch_gmap(const Problem& problem, const Run& given, ScotchGmapLog& log) {
   check_problem(problem);
   Run context = given;

@@ -445,14 +445,13 @@ TEST(CApi, PresetsAndConfigFilesAsTmMapReadsThem) {
 // (multilevel unless a refinement was asked for, even none), never worse;
 // a start of the wrong length or breaking the constraints is refused.
 TEST(CApi, RefineImprovesAGivenMapping) {
-  tmap_topology* topology = nullptr;
-  tmap_comm* comm = nullptr;
-  tmap_result* result = nullptr;
-  char* error = nullptr;
-  ASSERT_EQ(tmap_topology_load("torus2D 6 8", &topology, &error), TMAP_OK);
   const auto cpp = tmap::gen::random_sparse(48, 4, 1000, 5);
-  comm = c_comm(cpp);
+  tmap_comm* comm = c_comm(cpp);
   ASSERT_NE(comm, nullptr);
+  char* error = nullptr;
+  tmap_topology* topology = nullptr;
+  ASSERT_EQ(tmap_topology_load("torus2D 6 8", &topology, &error), TMAP_OK);
+  tmap_result* result = nullptr;
   std::vector<int64_t> start(48);
   for (int64_t r = 0; r < 48; ++r) start[static_cast<std::size_t>(r)] = 47 - r;
   const auto topology_cpp = tmap::load_topology("torus2D 6 8");

@@ -243,10 +243,7 @@ int main(int argc, char** argv) {
     if (given("--threads")) context.threads = threads;
     if (given("--link-bw")) context.link_bandwidths = links.bandwidths;
     if (given("--refine")) context.refine.kind = refine_kind_from_name(refine);
-    // A mapping given to improve is improved as the quality mode would.
-    if (given("--initial") && !given("--refine") && context.refine.kind == RefineKind::None) {
-      context.refine.kind = RefineKind::Multilevel;
-    }
+    if (given("--initial")) refine_given_mapping_by_default(context, given("--refine"));
     if (given("--objective")) set_option(context, "objective", objective);
     if (given("--refine-iters")) context.refine.iterations = refine_iters;
     if (given("--time-limit")) context.refine.time_limit_s = time_limit;

@@ -6,6 +6,17 @@
 
 namespace tmap::cli {
 
+namespace {
+
+/// A mapping file read within the problem's constraints and checked against it.
+Mapping read_checked(const std::string& file, const Problem& problem) {
+  auto mapping = read_mapping(file, problem.topology, problem.constraints);
+  check_mapping_file(mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology, &problem.constraints);
+  return mapping;
+}
+
+}  // namespace
+
 RunResult external_result(const std::string& spec, const Problem& problem, const RoutingModel* routing,
                           std::string_view links) {
   const auto eq = spec.find('=');
@@ -17,16 +28,15 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   for (const auto& s : strategy_table()) {
     if (s.name == name) throw InputError("--compare-file: '" + name + "' is a strategy's name; pick another");
   }
-  auto mapping = read_mapping(file, problem.topology, problem.constraints);
-  check_mapping_file(mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology, &problem.constraints);
-  return report_external(name, std::move(mapping), problem, routing, links);
+  return report_external(name, read_checked(file, problem), problem, routing, links);
 }
 
 RunResult initial_result(const std::string& file, const Problem& problem, const Run& run, const RoutingModel* routing) {
-  auto mapping = read_mapping(file, problem.topology, problem.constraints);
-  check_mapping_file(mapping, file, problem.comm.num_ranks(), "the matrix", problem.topology, &problem.constraints);
-  run.note(1, fmt::format("starting from {}: hop_bytes {}", file,
-                          evaluate(problem.comm, problem.topology, mapping).hop_bytes));
+  auto mapping = read_checked(file, problem);
+  if (run.hooks.log && run.hooks.verbosity >= 1) {  // (the scoring only for the note)
+    run.note(1, fmt::format("starting from {}: hop_bytes {}", file,
+                            evaluate(problem.comm, problem.topology, mapping).hop_bytes));
+  }
   return refine_and_report("initial", std::move(mapping), problem, run, routing);
 }
 
