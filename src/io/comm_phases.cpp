@@ -54,6 +54,19 @@ CommMatrix parse_phases(std::string_view text, const std::string& origin) {
     } catch (const InputError& e) {
       throw InputError(origin, phase.line, "this phase: " + e.problem());
     }
+    // Checked here too (from_phases checks it for every caller) to name the phase's line.
+    const auto& traffic = built.back().traffic;
+    for (Rank i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < traffic.targets(i).size(); ++k) {
+        Volume total = 0;
+        if (__builtin_mul_overflow(traffic.volumes(i)[k], phase.repeat, &total)) {
+          throw InputError(
+              origin, phase.line,
+              fmt::format("this phase: ranks {} and {} exchange more than 2^63-1 bytes over its {} repeats", i,
+                          traffic.targets(i)[k], phase.repeat));
+        }
+      }
+    }
   }
   try {
     return CommMatrix::from_phases(n, std::move(built));

@@ -189,6 +189,9 @@ TEST(CommReaders, PhasesErrorsNameLineAndProblem) {
             "subtract 1 from every rank)");
   EXPECT_EQ(error_of("phase\n0 1\n", CommFormat::Phases), "in.x:2: expected 'i j bytes', found 2 value(s)");
   // Over its repeats a pair would pass 2^63-1 bytes.
-  EXPECT_NE(error_of("phase 1000000\n0 1 9000000000000000\n", CommFormat::Phases).find("phase 1: ranks 0 and 1"),
-            std::string::npos);
+  EXPECT_EQ(error_of("phase\n0 1 5\nphase 1000000\n0 1 9000000000000000\n", CommFormat::Phases),
+            "in.x:3: this phase: ranks 0 and 1 exchange more than 2^63-1 bytes over its 1000000 repeats");
+  // Each phase within range, their sum not.
+  EXPECT_EQ(error_of("phase 1000000\n0 1 9000000000000\nphase 1000000\n0 1 9000000000000\n", CommFormat::Phases),
+            "in.x: communication volume between two ranks exceeds 2^63-1 bytes");
 }
