@@ -84,8 +84,9 @@ void print_summary(const RunResult& r, const Constraints& constraints, const Com
   if (r.report.predicted_time_s) {
     const auto phases = comm.phases().size();
     fmt::print(stderr, "tm-map: predicted time {:.6g} s ({})\n", *r.report.predicted_time_s,
-               phases == 0 ? std::string("one round of the matrix, the flow model's bound")
-                           : fmt::format("its {} phases in order, rank by rank", phases));
+               phases == 0   ? std::string("one round of the matrix, the flow model's bound")
+               : phases == 1 ? std::string("its one phase, rank by rank")
+                             : fmt::format("its {} phases in order, rank by rank", phases));
   }
   if (r.report.objective_refine) {
     const auto& o = *r.report.objective_refine;
