@@ -4,33 +4,13 @@
 
 #include <algorithm>
 
+#include "bad_inputs.hpp"
 #include "cli_runner.hpp"
 
-namespace {
+using tmap::test::BadInput;
+using tmap::test::kGood;
 
-struct BadInput {
-  const char* name;
-  std::vector<std::pair<std::string, std::string>> files;  // name -> content
-  std::vector<std::string> args;                           // tm-map arguments (before --output)
-  std::string message;                                     // expected in stderr
-  std::string tool = "tm-map";
-};
-
-// gtest prints parameters with this instead of a byte dump.
-[[maybe_unused]] void PrintTo(const BadInput& c, std::ostream* os) {
-  *os << c.name;
-}
-
-const std::string kGood = "0 1 1\n1 0 1\n1 1 0\n";
-
-/// A target of `depth` nested sub targets.
-std::string nested_subs(int depth) {
-  std::string text;
-  for (int k = 0; k < depth; ++k) text += "sub 1 0 ";
-  return text + "cmplt 3";
-}
-
-std::vector<BadInput> catalog() {
+std::vector<BadInput> tmap::test::malformed_inputs() {
   return {
       {"ragged_row",
        {{"c.mat", "0 1 2\n1 0\n2 2 0\n"}},
@@ -349,153 +329,16 @@ std::vector<BadInput> catalog() {
        {{"c.mat", kGood}, {"m.perm", "0\n1\n2\n"}},
        {"-t", "cmplt 3", "-c", "c.mat", "--initial", "m.perm", "--output", "m.perm"},
        "m.perm: is the input m.perm; refusing to write over it"},
-      // Issue 16: hostile inputs. Streams without end, absurd option values,
-      // deep or huge targets, and what launchers and evaluators must refuse.
-      {"stream_comm_dev_zero",
-       {},
-       {"-t", "cmplt 3", "-c", "/dev/zero", "--comm-format", "mat"},
-       "/dev/zero: not a regular file and longer than 256 MiB"},
-      {"stream_constraints_dev_zero",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "-b", "/dev/zero"},
-       "/dev/zero: not a regular file and longer than 256 MiB"},
-      {"stream_mapping_dev_zero",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "-m", "/dev/zero"},
-       "/dev/zero: not a regular file and longer than 256 MiB",
-       "tm-eval"},
-      {"threads_absurd",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "-p", "100000"},
-       "--threads: '100000' is not a whole number between 1 and 4096"},
-      {"iterations_past_64_bits",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--refine", "tabu", "--refine-iters", "99999999999999999999"},
-       "--refine-iters: '99999999999999999999' is not a whole number"},
-      {"seed_past_64_bits",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--seed", "18446744073709551616"},
-       "--seed: '18446744073709551616' is not a whole number between 0 and 18446744073709551615"},
-      {"time_limit_nan",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--refine", "tabu", "--time-limit", "nan"},
-       "--time-limit: 'nan' is not a finite number"},
-      {"sparse_factor_nan",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--sparse-factor", "nan"},
-       "--sparse-factor: 'nan' is not a finite number between 0 and 1"},
-      {"ohtma_loop_negative",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "-s", "ohtma", "--ohtma-loop", "-5"},
-       "--ohtma-loop: '-5' is not a whole number"},
-      {"oversub_overflow",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "-o", "9223372036854775807"},
-       "--oversub: '9223372036854775807' is not a whole number between 1 and 16777216"},
-      {"target_nested_deep",
-       {{"c.mat", kGood}},
-       {"-t", nested_subs(5000), "-c", "c.mat"},
-       "-t:1: sub targets nested more than 64 deep"},
-      {"target_too_many_pes",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 4000000000", "-c", "c.mat"},
-       "-t: the target has 4000000000 PEs; tmap maps onto at most 2097152"},
-      {"target_weights_too_large",
-       {{"c.mat", kGood}},
-       {"-t", "cmpltw 3 1073741824 1073741824 1073741824", "-c", "c.mat"},
-       "cmpltw: the terminal weights add up to more than 2097152 PEs"},
-      {"target_deco_label_twice",
-       {{"c.mat", kGood}, {"t.tgt", "deco 0 2 3\n7 1 2\n7 1 3\n1\n"}},
-       {"-t", "t.tgt", "-c", "c.mat"},
-       "deco terminal label 7 is used twice"},
-      {"alloc_empty",
-       {{"c.mat", kGood}},
-       {"-t", "tianhe3:1x1,nodes=4", "-c", "c.mat", "--alloc", ""},
-       "--alloc '': no nodes given"},
-      {"hosts_file_wrong_count",
-       {{"c.mat", kGood}, {"h.txt", "a\nb\n"}},
-       {"-t", "tianhe3:1x1,nodes=4", "-c", "c.mat", "--hosts", "h.txt", "--format", "rankfile"},
-       "h.txt: lists 2 hosts but the machine has 4 nodes"},
-      {"hosts_file_duplicate",
-       {{"c.mat", kGood}, {"h.txt", "a\nb\na\nc\n"}},
-       {"-t", "tianhe3:1x1,nodes=4", "-c", "c.mat", "--hosts", "h.txt", "--alloc", "a"},
-       "h.txt:3: host a is listed twice (first on line 1)"},
-      {"hydra_without_program",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--format", "hydra"},
-       "--format hydra writes a Hydra -configfile and needs the program"},
-      {"coo_pair_total_overflow",
-       {{"c.coo", "2\n0 1 9223372036854775807\n1 0 9223372036854775807\n"}},
-       {"-t", "cmplt 3", "-c", "c.coo"},
-       "c.coo: ranks 0 and 1 exchange more than 2^63-1 bytes in total"},
-      {"compare_file_same_name",
-       {{"c.mat", kGood}, {"m.perm", "0\n1\n2\n"}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--compare", "inorder", "--compare-file", "x=m.perm", "--compare-file",
-        "x=m.perm"},
-       "--compare-file: the name 'x' is given twice"},
-      {"eval_oversubscribed_without_o",
-       {{"c.mat", kGood}, {"m.perm", "0\n0\n1\n"}},
-       {"-t", "cmplt 3", "-c", "c.mat", "-m", "m.perm"},
-       "m.perm: breaks the constraints: PE 0 holds more than 1 ranks",
-       "tm-eval"},
-      {"eval_scotch_map_unknown_terminal",
-       {{"c.mat", kGood}, {"m.map", "3\n0 7\n1 9\n2 7\n"}},
-       {"-t", "deco 0 2 3  7 2 2  8 2 3  1", "-c", "c.mat", "-m", "m.map"},
-       "m.map: rank 1 is on terminal 9, which the target does not have",
-       "tm-eval"},
-      {"eval_scotch_map_overfull_terminal",
-       {{"c.mat", kGood}, {"m.map", "3\n0 7\n1 7\n2 7\n"}},
-       {"-t", "deco 0 2 3  7 2 2  8 2 3  1", "-c", "c.mat", "-m", "m.map"},
-       "m.map: terminal 7 (cn7) gets more than its 2 rank(s), from rank 2 on",
-       "tm-eval"},
-      {"eval_scotch_map_terminal_outside_the_allocation",
-       {{"c.mat", kGood}, {"m.map", "3\n0 7\n1 8\n2 8\n"}},
-       {"-t", "deco 0 2 3  7 2 2  8 2 3  1", "-c", "c.mat", "-m", "m.map", "--alloc", "8"},
-       "m.map: rank 0 is on terminal 7 (cn7), none of whose PEs is allowed",
-       "tm-eval"},
-      {"output_empty_name",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--output", ""},
-       "--output: the file name is empty"},
-      {"output_over_the_input",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--output", "c.mat"},
-       "c.mat: is the input c.mat; refusing to write over it"},
-      {"gen_random_too_many_partners",
-       {},
-       {"random", "--ranks", "16777216", "--degree", "1048576"},
-       "random: ranks x degree = 17592186044416 partners; at most 33554432",
-       "tm-gen"},
-      {"link_loads_to_a_directory",
-       {{"c.mat", kGood}, {"d/keep", ""}},
-       {"-t", "mesh2D 3 1", "-c", "c.mat", "--link-loads", "d"},
-       "d: is a directory; cannot write the output there"},
-      {"output_in_a_missing_folder",
-       {{"c.mat", kGood}},
-       {"-t", "cmplt 3", "-c", "c.mat", "--output", "nowhere/m.txt"},
-       "nowhere/m.txt: cannot write: the folder nowhere does not exist"},
-      {"comm_is_a_directory", {{"d/keep", ""}}, {"-t", "cmplt 3", "-c", "d"}, "d: is a directory, not a file"},
-      {"two_outputs_on_one_file",
-       {{"c.mat", kGood}},
-       {"-t", "mesh2D 3 1", "-c", "c.mat", "--output", "out.txt", "--link-loads", "out.txt"},
-       "two outputs name the same file 'out.txt': one would be lost"},
-      {"two_outputs_on_one_file_by_two_names",
-       {{"c.mat", kGood}, {"sub/keep", ""}},
-       {"-t", "mesh2D 3 1", "-c", "c.mat", "--output", "out.txt", "--link-loads", "sub/../out.txt"},
-       "outputs 'out.txt' and 'sub/../out.txt' are the same file: one would be lost"},
-      {"gen_app_bad_ranks", {}, {"bt", "--ranks", "512"}, "bt: the number of ranks must be a square", "tm-gen"},
-      {"gen_bad_dims", {}, {"stencil2d", "--dims", "4xq"}, "--dims '4xq': expected positive sizes", "tm-gen"},
-      {"gen_bad_points",
-       {},
-       {"stencil2d", "--dims", "4x4", "--points", "7"},
-       "--points: stencil: 2D stencils have 5 or 9",
-       "tm-gen"},
-      {"gen_bad_degree",
-       {},
-       {"random", "--ranks", "4", "--degree", "9"},
-       "--degree: random: the degree must be",
-       "tm-gen"},
   };
+}
+
+namespace {
+
+std::vector<BadInput> catalog() {
+  auto all = tmap::test::malformed_inputs();
+  auto hostile = tmap::test::hostile_inputs();
+  all.insert(all.end(), hostile.begin(), hostile.end());
+  return all;
 }
 
 }  // namespace

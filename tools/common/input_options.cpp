@@ -1,0 +1,293 @@
+// The input options the tools share (-c and its monitoring options, -t and
+// the machine's, the allocation and constraints), and the check of a
+// mapping file against them: how each flag becomes a matrix, a machine or
+// the PEs ranks may use, its errors named by the flag.
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "cli.hpp"
+#include "tmap/host_layout.hpp"
+#include "tmap/machine.hpp"
+#include "util/file.hpp"
+#include "util/text.hpp"
+
+namespace tmap::cli {
+
+void CommInput::add_to(CLI::App& app, const std::string& names) {
+  app.add_option(
+      names, path,
+      "Communication matrix (.mat, .csv, .coo, .mtx, .grf, .graph, .phases; A[i][j] = bytes i sends to j), or Open "
+      "MPI monitoring output: the PREFIX given to pml_monitoring_filename, one PREFIX.<rank>.prof file "
+      "or their folder");
+  app.add_option("--comm-format", format, "Format of -c when the extension does not tell (prof: Open MPI monitoring)")
+      ->check(CLI::IsMember(comm_format_names()));
+  app.add_option("--monitoring-kinds", monitoring.kinds,
+                 "Open MPI monitoring lines that count: E (application point-to-point), I (collectives' "
+                 "point-to-point), S/R (one-sided put/get), C (collective totals, the same traffic as I); default E,I")
+      ->transform(CLI::Validator(
+          [](std::string& value) {
+            std::string letters;
+            for (const char c : value) {
+              if (c == ',' || c == ' ') continue;
+              if (std::string_view("EISRC").find(c) == std::string_view::npos || letters.find(c) != std::string::npos) {
+                return std::string("'") + c + "' is not one of E, I, S, R, C (each once)";
+              }
+              letters += c;
+            }
+            if (letters.empty()) return std::string("give at least one of E, I, S, R, C");
+            value = letters;
+            return std::string();
+          },
+          "letters of E, I, S, R, C"));
+  app.add_option("--monitoring-count", monitoring_count, "Open MPI monitoring: count bytes (default) or messages")
+      ->check(CLI::IsMember({"bytes", "messages"}));
+}
+
+bool CommInput::is_monitoring() const {
+  std::error_code ec;
+  if (!format.empty()) return format == "prof";
+  return is_ompi_monitoring(path) || std::filesystem::is_directory(path, ec);
+}
+
+CommMatrix CommInput::load() const {
+  auto selection = monitoring;
+  selection.messages = monitoring_count == "messages";
+  std::error_code ec;
+  if (format.empty() && !is_ompi_monitoring(path) && !std::filesystem::is_directory(path, ec)) {
+    bool known = true;
+    try {
+      (void)comm_format_from_path(path);
+    } catch (const InputError&) {
+      known = false;
+    }
+    if (!known && !std::filesystem::exists(path, ec)) {
+      throw InputError(path, "no such file, nor Open MPI monitoring output " + path +
+                                 ".<rank>.prof (check the name: -c takes the prefix given to "
+                                 "pml_monitoring_filename, one of its files or their folder)");
+    }
+    if (!known) {
+      throw InputError(path, "cannot tell the communication format from the extension '" +
+                                 std::filesystem::path(path).extension().string() +
+                                 "': name it with --comm-format FORMAT (" +
+                                 fmt::format("{}", fmt::join(comm_format_names(), ", ")) + ")");
+    }
+  }
+  if (format.empty()) return read_comm(path, std::nullopt, selection);
+  return read_comm(path, comm_format_from_name(format), selection);
+}
+
+std::vector<std::string> CommInput::files() const {
+  if (path.empty()) return {};
+  // Monitoring output is many files: each is an input.
+  if ((format.empty() || format == "prof") && is_ompi_monitoring(path)) return ompi_monitoring_files(path);
+  return {path};
+}
+
+void InputOptions::add_to(CLI::App& app) {
+  auto* t = app.add_option("-t,--topology", topology,
+                           "Machine: a Scotch .tgt file, an inline Scotch target ('mesh2D 8 8', "
+                           "'tleaf 3 4 100 4 10 4 1'), a built-in spec (tianhe3:RxC[,nodes=N][,cores=K]), a "
+                           ".dist distance matrix or an hwloc .xml file");
+  app.add_option("-x,--hwloc-xml", hwloc_xml, "Machine: an hwloc XML file (as TopoMatch's -x)")->excludes(t);
+  comm.add_to(app, "-c,--comm");
+  auto* b = app.add_option("-b,--constraints", constraints_file,
+                           "File of allowed PE ids (white space separated, # comments), as TopoMatch -b");
+  auto* a = app.add_option("--alloc", alloc,
+                           "Allowed nodes: a Slurm host list (cn[0012-0040,0100],gpu[1-3]) or id ranges "
+                           "(0-95,192-287); all PEs of those nodes")
+                ->excludes(b);
+  app.add_flag("--alloc-from-env", alloc_from_env, "Allowed nodes from SLURM_JOB_NODELIST (or PBS_NODEFILE)")
+      ->excludes(b)
+      ->excludes(a);
+  app.add_option("--host-pattern", host_pattern,
+                 "Regular expression matching a whole host name, its first group the node id (default: the "
+                 "host name's trailing number, cn0012 -> 12)");
+  app.add_option("--hosts", hosts_file,
+                 "Host names in the machine's node order, one per line (line k names node k): used in launcher "
+                 "files and to read --alloc host lists whose names carry no node number");
+  app.add_option("--node", node_args,
+                 "What each node of a network (-t fattree:...) holds: an hwloc synthetic description "
+                 "('package:2 core:8'), an lstopo XML file of one node, or 'this' (this machine); default one PE "
+                 "per node. Again as HOSTS=SPEC for nodes of another kind ('gpu[01-04]=package:1 core:16')")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--host-names", host_name_list,
+                 "The nodes of a network (-t fattree:...) by name, in node order, as a Slurm host list "
+                 "('cn[01-16]'); launcher files and --alloc use them");
+  app.add_option("--pes-per-node", pes_per_node,
+                 "PEs of one host where the machine does not say (a tleaf: the PEs below one of its levels; "
+                 "default the last level's)")
+      ->transform(whole_number(1, std::int64_t{1} << 40));
+  app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
+      ->transform(whole_number(1, kMaxOversubscription));
+  app.add_option("--cpus-per-rank", cpus_per_rank,
+                 "CPUs each rank takes on its node, for MPI+OpenMP jobs (default: SLURM_CPUS_PER_TASK with "
+                 "--alloc-from-env, else 1); launcher files name each rank's CPUs")
+      ->transform(whole_number(1, 1 << 20));
+  app.add_option("--het-group", het_group,
+                 "With --alloc-from-env in a heterogeneous Slurm job: map onto this group only (default: all groups)")
+      ->needs("--alloc-from-env")
+      ->transform(whole_number(0, 1 << 20));
+}
+
+std::unique_ptr<Topology> InputOptions::load_topology() const {
+  auto machine = load_machine_as_given();
+  if (!pes_per_node) return machine;
+  if (auto regrouped = machine->with_node_pes(*pes_per_node)) return regrouped;
+  const auto choice = machine->node_choice();
+  if (choice.sizes.empty()) {
+    throw ParameterError(fmt::format("--pes-per-node: {} says itself which PEs share a host", machine->description()));
+  }
+  throw ParameterError(fmt::format("--pes-per-node {}: a host of {} holds the PEs below one of its levels: {}",
+                                   *pes_per_node, machine->description(), fmt::join(choice.sizes, ", ")));
+}
+
+void InputOptions::note_node_choice(const Topology& t) const {
+  const auto choice = t.node_choice();
+  if (pes_per_node || choice.sizes.size() < 2) return;
+  std::vector<PE> others;
+  for (const auto size : choice.sizes) {
+    if (size != choice.taken) others.push_back(size);
+  }
+  note(
+      fmt::format("{} does not say which level is a host: each {} PEs under a last-level switch taken as one "
+                  "({} hosts); --pes-per-node {} takes a higher level",
+                  t.description(), choice.taken, t.num_nodes(), fmt::join(others, " or ")));
+}
+
+namespace {
+
+/// The machine of `spec`, its parameter errors named as the flags they
+/// came from ("node: ..." is --node).
+std::unique_ptr<Topology> machine_of(const MachineSpec& spec) {
+  try {
+    return load_machine(spec);
+  } catch (const ParameterError& e) {
+    throw ParameterError("--" + std::string(e.what()));
+  }
+}
+
+}  // namespace
+
+std::string InputOptions::default_node() const {
+  return parse_node_args(node_args, "--node").node;
+}
+
+std::vector<std::pair<std::string, std::string>> InputOptions::nodes_by_hosts() const {
+  return parse_node_args(node_args, "--node").by_hosts;
+}
+
+std::unique_ptr<Topology> InputOptions::load_machine_as_given() const {
+  const auto node_spec = default_node();
+  if (!hwloc_xml.empty()) {
+    if (!node_args.empty() || !host_name_list.empty()) {
+      throw ParameterError("--node/--host-names describe the nodes of a network (-t fattree:...), not -x");
+    }
+    return tmap::load_hwloc_xml(hwloc_xml);
+  }
+  if (topology.empty() && alloc_from_env) return scheduler_machine();
+  MachineSpec spec{topology, node_spec, {}, {}, nodes_by_hosts()};
+  if (!host_name_list.empty()) spec.host_names = expand_hostlist(host_name_list, "--host-names");
+  return machine_of(spec);
+}
+
+std::unique_ptr<Topology> InputOptions::scheduler_machine() const {
+  if (!host_name_list.empty()) {
+    throw ParameterError("--host-names: with --alloc-from-env and no -t, the scheduler names the nodes");
+  }
+  const auto machine = tmap::scheduler_machine(default_node(), nodes_by_hosts(), host_pattern, het_group);
+  note(machine.note);
+  return machine_of(machine.spec);
+}
+
+CommMatrix InputOptions::load_comm() const {
+  return comm.load();
+}
+
+std::vector<std::string> InputOptions::files() const {
+  std::vector<std::string> list{topology, hwloc_xml, constraints_file, hosts_file};
+  std::error_code ec;
+  const auto nodes = parse_node_args(node_args, "--node");
+  for (const auto& node : {nodes.node}) {
+    if (std::filesystem::exists(node, ec)) list.push_back(node);  // an lstopo XML
+  }
+  for (const auto& [hosts, node] : nodes.by_hosts) {
+    if (std::filesystem::exists(node, ec)) list.push_back(node);
+  }
+  for (auto& file : comm.files()) list.push_back(std::move(file));
+  std::erase_if(list, [](const std::string& f) { return f.empty(); });
+  return list;
+}
+
+std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
+  if (hosts_file.empty()) return {};
+  if (!hosts_text_) hosts_text_ = read_file(hosts_file);
+  return parse_hosts_file(*hosts_text_, hosts_file, t.num_nodes());
+}
+
+std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
+  std::optional<Allocation> allocation;
+  const auto known = allocation_host_ids(t, load_hosts(t));
+  const HostIds* listed = known.empty() ? nullptr : &known;
+  try {
+    if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
+    if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed, het_group, cpus_per_rank.has_value());
+  } catch (const ParameterError& e) {  // "host-pattern: ..." is our --host-pattern
+    throw ParameterError("--" + std::string(e.what()));
+  } catch (const NoSchedulerError& e) {
+    throw InputError("--alloc-from-env: " + std::string(e.what()));
+  }
+  if (allocation) {
+    allocation->resolve(t);
+    if (cpus_per_rank) {
+      allocation->cpus_per_rank = *cpus_per_rank;
+      allocation->cpus_per_rank_origin = "--cpus-per-rank";
+    }
+    if (const auto why = add_slurm_cpu_ids(*allocation); !why.empty()) note(why);
+  }
+  return allocation;
+}
+
+RankSlots InputOptions::rank_slots(const Topology& t, const std::optional<Allocation>& allocation) const {
+  if (slots_) return *slots_;
+  const auto per_rank = allocation ? allocation->cpus_per_rank : cpus_per_rank.value_or(1);
+  slots_ = constraints_file.empty() ? job_rank_slots(t, allocation ? &*allocation : nullptr, per_rank) : RankSlots{};
+  if (!slots_->shortfall.empty()) note(slots_->shortfall);
+  return *slots_;
+}
+
+Constraints InputOptions::load_constraints(const Topology& t, const std::optional<Allocation>& allocation) const {
+  if (!constraints_file.empty()) {
+    return Constraints::allowed(t, read_pe_list(constraints_file, t.size()), oversub);
+  }
+  return job_constraints(t, allocation ? &*allocation : nullptr, rank_slots(t, allocation), oversub);
+}
+
+std::function<std::string(PE)> InputOptions::host_names(const Topology& t,
+                                                        const std::optional<Allocation>& allocation) const {
+  return launch_host_names(t, allocation ? &*allocation : nullptr, load_hosts(t));
+}
+
+void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ranks, const std::string& matrix,
+                        const Topology& topology, const Constraints* constraints) {
+  if (static_cast<Rank>(mapping.size()) != ranks) {
+    throw InputError(
+        file, "maps " + std::to_string(mapping.size()) + " ranks but " + matrix + " has " + std::to_string(ranks));
+  }
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    if (mapping[r] >= topology.size()) {
+      throw InputError(file, "rank " + std::to_string(r) + " is on PE " + std::to_string(mapping[r]) +
+                                 ", outside the topology (PEs 0.." + std::to_string(topology.size() - 1) + ")");
+    }
+  }
+  if (constraints == nullptr) return;
+  try {
+    validate_mapping(mapping, ranks, *constraints);
+  } catch (const InternalError& e) {
+    throw InputError(file, std::string("breaks the constraints: ") + e.what());
+  }
+}
+
+}  // namespace tmap::cli
