@@ -176,6 +176,15 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   }
   for (const auto& name : names) candidates.push_back({name, map_with(name, problem, construct), {}});
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
+  // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
+  if (!geometric && tree) {
+    if (auto tiles = lay_out_tiles(problem, construct, why)) {
+      context.note(2, "auto: tiles: " + why);
+      candidates.push_back({"tiles", std::move(*tiles), {}});
+    } else {
+      context.note(2, "auto: no tiles: " + why);
+    }
+  }
   for (auto& c : candidates) c.score = meter(c.mapping);
   std::vector<ObjectiveScore> scores;
   std::optional<std::int64_t> most_hop_bytes;

@@ -35,6 +35,10 @@ struct GridLayout {
 /// The grid layout of the problem's traffic, or nothing with `why` set.
 [[nodiscard]] std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, std::string& why);
 
+/// A periodic 2D lattice of ranks in congruent tiles, one per group of a
+/// tree machine (tree_tiles.cpp, lattice.hpp), or nothing with `why` set.
+[[nodiscard]] std::optional<Mapping> lay_out_tiles(const Problem& problem, const Run& context, std::string& why);
+
 class GeometricMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;

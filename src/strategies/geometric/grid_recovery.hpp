@@ -38,6 +38,10 @@ struct RecoveredGrid {
 /// The periodic grid `sym` is (every axis at least 5 long), or nothing.
 [[nodiscard]] std::optional<RecoveredGrid> recover_torus(const CommMatrix& sym);
 
+/// Partners of both a and b other than `skip` (rows are sorted): how the
+/// torus and lattice walks find a square's or a triangle's corner.
+[[nodiscard]] std::vector<Rank> common_partners(const CommMatrix& sym, Rank a, Rank b, Rank skip);
+
 /// Is `sym` exactly this grid (bijection, pairs one step apart, every edge)?
 [[nodiscard]] bool is_exactly_the_grid(const CommMatrix& sym, const RecoveredGrid& grid);
 

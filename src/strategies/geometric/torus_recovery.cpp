@@ -12,9 +12,6 @@
 
 namespace tmap::strategies {
 
-namespace {
-
-/// Partners of both a and b other than `skip` (rows are sorted).
 std::vector<Rank> common_partners(const CommMatrix& sym, Rank a, Rank b, Rank skip) {
   std::vector<Rank> both;
   const auto x = sym.targets(a);
@@ -23,8 +20,6 @@ std::vector<Rank> common_partners(const CommMatrix& sym, Rank a, Rank b, Rank sk
   both.erase(std::remove(both.begin(), both.end(), skip), both.end());
   return both;
 }
-
-}  // namespace
 
 std::optional<RecoveredGrid> recover_torus(const CommMatrix& sym) {
   const Rank n = sym.num_ranks();

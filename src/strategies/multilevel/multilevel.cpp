@@ -39,6 +39,13 @@ Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const 
     starts.emplace_back("geometric", refine::slots_of(*grid, constraints));
   } else {
     context.note(2, "multilevel: geometric does not apply: " + why);
+    // A periodic 2D lattice on a tree: its congruent tiles, one a group.
+    if (auto tiles = lay_out_tiles(problem, construct, why)) {
+      context.note(1, "multilevel: tiles: " + why);
+      starts.emplace_back("tiles", refine::slots_of(*tiles, constraints));
+    } else {
+      context.note(2, "multilevel: no tiles: " + why);
+    }
     // Above kFreshRanks the engine's own build costs more than it wins
     // (9 s at 65,536 ranks on a torus, 33 % above Scotch's start there).
     if (problem.comm.num_ranks() <= kFreshRanks) {

@@ -1,0 +1,166 @@
+// A periodic 2D lattice of ranks on a tree machine: the lattice cut into
+// congruent tiles (lattice.hpp), one per group of the tree's first level
+// that splits the allowed PEs (racks of a tleaf), each group as many slots
+// as a tile has ranks. Every group holds the same PEs below it (the same
+// tree paths), so one tile's layout inside its group, made by the
+// multilevel engine on the traffic inside the tiles (each rank by its place
+// in its tile, the tiles summed), is every tile's.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+#include <map>
+
+#include "strategies/geometric/geometric.hpp"
+#include "strategies/geometric/lattice.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/metrics.hpp"
+#include "tmap/topology_views.hpp"
+
+namespace tmap::strategies {
+
+namespace {
+
+/// The allowed PEs by group of the first tree level that splits them, each
+/// group's PEs in the order of their paths below that level; nothing when
+/// the machine is no tree, the level has one group, or the groups differ.
+std::optional<std::vector<std::vector<PE>>> congruent_groups(const Topology& topology, std::span<const PE> pes,
+                                                             std::string& why) {
+  std::vector<std::vector<std::int64_t>> paths(pes.size());
+  for (std::size_t k = 0; k < pes.size(); ++k) {
+    if (!tree_path(topology, pes[k], paths[k])) {
+      why = "the machine is not a tree";
+      return std::nullopt;
+    }
+  }
+  std::size_t level = 0;
+  const auto depth = paths.front().size();
+  while (level < depth &&
+         std::all_of(paths.begin(), paths.end(), [&](const auto& p) { return p[level] == paths.front()[level]; })) {
+    ++level;
+  }
+  if (level >= depth) {
+    why = "the allowed PEs are one group";
+    return std::nullopt;
+  }
+  std::map<std::vector<std::int64_t>, std::vector<std::pair<std::vector<std::int64_t>, PE>>> by_group;
+  for (std::size_t k = 0; k < pes.size(); ++k) {
+    const auto& p = paths[k];
+    by_group[{p.begin(), p.begin() + static_cast<std::ptrdiff_t>(level) + 1}].emplace_back(
+        std::vector<std::int64_t>(p.begin() + static_cast<std::ptrdiff_t>(level) + 1, p.end()), pes[k]);
+  }
+  std::vector<std::vector<PE>> groups;
+  const auto* shape = &by_group.begin()->second;
+  for (auto& [prefix, members] : by_group) {
+    std::sort(members.begin(), members.end());
+    if (members.size() != shape->size() ||
+        !std::equal(members.begin(), members.end(), shape->begin(),
+                    [](const auto& m, const auto& s) { return m.first == s.first; })) {
+      why = "the groups of the tree's first level hold different PEs";
+      return std::nullopt;
+    }
+    groups.emplace_back();
+    for (const auto& member : members) groups.back().push_back(member.second);
+  }
+  return groups;
+}
+
+/// Tilings of equal cut laid out, the lowest hop-bytes kept: they differ
+/// in what their tiles cut inside (BT at 1,024 ranks: 4 of equal cut).
+constexpr std::size_t kTilingsTried = 4;
+
+/// Each tile in its group, all laid out as one: the traffic inside the
+/// tiles (each rank by its place in its tile) mapped onto the first group
+/// by auto's best candidate, each group's PEs taken at the same places.
+Mapping lay_out(const Problem& problem, const std::vector<std::vector<PE>>& groups, const LatticeTiles& tiles,
+                const Run& context) {
+  const auto n = problem.comm.num_ranks();
+  const auto size = static_cast<Rank>(groups.front().size()) * problem.constraints.capacity();
+  std::vector<CommEntry> inside;
+  for (Rank v = 0; v < n; ++v) {
+    const auto targets = problem.comm.targets(v);
+    const auto volumes = problem.comm.volumes(v);
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const auto w = static_cast<std::size_t>(targets[k]);
+      if (tiles.tile[static_cast<std::size_t>(v)] != tiles.tile[w]) continue;
+      inside.push_back({tiles.place[static_cast<std::size_t>(v)], tiles.place[w], volumes[k]});
+    }
+  }
+  // The tiles' mean traffic, over the loads' common divisor: loads no
+  // larger than the job's own. (The sum over 16 tiles of BT at 4,096 ranks
+  // made libscotch read past its arrays on the group's sub-target: a rank's
+  // loads times the target's distances pass 2^31 there.)
+  auto mean = CommMatrix::from_entries(size, std::move(inside));
+  const auto count = static_cast<Volume>(n / size);
+  std::vector<CommEntry> scaled;
+  Volume divisor = 0;
+  for (Rank v = 0; v < size; ++v) {
+    for (std::size_t k = 0; k < mean.targets(v).size(); ++k) {
+      scaled.push_back({v, mean.targets(v)[k], std::max<Volume>(1, (mean.volumes(v)[k] + count - 1) / count)});
+      divisor = std::gcd(divisor, scaled.back().bytes);
+    }
+  }
+  for (auto& e : scaled) e.bytes /= std::max<Volume>(divisor, 1);
+  const auto tile_traffic = CommMatrix::from_entries(size, std::move(scaled));
+  const auto group_constraints =
+      Constraints::allowed(problem.topology, groups.front(), problem.constraints.capacity());
+  // auto's best candidate (on BT's 256-rank tile 14 % below the multilevel strategy alone).
+  Run inside_run = context;
+  inside_run.refine.kind = RefineKind::None;
+  inside_run.objective = Objective::HopBytes;
+  inside_run.hooks.verbosity = context.hooks.verbosity - 1;
+  const auto inside_one = map_with("auto", Problem{tile_traffic, problem.topology, group_constraints}, inside_run);
+  std::map<PE, std::size_t> index_in_group;  // the first group's PE -> the same place in every group
+  for (std::size_t k = 0; k < groups.front().size(); ++k) index_in_group.emplace(groups.front()[k], k);
+  Mapping mapping(static_cast<std::size_t>(n));
+  for (Rank v = 0; v < n; ++v) {
+    const auto pe = inside_one[static_cast<std::size_t>(tiles.place[static_cast<std::size_t>(v)])];
+    const auto& group = groups[static_cast<std::size_t>(tiles.tile[static_cast<std::size_t>(v)])];
+    mapping[static_cast<std::size_t>(v)] = group[index_in_group.at(pe)];
+  }
+  return mapping;
+}
+
+}  // namespace
+
+std::optional<Mapping> lay_out_tiles(const Problem& problem, const Run& context, std::string& why) {
+  const auto sym = problem.comm.symmetrized();
+  const auto lattice = recover_lattice(sym);
+  if (!lattice) {
+    why = "the traffic is not a periodic 2D lattice (a periodic 5-point stencil or BT's 6-neighbour pattern)";
+    return std::nullopt;
+  }
+  const auto& constraints = problem.constraints;
+  const auto n = problem.comm.num_ranks();
+  if (n != constraints.num_slots()) {
+    why = "the ranks do not fill the allowed slots";
+    return std::nullopt;
+  }
+  const auto groups = congruent_groups(problem.topology, constraints.allowed_pes(), why);
+  if (!groups) return std::nullopt;
+  const auto size = static_cast<std::int64_t>(groups->front().size()) * constraints.capacity();
+  const auto tilings = tile_lattice(*lattice, sym, size, kTilingsTried);
+  if (tilings.empty()) {
+    why = fmt::format("the lattice has no tiles of {} ranks", size);
+    return std::nullopt;
+  }
+  std::optional<Mapping> best;
+  std::int64_t best_cost = 0;
+  for (const auto& tiles : tilings) {
+    if (context.stopped()) break;
+    auto mapping = lay_out(problem, *groups, tiles, context);
+    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    if (!best || cost < best_cost) {
+      best = std::move(mapping);
+      best_cost = cost;
+      why = fmt::format("the traffic is a periodic {} lattice; {} tiles of {} ranks (centres ({}, 0), ({}, {})), one a "
+                        "group, cutting {} bytes: {} hop-bytes",
+                        lattice->kind == Lattice2D::Kind::Triangular ? "triangular" : "square", n / size, size,
+                        tiles.centres.a, tiles.centres.b, tiles.centres.d, tiles.cut / 2, cost);
+    }
+  }
+  if (!best) why = "stopped";
+  return best;
+}
+
+}  // namespace tmap::strategies
