@@ -71,7 +71,7 @@ struct LatticeTiles {
 /// first `most` found; tilings of equal cut differ inside their tiles), or
 /// none when no sublattice of the periods gives cells of that size (size
 /// must divide the ranks) within a few of its own side lengths of round.
-[[nodiscard]] std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatrix& sym,
-                                                     std::int64_t size, std::size_t most);
+[[nodiscard]] std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatrix& sym, std::int64_t size,
+                                                     std::size_t most);
 
 }  // namespace tmap::strategies

@@ -25,7 +25,7 @@ constexpr std::int64_t kLargestTile = std::int64_t{1} << 20;
 /// origin; nothing when some class has none within `reach` (a cell too
 /// long and thin to be worth it: its cut is larger than a round one's).
 std::optional<std::vector<std::array<std::int64_t, 2>>> cell(const Lattice2D& lattice, const LatticeBasis& centres,
-                                                           std::int64_t reach) {
+                                                             std::int64_t reach) {
   const auto size = centres.a * centres.d;
   using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // distance, dx, dy
   constexpr auto kNone = std::numeric_limits<std::int64_t>::max();

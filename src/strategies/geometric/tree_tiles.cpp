@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 #include <map>
+#include <numeric>
 
 #include "strategies/geometric/geometric.hpp"
 #include "strategies/geometric/lattice.hpp"
@@ -102,8 +102,7 @@ Mapping lay_out(const Problem& problem, const std::vector<std::vector<PE>>& grou
   }
   for (auto& e : scaled) e.bytes /= std::max<Volume>(divisor, 1);
   const auto tile_traffic = CommMatrix::from_entries(size, std::move(scaled));
-  const auto group_constraints =
-      Constraints::allowed(problem.topology, groups.front(), problem.constraints.capacity());
+  const auto group_constraints = Constraints::allowed(problem.topology, groups.front(), problem.constraints.capacity());
   // auto's best candidate (on BT's 256-rank tile 14 % below the multilevel strategy alone).
   Run inside_run = context;
   inside_run.refine.kind = RefineKind::None;
@@ -153,10 +152,11 @@ std::optional<Mapping> lay_out_tiles(const Problem& problem, const Run& context,
     if (!best || cost < best_cost) {
       best = std::move(mapping);
       best_cost = cost;
-      why = fmt::format("the traffic is a periodic {} lattice; {} tiles of {} ranks (centres ({}, 0), ({}, {})), one a "
-                        "group, cutting {} bytes: {} hop-bytes",
-                        lattice->kind == Lattice2D::Kind::Triangular ? "triangular" : "square", n / size, size,
-                        tiles.centres.a, tiles.centres.b, tiles.centres.d, tiles.cut / 2, cost);
+      why = fmt::format(
+          "the traffic is a periodic {} lattice; {} tiles of {} ranks (centres ({}, 0), ({}, {})), one a "
+          "group, cutting {} bytes: {} hop-bytes",
+          lattice->kind == Lattice2D::Kind::Triangular ? "triangular" : "square", n / size, size, tiles.centres.a,
+          tiles.centres.b, tiles.centres.d, tiles.cut / 2, cost);
     }
   }
   if (!best) why = "stopped";

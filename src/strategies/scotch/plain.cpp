@@ -180,7 +180,8 @@ Mapping ScotchMapper::map(const Problem& problem, const Run& context) const {
   return map_logged(problem, context, nullptr);
 }
 
-Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log) {
+Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log,
+                                 int libscotch_threads) {
   const auto& topology = problem.topology;
   const auto sym = problem.comm.symmetrized();
   const Rank n = sym.num_ranks();
@@ -230,7 +231,7 @@ Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, Sco
   // libscotch's threads as gmap starts them, whatever -p says: its results
   // move with its thread count on some targets (cmplt), and -p must not
   // change a mapping.
-  const scotchmap::RunOptions run{context.seed, 0};
+  const scotchmap::RunOptions run{context.seed, libscotch_threads};
   std::vector<std::int64_t> terminal_of;
   if (fallback == scotchmap::TargetKind::Grouped) {
     const auto grouped = scotchmap::uniform_groups(topology, terminals);

@@ -172,7 +172,11 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
     quiet.scotch = ScotchOptions{};  // gmap's defaults (-cb), whatever scotch was given
     quiet.scotch.sparse_factor = context.scotch.sparse_factor;
     quiet.scotch.target = context.scotch.target;
-    candidates.push_back({ScotchMapper{}.map(problem, quiet), 0});
+    // On one libscotch thread, as the runs above: libscotch 7.0.3's threads
+    // can crash or hang (scotch_gmap itself on BT at 16,384 ranks class D on
+    // a 16,384-PE tleaf: 2 runs of 5 segfault, one of 5 hangs with the
+    // 64-bit build; none of 5 with SCOTCH_PTHREAD_NUMBER=1).
+    candidates.push_back({ScotchMapper::map_logged(problem, quiet, nullptr, 1), 0});
   }
   for (std::size_t t = 0; t < candidates.size(); ++t) {
     auto& candidate = candidates[t];

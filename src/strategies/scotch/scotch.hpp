@@ -19,8 +19,8 @@
 // slots) is mapped with Scotch's quality setting at zero imbalance,
 // gmap's -cb (balance, 1 %) and, up to 4,096 ranks, balance at 5 %, each in
 // a deterministic context seeded from --seed, on parallel workers with -p;
-// plain `scotch`'s mapping joins them where its target differs, so scotch+
-// is never worse than scotch. The lowest exact hop-bytes is kept; overfull
+// plain `scotch`'s mapping joins them where its target differs (on one
+// libscotch thread: gmap's threads crash libscotch 7.0.3 on some jobs). The lowest exact hop-bytes is kept; overfull
 // terminals are repaired (repair.hpp).
 #pragma once
 
@@ -33,8 +33,10 @@ namespace tmap::strategies {
 class ScotchMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
-  /// The same, with gmap's -vs/-vm log (empty where the run is not gmap's).
-  [[nodiscard]] static Mapping map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log);
+  /// The same, with gmap's -vs/-vm log (empty where the run is not gmap's);
+  /// `libscotch_threads` 0 starts libscotch's threads as gmap does.
+  [[nodiscard]] static Mapping map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log,
+                                          int libscotch_threads = 0);
   /// Whether plain scotch gets a target of its own here (gmap's), rather
   /// than the one scotch+ builds for the whole allocation.
   [[nodiscard]] static bool has_gmap_target(const Topology& topology, const scotchmap::Terminals& terminals);
