@@ -139,6 +139,12 @@ TEST(Lattice, TilesAreCongruentAndCutTheLeast) {
   // No tiles where the size does not divide the ranks, or one tile is all.
   EXPECT_TRUE(tmap::strategies::tile_lattice(*lattice, bt, 300, 4).empty());
   EXPECT_TRUE(tmap::strategies::tile_lattice(*lattice, bt, 4096, 4).empty());
+  // Nor past 4,096 ranks a tile (laying one out would cost its square).
+  const auto big = tmap::gen::stencil({128, 128}, 5, 1, true).symmetrized();
+  const auto b = tmap::strategies::recover_lattice(big);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_FALSE(tmap::strategies::tile_lattice(*b, big, 4096, 4).empty());
+  EXPECT_TRUE(tmap::strategies::tile_lattice(*b, big, 8192, 4).empty());
 }
 
 TEST(Lattice, BtOnATreeGoesInTilesWhateverTheRankOrder) {

@@ -60,7 +60,7 @@ struct Lattice2D {
 
 struct LatticeTiles {
   LatticeBasis centres;
-  /// tile[r] in 0 .. ranks / size - 1; cls[r] the rank's place in its tile
+  /// tile[r] in 0 .. ranks / size - 1; place[r] the rank's place in its tile
   /// (its residue modulo `centres`), 0 .. size - 1.
   std::vector<std::int64_t> tile;
   std::vector<std::int64_t> place;
@@ -70,7 +70,8 @@ struct LatticeTiles {
 /// The tilings into tiles of `size` ranks with the least cut traffic (the
 /// first `most` found; tilings of equal cut differ inside their tiles), or
 /// none when no sublattice of the periods gives cells of that size (size
-/// must divide the ranks) within a few of its own side lengths of round.
+/// must divide the ranks) within a few of its own side lengths of round,
+/// or tiles would pass 4,096 ranks (laying one out costs its square).
 [[nodiscard]] std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatrix& sym, std::int64_t size,
                                                      std::size_t most);
 
