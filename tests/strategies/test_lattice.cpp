@@ -153,7 +153,7 @@ TEST(Lattice, BtOnATreeGoesInTilesWhateverTheRankOrder) {
   // order (SharedMap's strongest, KaHIP level by level: 38,727,843,840;
   // tmap before the tiles: 38,875,299,840). The racks exchange what the
   // best tiles cut: 252 pairs of 1,474,560 bytes each way.
-  const auto machine = tmap::load_machine({"tleaf 3 4 20 4 10 64 1"});
+  const auto machine = tmap::load_topology("tleaf 3 4 20 4 10 64 1");
   const auto constraints = tmap::Constraints::all(*machine);
   for (const std::uint64_t seed : {0U, 9U}) {
     const auto bt = tmap::gen::app_pattern("bt", 1024);
@@ -182,7 +182,7 @@ TEST(Lattice, BtOnATreeGoesInTilesWhateverTheRankOrder) {
   const auto random = tmap::gen::random_sparse(1024, 3, 100, 1);
   EXPECT_FALSE(tmap::strategies::lay_out_tiles({random, *machine, constraints}, tmap::Context{}, why));
   EXPECT_NE(why.find("not a periodic 2D lattice"), std::string::npos) << why;
-  const auto torus = tmap::load_machine({"torus2D 32 32"});
+  const auto torus = tmap::load_topology("torus2D 32 32");
   const auto on_torus = tmap::Constraints::all(*torus);
   EXPECT_FALSE(
       tmap::strategies::lay_out_tiles({tmap::gen::app_pattern("bt", 1024), *torus, on_torus}, tmap::Context{}, why));

@@ -292,7 +292,7 @@ namespace {
 // gmap's threads libscotch 7.0.3 segfaulted or hung on this job in 2 or 3
 // runs of 5 (scotch_gmap too); a crash here kills the test.
 TEST(ScotchPlus, SurvivesBtAt16384Ranks) {
-  const auto machine = tmap::load_machine({"tleaf 3 16 20 16 10 64 1"});
+  const auto machine = tmap::load_topology("tleaf 3 16 20 16 10 64 1");
   const auto constraints = tmap::Constraints::all(*machine);
   const auto bt = tmap::gen::app_pattern("bt", 16384);
   for (int run = 0; run < 3; ++run) {
