@@ -87,9 +87,7 @@ Mapping lay_out(const Problem& problem, const std::vector<std::vector<PE>>& grou
     }
   }
   // The tiles' mean traffic, over the loads' common divisor: loads no
-  // larger than the job's own. (The sum over 16 tiles of BT at 4,096 ranks
-  // made libscotch read past its arrays on the group's sub-target: a rank's
-  // loads times the target's distances pass 2^31 there.)
+  // larger than the job's own (libscotch is fragile with large loads).
   auto mean = CommMatrix::from_entries(size, std::move(inside));
   const auto count = static_cast<Volume>(n / size);
   std::vector<CommEntry> scaled;
