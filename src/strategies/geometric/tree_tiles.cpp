@@ -2,9 +2,9 @@
 // congruent tiles (lattice.hpp), one per group of the tree's first level
 // that splits the allowed PEs (racks of a tleaf), each group as many slots
 // as a tile has ranks. Every group holds the same PEs below it (the same
-// tree paths), so one tile's layout inside its group, made by the
-// multilevel engine on the traffic inside the tiles (each rank by its place
-// in its tile, the tiles summed), is every tile's.
+// tree paths), so one tile's layout inside its group, made by auto's
+// candidates on the tiles' mean traffic (each rank by its place in its
+// tile), is every tile's.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,6 +32,14 @@ std::optional<std::vector<std::vector<PE>>> congruent_groups(const Topology& top
       why = "the machine is not a tree";
       return std::nullopt;
     }
+    if (paths[k].size() != paths.front().size()) {
+      why = "the tree's PEs are at different depths";
+      return std::nullopt;
+    }
+  }
+  if (paths.empty()) {
+    why = "no PE is allowed";
+    return std::nullopt;
   }
   std::size_t level = 0;
   const auto depth = paths.front().size();
