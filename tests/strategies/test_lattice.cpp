@@ -164,6 +164,9 @@ TEST(Lattice, BtOnATreeGoesInTilesWhateverTheRankOrder) {
     tmap::validate_mapping(mapping, 1024, constraints);
     const auto metrics = tmap::evaluate(comm, *machine, mapping);
     EXPECT_EQ(metrics.hop_bytes, 38'550'896'640) << seed;
+    // -s geometric lays a lattice on a tree out in the same tiles.
+    const auto geometric = tmap::map_with("geometric", {comm, *machine, constraints}, config);
+    EXPECT_EQ(tmap::evaluate(comm, *machine, geometric).hop_bytes, 38'550'896'640) << seed;
     std::string why;
     const auto tiles = tmap::strategies::lay_out_tiles({comm, *machine, constraints}, config, why);
     ASSERT_TRUE(tiles.has_value()) << why;

@@ -126,6 +126,13 @@ std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, 
 Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
   std::string why;
   if (auto mapping = lay_out_grid(problem, context, why)) return std::move(*mapping);
+  // On a tree, a periodic 2D lattice in tiles (as auto's `tiles`).
+  std::string why_no_tiles;
+  if (auto tiles = lay_out_tiles(problem, context, why_no_tiles)) {
+    context.note(1, "geometric: tiles: " + why_no_tiles);
+    return std::move(*tiles);
+  }
+  if (why_no_tiles != "the machine is not a tree") why += "; no tiles: " + why_no_tiles;
   context.fall_back("geometric", "scotch", why);
   // The caller's map_with lowers the objective after this.
   Run scotch = context;

@@ -3,7 +3,8 @@
 // a mesh or torus, axis onto axis, a block of ranks per PE when the grid is larger
 // than the box (each axis a multiple) and one rank per PE when it fits.
 // On a box of the grid's own shape every neighbour pair is one hop apart:
-// the lowest hop-bytes there is. Elsewhere the strategy maps with scotch,
+// the lowest hop-bytes there is. On a tree machine a periodic 2D lattice
+// goes in tiles (lay_out_tiles). Elsewhere the strategy maps with scotch,
 // saying why (as treematch does off trees); auto, best and multilevel ask
 // lay_out_grid directly.
 #pragma once
