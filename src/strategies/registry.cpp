@@ -73,7 +73,8 @@ const std::vector<StrategyInfo>& rows() {
        "(--grid2d-bw, --grid2d-domain)",
        make<strategies::Grid2dMapper>, 0, 9, strategies::grid2d_options()},
       {"geometric",
-       "a stencil recognised as a 1D/2D/3D grid (any rank order) and laid axis by axis into a mesh or torus box",
+       "a stencil recognised as a 1D/2D/3D grid (any rank order) and laid axis by axis into a mesh or torus box; "
+       "on a tree, a periodic 2D lattice (5-point stencil, BT's 6-neighbour traffic) in congruent tiles",
        make<strategies::GeometricMapper>},
       {"multilevel",
        "tmap's multilevel engine: traffic and machine coarsened in step, blocks of ranks moved at every level",
@@ -81,7 +82,9 @@ const std::vector<StrategyInfo>& rows() {
       {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
        make<strategies::BestMapper>, kRefinesItself},
       {"auto",
-       "the lowest of scotch+, treematch (tree machines), geometric (stencils on grids) and in-order (the default: "
+       "the lowest of scotch+, treematch and tiles (tree machines), geometric (stencils on grids), greedy (phases, by "
+       "time) "
+       "and in-order (the default: "
        "never worse than in-order)",
        make<strategies::AutoMapper>, 0, 0, strategies::auto_options()},
   };
