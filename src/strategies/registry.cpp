@@ -82,10 +82,8 @@ const std::vector<StrategyInfo>& rows() {
       {"best", "portfolio: every construction, each swap-refined, the best few tabu-searched (--refine tabu)",
        make<strategies::BestMapper>, kRefinesItself},
       {"auto",
-       "the lowest of scotch+, treematch and tiles (tree machines), geometric (stencils on grids), greedy (phases, by "
-       "time) "
-       "and in-order (the default: "
-       "never worse than in-order)",
+       "the lowest of scotch+, treematch and tiles (tree machines), geometric (stencils on grids), greedy (phases, "
+       "by time) and in-order (the default: never worse than in-order)",
        make<strategies::AutoMapper>, 0, 0, strategies::auto_options()},
   };
   return table;
