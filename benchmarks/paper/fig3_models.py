@@ -57,6 +57,7 @@ def main():
         by_case.setdefault((r["app"], r["ranks"]), {})[r["strategy"]] = r
     values = {}  # (app, n, strategy) -> {model: value}
     kept = dropped = 0
+    stale = []  # the rows whose mapping a strategy no longer makes
     with tempfile.TemporaryDirectory() as tmp:
         for (app, n), by in sorted(by_case.items()):
             if "inorder" not in by:
@@ -72,6 +73,7 @@ def main():
                 same = sha1 == r["mapping_sha1"] if "mapping_sha1" in r else made["hop_bytes"] == r["hop_bytes"]
                 if not same:
                     dropped += 1
+                    stale.append(f"{app} {n} {made['strategy']}")
                     continue
                 kept += 1
                 values[(app, n, made["strategy"])] = {"hop-bytes": r["hop_bytes"], "MC": r["mc"],
@@ -80,7 +82,8 @@ def main():
     lines = ["# Which static model orders Fig. 3's mappings as SimGrid does", "",
              "`benchmarks/paper/fig3_models.py` on `fig3_smpi.jsonl` (default link model): each strategy's mapping made "
              "again on the application's traffic in phases and kept where it is the mapping SimGrid ran "
-             f"({kept} kept, {dropped} not the same mapping any more). One round: SimGrid's flow model of the whole "
+             f"({kept} kept, {dropped} not the same mapping any more: {', '.join(stale) or 'none'}). "
+             "One round: SimGrid's flow model of the whole "
              "matrix at once (`--simulate`); phased: the predicted time with the traffic's phases one after another "
              "(`predicted_time_s` of a `.phases` traffic).", "",
              "## Correlation of log(time / in-order's) with log(value / in-order's)", "",
