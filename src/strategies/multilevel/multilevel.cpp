@@ -7,6 +7,7 @@
 #include "multilevel/multilevel.hpp"
 #include "refine/slots.hpp"
 #include "strategies/geometric/geometric.hpp"
+#include "strategies/scotch/scotch.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
 
@@ -52,7 +53,9 @@ Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const 
       starts.emplace_back("built", multilevel::map_slots(sym, problem.topology, constraints, options));
     }
     if (!context.stopped())
-      starts.emplace_back("scotch", refine::slots_of(map_with("scotch", problem, construct), constraints));
+      // Plain Scotch on one libscotch thread (its threads crash libscotch 7.0.3 on some jobs).
+      starts.emplace_back("scotch",
+                          refine::slots_of(ScotchMapper::map_logged(problem, construct, nullptr, 1), constraints));
   }
   std::size_t best = 0;
   std::int64_t best_cost = -1;
