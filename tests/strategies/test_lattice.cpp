@@ -168,7 +168,7 @@ TEST(Lattice, BtOnATreeGoesInTilesWhateverTheRankOrder) {
     const auto geometric = tmap::map_with("geometric", {comm, *machine, constraints}, config);
     EXPECT_EQ(tmap::evaluate(comm, *machine, geometric).hop_bytes, 38'550'896'640) << seed;
     std::string why;
-    const auto tiles = tmap::strategies::lay_out_tiles({comm, *machine, constraints}, config, why);
+    const auto tiles = tmap::strategies::lay_out_tiles({comm, *machine, constraints}, comm.symmetrized(), config, why);
     ASSERT_TRUE(tiles.has_value()) << why;
     tmap::Volume across_racks = 0;
     for (tmap::Rank v = 0; v < 1024; ++v) {
@@ -183,13 +183,20 @@ TEST(Lattice, BtOnATreeGoesInTilesWhateverTheRankOrder) {
   // Other traffic on the tree, or the lattice off a tree: no tiles, and why.
   std::string why;
   const auto random = tmap::gen::random_sparse(1024, 3, 100, 1);
-  EXPECT_FALSE(tmap::strategies::lay_out_tiles({random, *machine, constraints}, tmap::Context{}, why));
+  EXPECT_FALSE(
+      tmap::strategies::lay_out_tiles({random, *machine, constraints}, random.symmetrized(), tmap::Context{}, why));
   EXPECT_NE(why.find("not a periodic 2D lattice"), std::string::npos) << why;
   const auto torus = tmap::load_topology("torus2D 32 32");
   const auto on_torus = tmap::Constraints::all(*torus);
-  EXPECT_FALSE(
-      tmap::strategies::lay_out_tiles({tmap::gen::app_pattern("bt", 1024), *torus, on_torus}, tmap::Context{}, why));
+  const auto bt = tmap::gen::app_pattern("bt", 1024);
+  EXPECT_FALSE(tmap::strategies::lay_out_tiles({bt, *torus, on_torus}, bt.symmetrized(), tmap::Context{}, why));
   EXPECT_NE(why.find("not a tree"), std::string::npos) << why;
+  // Racks of 8,192 PEs: refused before the traffic is read, and why.
+  const auto wide = tmap::load_topology("tleaf 2 2 10 8192 1");
+  const auto stencil = tmap::gen::stencil({128, 128}, 5, 1, true);
+  EXPECT_FALSE(tmap::strategies::lay_out_tiles({stencil, *wide, tmap::Constraints::all(*wide)}, stencil.symmetrized(),
+                                               tmap::Context{}, why));
+  EXPECT_NE(why.find("8192 ranks, more than the 4096"), std::string::npos) << why;
 }
 
 }  // namespace

@@ -152,7 +152,8 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   // (O(ranks)); kept at once when optimal (and, by time, not slower than
   // in-order), else one more candidate.
   std::string why;
-  auto geometric = lay_out_grid(problem, construct, why);
+  const auto sym = problem.comm.symmetrized();
+  auto geometric = lay_out_grid(problem, sym, construct, why);
   if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
   if (geometric && may_prove && provably_optimal(problem, *geometric)) {
     if (judge == Objective::HopBytes || !(meter(*in_order) < meter(*geometric))) {
@@ -178,7 +179,7 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
   // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
   if (!geometric && tree) {
-    if (auto tiles = lay_out_tiles(problem, construct, why)) {
+    if (auto tiles = lay_out_tiles(problem, sym, construct, why)) {
       context.note(2, "auto: tiles: " + why);
       candidates.push_back({"tiles", std::move(*tiles), {}});
     } else {

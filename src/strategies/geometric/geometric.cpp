@@ -108,8 +108,8 @@ std::optional<GridLayout> lay_out(const RecoveredGrid& grid, const Topology& top
   return best;
 }
 
-std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, std::string& why) {
-  const auto sym = problem.comm.symmetrized();
+std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& sym, const Run& context,
+                                    std::string& why) {
   const auto grid = recover_grid(sym);
   if (!grid) {
     why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";
@@ -125,10 +125,11 @@ std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, 
 
 Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
   std::string why;
-  if (auto mapping = lay_out_grid(problem, context, why)) return std::move(*mapping);
+  const auto sym = problem.comm.symmetrized();
+  if (auto mapping = lay_out_grid(problem, sym, context, why)) return std::move(*mapping);
   // On a tree, a periodic 2D lattice in tiles (as auto's `tiles`).
   std::string why_no_tiles;
-  if (auto tiles = lay_out_tiles(problem, context, why_no_tiles)) {
+  if (auto tiles = lay_out_tiles(problem, sym, context, why_no_tiles)) {
     context.note(1, "geometric: tiles: " + why_no_tiles);
     return std::move(*tiles);
   }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "strategies/geometric/grid_recovery.hpp"
+#include "tmap/comm_matrix.hpp"
 #include "tmap/mapper.hpp"
 
 namespace tmap::strategies {
@@ -34,11 +35,17 @@ struct GridLayout {
                                                 std::string& why);
 
 /// The grid layout of the problem's traffic, or nothing with `why` set.
-[[nodiscard]] std::optional<Mapping> lay_out_grid(const Problem& problem, const Run& context, std::string& why);
+/// `sym`: the traffic symmetrised (problem.comm.symmetrized()), made once
+/// by the caller, who also asks lay_out_tiles (O(pairs) each time).
+[[nodiscard]] std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& sym, const Run& context,
+                                                  std::string& why);
 
 /// A periodic 2D lattice of ranks in congruent tiles, one per group of a
 /// tree machine (tree_tiles.cpp, lattice.hpp), or nothing with `why` set.
-[[nodiscard]] std::optional<Mapping> lay_out_tiles(const Problem& problem, const Run& context, std::string& why);
+/// `sym` as lay_out_grid's; the machine and allocation are checked first,
+/// so off trees it costs nothing.
+[[nodiscard]] std::optional<Mapping> lay_out_tiles(const Problem& problem, const CommMatrix& sym, const Run& context,
+                                                   std::string& why);
 
 class GeometricMapper final : public Mapper {
  public:

@@ -17,12 +17,6 @@ namespace tmap::strategies {
 
 namespace {
 
-/// Tiles of more ranks are not made: laying one out maps that many ranks
-/// with auto's candidates, whose distance tables grow with its square (a
-/// periodic 512 x 512 stencil on 16 racks: 28 % fewer hop-bytes than
-/// without tiles, but 43 s and 2.4 GB instead of 3.5 s and 0.16 GB).
-constexpr std::int64_t kLargestTile = 4096;
-
 /// The cell of `centres`: for each residue class, the offset nearest the
 /// origin; nothing when some class has none within `reach` (a cell too
 /// long and thin to be worth it: its cut is larger than a round one's).

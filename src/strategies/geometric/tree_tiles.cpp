@@ -128,13 +128,9 @@ Mapping lay_out(const Problem& problem, const std::vector<std::vector<PE>>& grou
 
 }  // namespace
 
-std::optional<Mapping> lay_out_tiles(const Problem& problem, const Run& context, std::string& why) {
-  const auto sym = problem.comm.symmetrized();
-  const auto lattice = recover_lattice(sym);
-  if (!lattice) {
-    why = "the traffic is not a periodic 2D lattice (a periodic 5-point stencil or BT's 6-neighbour pattern)";
-    return std::nullopt;
-  }
+std::optional<Mapping> lay_out_tiles(const Problem& problem, const CommMatrix& sym, const Run& context,
+                                     std::string& why) {
+  // The machine and allocation first (O(PEs)), the traffic (O(pairs)) after.
   const auto& constraints = problem.constraints;
   const auto n = problem.comm.num_ranks();
   if (n != constraints.num_slots()) {
@@ -144,6 +140,15 @@ std::optional<Mapping> lay_out_tiles(const Problem& problem, const Run& context,
   const auto groups = congruent_groups(problem.topology, constraints.allowed_pes(), why);
   if (!groups) return std::nullopt;
   const auto size = static_cast<std::int64_t>(groups->front().size()) * constraints.capacity();
+  if (size > kLargestTile) {
+    why = fmt::format("a group holds {} ranks, more than the {} a tile may have", size, kLargestTile);
+    return std::nullopt;
+  }
+  const auto lattice = recover_lattice(sym);
+  if (!lattice) {
+    why = "the traffic is not a periodic 2D lattice (a periodic 5-point stencil or BT's 6-neighbour pattern)";
+    return std::nullopt;
+  }
   const auto tilings = tile_lattice(*lattice, sym, size, kTilingsTried);
   if (tilings.empty()) {
     why = fmt::format("the lattice has no tiles of {} ranks", size);

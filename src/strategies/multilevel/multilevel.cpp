@@ -36,12 +36,12 @@ Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const 
   // V-cycled; the lower wins (ties: the first).
   std::vector<std::pair<std::string, std::vector<std::int64_t>>> starts;
   std::string why;
-  if (const auto grid = lay_out_grid(problem, construct, why)) {
+  if (const auto grid = lay_out_grid(problem, sym, construct, why)) {
     starts.emplace_back("geometric", refine::slots_of(*grid, constraints));
   } else {
     context.note(2, "multilevel: geometric does not apply: " + why);
     // A periodic 2D lattice on a tree: its congruent tiles, one a group.
-    if (auto tiles = lay_out_tiles(problem, construct, why)) {
+    if (auto tiles = lay_out_tiles(problem, sym, construct, why)) {
       context.note(1, "multilevel: tiles: " + why);
       starts.emplace_back("tiles", refine::slots_of(*tiles, constraints));
     } else {
