@@ -102,6 +102,21 @@ scotch_gmap -Cd -cb big.grf tleaf.tgt gmap.map
 "$bin/tm-map" -t tleaf.tgt -c big.mat -s scotch --format scotch --output tmap.map -v 2> big.err
 same "tm-map -c MATRIX with loads past 2^31 vs gmap on its .grf" gmap.map tmap.map
 ! grep -q "divided" big.err
+# Large loads on a large job: libscotch 7.0.3 on several threads segfaults
+# or hangs there (scotch_gmap itself on two threads: 3 segfaults in 3 runs).
+# Off cmplt targets the mapping does not move with libscotch's thread count,
+# and tm-map and tm-gmap run it on one thread: gmap's mapping, no crash.
+"$bin/tm-gen" stencil2d --dims 64x64 --volume 10000000 --shuffle 3 --output heavy.grf
+echo "tleaf 3 16 20 4 10 64 1" > tleaf4096.tgt
+SCOTCH_PTHREAD_NUMBER=1 scotch_gmap -Cd -cb heavy.grf tleaf4096.tgt gmap.map
+# gmap's mapping puts two ranks on 4 PEs here: tm-map and tm-gmap move 4,
+# say so, and write gmap's line everywhere else.
+"$bin/tm-map" -t tleaf4096.tgt -c heavy.grf -s scotch --format scotch --output tmap.map -v 2> heavy.err
+grep -q "4 rank(s) moved to free slots" heavy.err
+test "$(diff gmap.map tmap.map | grep -c '^<')" -eq 4
+"$bin/tm-gmap" -Cd -cb heavy.grf tleaf4096.tgt tm-gmap.map 2> heavy.err
+grep -q "^tm-gmap: note: scotch: .*4 rank(s) moved to free slots" heavy.err
+same "tm-gmap -Cd -cb against tm-map -s scotch, heavy loads on 4,096 PEs" tmap.map tm-gmap.map
 # scotch+ (tmap's portfolio) is never worse than scotch.
 for pair in "s512.grf torus.tgt" "s120.grf hcub.tgt" "r60.grf tleaf.tgt" "r100.grf th.tgt" "r60.grf tha.tgt"; do
   set -- $pair

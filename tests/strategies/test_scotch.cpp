@@ -5,6 +5,7 @@
 
 #include "fixtures.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/config.hpp"
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/machine.hpp"
@@ -299,6 +300,25 @@ TEST(ScotchPlus, SurvivesBtAt16384Ranks) {
     const auto mapping = tmap::map_with("scotch+", {bt, *machine, constraints}, tmap::Context{});
     tmap::validate_mapping(mapping, 16384, constraints);
   }
+}
+
+// Every other use of plain Scotch too: on a shuffled 64x64 stencil of 10 MB
+// a pair on a 4,096-PE tleaf, gmap's threads segfault 3 of 3 (scotch_gmap
+// too) and `tm-map -P fast` hung; the fast preset's candidate, plain
+// scotch (one thread off cmplt targets) and treematch's fallback off trees
+// now run libscotch on one thread.
+TEST(Scotch, SurvivesLargeLoadsInEveryUse) {
+  const auto heavy = tmap::gen::shuffle_ranks(tmap::gen::stencil({64, 64}, 5, 10'000'000), 3);
+  const auto tree = tmap::load_topology("tleaf 3 16 20 4 10 64 1");
+  const auto on_tree = tmap::Constraints::all(*tree);
+  const auto fast = tmap::preset("fast");
+  for (int run = 0; run < 3; ++run) {
+    tmap::validate_mapping(tmap::map_with("auto", {heavy, *tree, on_tree}, fast), 4096, on_tree);
+    tmap::validate_mapping(tmap::map_with("scotch", {heavy, *tree, on_tree}, tmap::Context{}), 4096, on_tree);
+  }
+  const auto torus = tmap::load_topology("torus3D 16 16 16");
+  const auto on_torus = tmap::Constraints::all(*torus);
+  tmap::validate_mapping(tmap::map_with("treematch", {heavy, *torus, on_torus}, tmap::Context{}), 4096, on_torus);
 }
 
 }  // namespace

@@ -123,8 +123,13 @@ int main(int argc, char** argv) {
     const Problem problem{comm, *topology, constraints};
     ScotchGmapLog gmap_log;
     gmap_log.want_view = verbose.find('m') != std::string::npos;
+    // What makes the .map differ from gmap's (ranks moved off an overfull
+    // PE, loads divided to fit) is said on stderr, as tm-map says it.
+    Run job(context);
+    job.hooks.verbosity = 1;
+    job.hooks.log = [](std::string_view message) { note(std::string(message)); };
     const auto sigma =
-        strategy == "scotch" ? map_scotch_gmap(problem, context, gmap_log) : map_with(strategy, problem, context);
+        strategy == "scotch" ? map_scotch_gmap(problem, job, gmap_log) : map_with(strategy, problem, job);
     const auto map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - map_start).count();
     MappingReport report;
     if (scotch_terminals_are_nodes(*topology)) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "strategies/geometric/geometric.hpp"
+#include "strategies/scotch/scotch.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
@@ -90,7 +91,8 @@ std::unique_ptr<ObjectiveMeter> judging_meter(const Problem& problem, const Run&
 
 constexpr StrategyOption kAutoOptions[] = {
     {"auto-scotch",
-     "auto: its Scotch candidate, scotch+ (the portfolio, default) or scotch (one libscotch run, as gmap: faster)",
+     "auto: its Scotch candidate, scotch+ (the portfolio, default) or scotch (one libscotch run, as gmap on one "
+     "thread: faster)",
      [](Context& c, std::string_view v) {
        if (v != "scotch+" && v != "scotch") {
          throw ParameterError("auto-scotch: '" + std::string(v) + "' is not scotch+ or scotch");
@@ -175,7 +177,15 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (judge == Objective::Time && !problem.comm.phases().empty() && problem.comm.num_ranks() <= kGreedyRanks) {
     names.emplace_back("greedy");
   }
-  for (const auto& name : names) candidates.push_back({name, map_with(name, problem, construct), {}});
+  for (const auto& name : names) {
+    // Plain Scotch (the fast preset's candidate) on one libscotch thread:
+    // gmap's threads crash or hang libscotch 7.0.3 on jobs with large
+    // loads (ScotchMapper::map_logged).
+    candidates.push_back({name,
+                          name == "scotch" ? ScotchMapper::map_logged(problem, construct, nullptr, 1)
+                                           : map_with(name, problem, construct),
+                          {}});
+  }
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
   // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
   if (!geometric && tree) {

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "strategies/geometric/grid_recovery.hpp"
+#include "strategies/scotch/scotch.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
@@ -135,10 +136,12 @@ Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
   }
   if (why_no_tiles != "the machine is not a tree") why += "; no tiles: " + why_no_tiles;
   context.fall_back("geometric", "scotch", why);
-  // The caller's map_with lowers the objective after this.
+  // The caller's map_with lowers the objective after this. One libscotch
+  // thread: gmap's threads crash or hang libscotch 7.0.3 on jobs with
+  // large loads (ScotchMapper::map_logged).
   Run scotch = context;
   scotch.objective = Objective::HopBytes;
-  return map_with("scotch", problem, scotch);
+  return ScotchMapper::map_logged(problem, scotch, nullptr, 1);
 }
 
 }  // namespace tmap::strategies

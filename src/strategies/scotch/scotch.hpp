@@ -34,7 +34,12 @@ class ScotchMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
   /// The same, with gmap's -vs/-vm log (empty where the run is not gmap's);
-  /// `libscotch_threads` 0 starts libscotch's threads as gmap does.
+  /// `libscotch_threads` 0: gmap's mapping, on gmap's threads where the
+  /// mapping moves with their number (a `cmplt` target) and on one thread
+  /// elsewhere (the same mapping: libscotch 7.0.3's threads crash or hang on
+  /// jobs with large loads, a 64x64 stencil of 10 MB a pair on a tleaf:
+  /// gmap segfaults 3 of 3 on two threads). 1: always one thread, what
+  /// tmap's own uses of plain Scotch ask for.
   [[nodiscard]] static Mapping map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log,
                                           int libscotch_threads = 0);
   /// Whether plain scotch gets a target of its own here (gmap's), rather
