@@ -232,8 +232,8 @@ Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, Sco
 
   // libscotch's threads as gmap starts them, whatever -p says, only where
   // its mapping moves with their count: gmap's own `cmplt` target (measured
-  // on 11 kinds, 2 graphs of 4,096 vertices, 1, 2 and 4 threads: cmplt
-  // gave three mappings, tleaf, mesh, torus, hcub, cmpltw and a sub of
+  // on 12 kinds, 2 graphs of 4,096 vertices, 1, 2 and 4 threads: cmplt
+  // gave three mappings, tleaf, mesh, torus, hcub, cmpltw, deco and a sub of
   // cmplt one each). Elsewhere one thread gives gmap's mapping too, and
   // libscotch 7.0.3's threads crash or hang on jobs with large loads (BT
   // at 4,096 ranks with 10 MB a pair on a tleaf: gmap segfaults or hangs
