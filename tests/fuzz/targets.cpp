@@ -1,10 +1,13 @@
 #include "targets.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "strategies/grid2d/grid2d.hpp"
+#include "tmap/config.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/tmap.hpp"
+#include "topology/cluster_load.hpp"
 #include "topology/distance_matrix.hpp"
 #include "topology/hwloc_tree.hpp"
 
@@ -96,6 +99,27 @@ void tables(const std::uint8_t* data, std::size_t size) {
   });
 }
 
+void cluster(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const auto text = text_of(data + 1, size - 1);
+  expect_input_errors_only([&] {
+    // A network of nodes as -t names it, or a Slurm topology.conf's text;
+    // one PE a node (--node reads files and hwloc's synthetic strings).
+    const auto t =
+        data[0] % 2 == 0 ? topo::load_cluster(text, {}, {}) : topo::load_slurm_cluster(text, "fuzz.conf", {});
+    for (PE a = 0; a < std::min<PE>(t->size(), 64); ++a) (void)t->distance(a, t->size() - 1 - a);
+    if (t->size() <= 4096) {
+      auto routing = make_routing(*t);
+      (void)routing;
+    }
+  });
+}
+
+void config(const std::uint8_t* data, std::size_t size) {
+  // --config: a --dump-config file or a tm-map JSON result.
+  expect_input_errors_only([&] { (void)load_config(text_of(data, size), "fuzz.json"); });
+}
+
 Target find(std::string_view name) {
   if (name == "tgt") return tgt;
   if (name == "comm") return comm;
@@ -105,6 +129,8 @@ Target find(std::string_view name) {
   if (name == "hwloc") return hwloc;
   if (name == "tables") return tables;
   if (name == "dist") return dist;
+  if (name == "cluster") return cluster;
+  if (name == "config") return config;
   return nullptr;
 }
 

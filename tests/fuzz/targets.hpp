@@ -20,7 +20,9 @@ void hostlist(const std::uint8_t* data, std::size_t size);
 void mapping(const std::uint8_t* data, std::size_t size);
 void hwloc(const std::uint8_t* data, std::size_t size);
 void dist(const std::uint8_t* data, std::size_t size);
-void tables(const std::uint8_t* data, std::size_t size);  ///< first byte: --link-bw or --grid2d-bw
+void tables(const std::uint8_t* data, std::size_t size);   ///< first byte: --link-bw or --grid2d-bw
+void cluster(const std::uint8_t* data, std::size_t size);  ///< first byte: a network spec or a topology.conf
+void config(const std::uint8_t* data, std::size_t size);
 
 /// Target by corpus folder name, or nullptr.
 Target find(std::string_view name);
