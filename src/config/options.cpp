@@ -159,7 +159,7 @@ Context load_config(std::string_view text, const std::string& origin, const Cont
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors and numbers out of range (1e999999)
     throw InputError(origin, std::string("not valid JSON: ") + e.what());
   }
   // tm-map's JSON result keeps its configuration under "config".
