@@ -205,7 +205,8 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
     if (time_unasked && c.name == "inorder") most_hop_bytes = c.score.hop_bytes;
     costs += (costs.empty() ? "" : ", ") + c.name + " " +
              (judge == Objective::HopBytes ? std::to_string(c.score.hop_bytes)
-                                           : fmt::format("{:g} ({} hop-bytes)", c.score.value, c.score.hop_bytes));
+                                           : fmt::format("{:g}{} ({} hop-bytes)", c.score.value,
+                                                         judge == Objective::Time ? " s" : "", c.score.hop_bytes));
   }
   const std::size_t best = choose_candidate(scores, most_hop_bytes, judge == Objective::Time ? kSameTime : 0.0);
   context.note(2, fmt::format("auto: {} kept (by {}{}: {})", candidates[best].name, objective_name(judge),
