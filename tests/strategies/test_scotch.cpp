@@ -302,6 +302,26 @@ TEST(ScotchPlus, SurvivesBtAt16384Ranks) {
   }
 }
 
+// scotch+ (and the default through it) gives one mapping at any -p: above
+// 4,096 ranks it has one or two runs, and the threads -p left over went to
+// libscotch, whose mapping on a cmplt target moves with its thread count
+// (8,192 ranks on cmplt 64: -p 1 and -p 2 differed, 25,519,638 against
+// 25,495,640 hop-bytes).
+TEST(ScotchPlus, OneMappingAtAnyThreadCountOnACompleteGraph) {
+  const auto machine = tmap::load_topology("cmplt 64");
+  const auto constraints = tmap::Constraints::all(*machine, 128);
+  const auto comm = tmap::gen::random_sparse(8192, 5, 1000, 1);
+  for (const char* strategy : {"scotch+", "auto"}) {
+    tmap::Context one;
+    const auto first = tmap::map_with(strategy, {comm, *machine, constraints}, one);
+    for (const int threads : {2, 4}) {
+      tmap::Context more;
+      more.threads = threads;
+      EXPECT_EQ(first, tmap::map_with(strategy, {comm, *machine, constraints}, more)) << strategy << " -p " << threads;
+    }
+  }
+}
+
 // Every other use of plain Scotch too: on a shuffled 64x64 stencil of 10 MB
 // a pair on a 4,096-PE tleaf, gmap's threads segfault 3 of 3 (scotch_gmap
 // too) and `tm-map -P fast` hung; the fast preset's candidate, plain

@@ -128,23 +128,25 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
   std::vector<Arch> archs(targets.size());
   for (std::size_t k = 0; k < targets.size(); ++k) builder.build(archs[k], kinds[k], targets[k], context);
 
-  // Every (target, setting) run, on parallel workers when there are threads
-  // (libscotch's own threads, deterministic, make one run slower here: one
-  // thread per run goes further). Results do not depend on the split.
+  // Every (target, setting) run, on parallel workers when there are threads,
+  // each run on one libscotch thread whatever -p is: on a cmplt target
+  // libscotch's mapping moves with its thread count (the default at 8,192
+  // ranks on `cmplt 64` differed between -p 1 and -p 2 when the threads
+  // left over went to libscotch), its threads crash on large loads, and
+  // they made one run slower here anyway. Results do not depend on the split.
   const std::size_t tasks = targets.size() * settings.size();
   std::vector<Candidate> candidates(tasks);
   std::vector<std::exception_ptr> errors(tasks);
   const int workers =
       static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, context.threads)), tasks));
-  const int threads_each = std::max(1, context.threads / workers);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t t = next++; t < tasks; t = next++) {
       const auto k = t / settings.size();
       const auto& setting = settings[t % settings.size()];
       try {
-        candidates[t] = map_once(source, archs[k], kinds[k], targets[k], sym, topology, constraints, setting,
-                                 {context.seed, threads_each});
+        candidates[t] =
+            map_once(source, archs[k], kinds[k], targets[k], sym, topology, constraints, setting, {context.seed, 1});
       } catch (...) {
         errors[t] = std::current_exception();
       }
