@@ -178,13 +178,11 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
     names.emplace_back("greedy");
   }
   for (const auto& name : names) {
-    // Plain Scotch (the fast preset's candidate) on one libscotch thread:
-    // gmap's threads crash or hang libscotch 7.0.3 on jobs with large
-    // loads (ScotchMapper::map_logged).
-    candidates.push_back({name,
-                          name == "scotch" ? ScotchMapper::map_logged(problem, construct, nullptr, 1)
-                                           : map_with(name, problem, construct),
-                          {}});
+    // Plain Scotch (the fast preset's candidate) on one libscotch thread.
+    candidates.push_back(
+        {name,
+         name == "scotch" ? ScotchMapper::map_on_one_thread(problem, construct) : map_with(name, problem, construct),
+         {}});
   }
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
   // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).

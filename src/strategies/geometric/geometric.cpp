@@ -136,12 +136,10 @@ Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
   }
   if (why_no_tiles != "the machine is not a tree") why += "; no tiles: " + why_no_tiles;
   context.fall_back("geometric", "scotch", why);
-  // The caller's map_with lowers the objective after this. One libscotch
-  // thread: gmap's threads crash or hang libscotch 7.0.3 on jobs with
-  // large loads (ScotchMapper::map_logged).
+  // The caller's map_with lowers the objective after this.
   Run scotch = context;
   scotch.objective = Objective::HopBytes;
-  return ScotchMapper::map_logged(problem, scotch, nullptr, 1);
+  return ScotchMapper::map_on_one_thread(problem, scotch);
 }
 
 }  // namespace tmap::strategies

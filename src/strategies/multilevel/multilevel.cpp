@@ -53,9 +53,7 @@ Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const 
       starts.emplace_back("built", multilevel::map_slots(sym, problem.topology, constraints, options));
     }
     if (!context.stopped())
-      // Plain Scotch on one libscotch thread (its threads crash libscotch 7.0.3 on some jobs).
-      starts.emplace_back("scotch",
-                          refine::slots_of(ScotchMapper::map_logged(problem, construct, nullptr, 1), constraints));
+      starts.emplace_back("scotch", refine::slots_of(ScotchMapper::map_on_one_thread(problem, construct), constraints));
   }
   std::size_t best = 0;
   std::int64_t best_cost = -1;

@@ -178,7 +178,7 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
     // can crash or hang (scotch_gmap itself on BT at 16,384 ranks class D on
     // a 16,384-PE tleaf: 2 runs of 5 segfault, one of 5 hangs with the
     // 64-bit build; none of 5 with SCOTCH_PTHREAD_NUMBER=1).
-    candidates.push_back({ScotchMapper::map_logged(problem, quiet, nullptr, 1), 0});
+    candidates.push_back({ScotchMapper::map_on_one_thread(problem, quiet), 0});
   }
   for (std::size_t t = 0; t < candidates.size(); ++t) {
     auto& candidate = candidates[t];

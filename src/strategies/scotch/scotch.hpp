@@ -42,6 +42,12 @@ class ScotchMapper final : public Mapper {
   /// tmap's own uses of plain Scotch ask for.
   [[nodiscard]] static Mapping map_logged(const Problem& problem, const Run& context, ScotchGmapLog* log,
                                           int libscotch_threads = 0);
+  /// Plain Scotch on one libscotch thread, whatever the target: tmap's own
+  /// uses of it (scotch+'s plain candidate, the fast preset's, multilevel's
+  /// start, treematch's and geometric's fallbacks).
+  [[nodiscard]] static Mapping map_on_one_thread(const Problem& problem, const Run& context) {
+    return map_logged(problem, context, nullptr, 1);
+  }
   /// Whether plain scotch gets a target of its own here (gmap's), rather
   /// than the one scotch+ builds for the whole allocation.
   [[nodiscard]] static bool has_gmap_target(const Topology& topology, const scotchmap::Terminals& terminals);

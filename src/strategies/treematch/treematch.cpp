@@ -159,8 +159,7 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
     std::vector<std::int64_t> path;
     if (!tree_path(topology, p, path)) {
       context.fall_back("treematch", "scotch", topology.kind() + " is not a tree");  // as TopoMatch does
-      // One libscotch thread: gmap's crash or hang on large loads (ScotchMapper::map_logged).
-      return ScotchMapper::map_logged(problem, context, nullptr, 1);
+      return ScotchMapper::map_on_one_thread(problem, context);
     }
     entries.emplace_back(std::move(path), p);
   }
