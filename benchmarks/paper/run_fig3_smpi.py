@@ -6,6 +6,8 @@ SimGrid's SMPI (issue 32).
         [--sizes 256,1024,4096] [--apps bt,cg,...] [--strategies inorder,...] [--jobs 2] [--fresh]
         [--latency-us 0.5 --link-gbs 12.5] [--sim-bw side=200]   (other values: sensitivity rows, reported apart)
         [--rerun]   (run the asked cells again, replacing their rows: after a strategy changed)
+        [--timeout s]   (per simulation; a run it stops is kept as how far its clock got, a lower bound marked
+                         ≥ in the table, an arrow in the figure; --rerun with a longer one replaces it)
 
 For each application (the proxies of tools/tm-sim/proxies, whose traffic is
 tm-gen's pattern: a ctest checks it), process count and strategy, `tm-sim`
@@ -46,9 +48,9 @@ PAPER_OHTMA = {"bt": ("inorder", "lower"), "sp": ("inorder", "lower"), "cg": ("i
                "lu": ("inorder", "lower"), "snap": ("greedy", "lower"), "sweep3d": ("greedy", "lower")}
 
 
-def run(cmd, timeout=None):
+def run(cmd, timeout=None, ok=(0,)):
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:
+    if done.returncode not in ok:
         raise RuntimeError(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr.strip()[-400:]}")
     return done.stdout
 
@@ -79,7 +81,8 @@ def simulate(args, app, n, strategy, matrix):
     start = time.time()
     out = run([os.path.join(args.bin, "tm-sim"), "-t", fig2.MACHINE, "--alloc",
                fig2.allocation("contiguous", n // fig2.CORES), "-c", matrix, "-s", strategy, "--app", app,
-               *link_options(args), "--timeout", str(args.timeout), "--format", "json"], timeout=args.timeout + 600)
+               *link_options(args), "--timeout", str(args.timeout), "--format", "json"], timeout=args.timeout + 600,
+              ok=(0, 3))  # 3: the time limit stopped the run; its app_time_s is how far it got (a lower bound)
     result = json.loads(out)["runs"][0]
     result["wall_s"] = time.time() - start
     return result
@@ -160,6 +163,8 @@ def main():
                                "mapping_sha1": sha1[s], "wall_s": wall_s}
                         if same_as:
                             row["same_mapping_as"] = same_as
+                        if sim.get("stopped"):
+                            row["stopped"] = True  # --timeout stopped it: app_time_s is a lower bound
                         if sim.get("maxmin_precision", 1e-5) != 1e-5:
                             row["maxmin_precision"] = sim["maxmin_precision"]  # SimGrid needed a coarser one
                         replaced = [r for r in rows if r in stale and (r["app"], r["ranks"], r["strategy"]) ==
@@ -233,12 +238,15 @@ def report(rows, out_dir):
     apps = [a for a in fig2.APPS if any(a == k[0] for k in cases)]
     strategies = [s for s in STRATEGIES if any(s in v for v in cases.values())]
     ratio = {}  # (app, n, strategy) -> app time / in-order's
+    bound = set()  # the cells of runs --timeout stopped: their ratio is a lower bound
     for (app, n), by in cases.items():
         for s, r in by.items():
             ratio[(app, n, s)] = r["app_time_s"] / by["inorder"]["app_time_s"]
+            if r.get("stopped"):
+                bound.add((app, n, s))
     with open(os.path.join(out_dir, "fig3_smpi.csv"), "w", newline="") as f:
         fields = ["app", "ranks", "strategy", "model", "app_time_s", "comm_time_s", "messages", "bytes", "hop_bytes", "mc",
-                  "round_time_s", "phased_time_s", "wall_s", "maxmin_precision", "same_mapping_as"]
+                  "round_time_s", "phased_time_s", "wall_s", "maxmin_precision", "same_mapping_as", "stopped"]
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         for r in sorted(rows + sensitivity, key=lambda r: (r.get("model", DEFAULT_MODEL), r["app"], r["ranks"],
@@ -253,13 +261,19 @@ def report(rows, out_dir):
     for n in sizes:
         lines += [f"## {n} ranks", "", "| strategy | " + " | ".join(apps) + " |", "|---|" + "---:|" * len(apps)]
         for s in strategies:
-            cells = [f"{ratio[(a, n, s)]:.3f}" if (a, n, s) in ratio else "" for a in apps]
+            cells = [("≥ " if (a, n, s) in bound else "") + f"{ratio[(a, n, s)]:.3f}" if (a, n, s) in ratio else ""
+                     for a in apps]
             lines.append(f"| {s} | " + " | ".join(cells) + " |")
         lines.append("")
     shared = sorted((r["ranks"], r["app"], r["strategy"], r["same_mapping_as"]) for r in rows if r.get("same_mapping_as"))
     if shared:
         lines += ["The same mapping as another strategy's, whose run gives the cell (SMPI is deterministic): " +
                   ", ".join(f"{a} {n} {s} = {o}" for n, a, s, o in shared) + ".", ""]
+    if bound:
+        lines += ["A cell marked ≥ (a bar with an arrow on top in the figure) is a run `--timeout` stopped: its time is how far "
+                  "rank 0's simulated clock had got, a lower bound of the application's (" + ", ".join(
+                      f"{a} {n} {s}: {next(r for r in rows if (r['app'], r['ranks'], r['strategy']) == (a, n, s))['wall_s']:.0f} s"
+                      for a, n, s in sorted(bound)) + " of simulation).", ""]
     if any((a, n, s) not in ratio for a in apps for n in sizes for s in strategies):
         lines += ["A blank cell (a missing bar in the figure) is a run not made yet, not a zero: at 4,096 ranks one "
                   "LU or SNAP run takes 30-90 minutes on this machine; a rerun of this script continues them.", ""]
@@ -282,7 +296,7 @@ def report(rows, out_dir):
                 continue
             base = by["inorder"]
             for s, r in by.items():
-                if s == "inorder":
+                if s == "inorder" or r.get("stopped"):  # a lower bound is not a time
                     continue
                 ys.append(math.log(r["app_time_s"] / base["app_time_s"]))
                 xs["hop-bytes"].append(math.log(r["hop_bytes"] / base["hop_bytes"]))
@@ -301,7 +315,7 @@ def report(rows, out_dir):
     lines += ["", "Simulation wall time per run (this 2-core machine): " + ", ".join(
         f"{n} ranks {statistics.median([r['wall_s'] for r in rows if r['ranks'] == n]):.0f} s (median)"
         for n in sizes), ""]
-    plot(ratio, apps, sizes, strategies, out_dir)
+    plot(ratio, bound, apps, sizes, strategies, out_dir)
     lines += ["![application time](fig3_smpi.png)", ""]
     with open(os.path.join(out_dir, "fig3_smpi.md"), "w") as f:
         f.write("\n".join(lines))
@@ -363,7 +377,7 @@ def sensitivity_section(rows, sensitivity, apps):
     return lines
 
 
-def plot(ratio, apps, sizes, strategies, out_dir):
+def plot(ratio, bound, apps, sizes, strategies, out_dir):
     import tmap_plots as plots  # noqa: E402  (matplotlib only when drawing)
     plt = plots.plt
     fig, axes = plt.subplots(2, 3, figsize=(16, 9))
@@ -374,8 +388,12 @@ def plot(ratio, apps, sizes, strategies, out_dir):
             values = [ratio.get((app, n, s), float("nan")) for n in sizes]
             every += [v for v in values if not math.isnan(v)]
             colour, hatch = plots.style(s)
-            ax.bar([i + k * width for i in range(len(sizes))], values, width, label=s, color=colour, hatch=hatch,
-                   edgecolor="white", linewidth=0.3)
+            xs = [i + k * width for i in range(len(sizes))]
+            ax.bar(xs, values, width, label=s, color=colour, hatch=hatch, edgecolor="white", linewidth=0.3)
+            for x, n, v in zip(xs, sizes, values):
+                if (app, n, s) in bound:  # a lower bound: an arrow on, where the bar would go on
+                    ax.annotate("", xy=(x, v * 1.4), xytext=(x, v),
+                                arrowprops={"arrowstyle": "-|>", "color": "black", "linewidth": 0.8})
         plots.ratio_log_axis(ax, every)  # round-robin at 13x beside the default at 0.5
         fig3.label_panel(ax, f"({'abcdef'[apps.index(app)]}) {app.upper() if len(app) == 2 else app}", sizes, width,
                          "application time / in-order")

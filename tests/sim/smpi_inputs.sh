@@ -4,7 +4,8 @@
 # --keep folder with a space, proxy arguments that a shell would expand or
 # that SimGrid would take as its own, a proxy --matrix over an input or a
 # read-only file or into a missing folder, an -s naming no strategy, a run
-# without messages, and SIGTERM in the middle of a simulation.
+# without messages, a run the time limit stops, and SIGTERM in the middle of
+# a simulation.
 # Usage: tests/sim/smpi_inputs.sh BIN_DIR
 set -euo pipefail
 bin=$(cd "$1" && pwd)
@@ -115,10 +116,32 @@ grep -qE '^inorder +0\.000000e\+00 +- ' one.txt || fail "one rank: $(cat one.txt
 python3 -c 'import json; r = json.load(open("one.json"))["runs"][0]; assert r["time_vs_first"] is None, r'
 echo "one rank: vs_first '-' (JSON null)"
 
-# SIGTERM during a simulation: exit 130, smpirun and smpimain gone, no
-# scratch folder left, nothing written.
 export TMPDIR="$work/tmp"
 mkdir -p "$TMPDIR"
+
+# The time limit keeps how far a run got: exit 3 (a partial result), the
+# JSON row "stopped" with app_time_s rank 0's clock (a lower bound: more than
+# 0, and within the 1e8 round trips asked) and its unknown figures null,
+# the output written whole, the scratch folder removed.
+rc=0
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --timeout 2 --format json \
+  --output limit.json 2> limit.err || rc=$?
+test "$rc" -eq 3 || fail "--timeout: exit $rc, expected 3 ($(cat limit.err))"
+python3 - limit.json <<'PY' || fail "--timeout: $(cat limit.json)"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["runs"][0]
+assert r["stopped"] is True and 0 < r["app_time_s"] < 1e8 * 2 * 1e6 / 12.5e9 * 10, r
+assert r["messages"] is None and r["bytes"] is None and r["comm_time_s"] is None, r
+assert any("stopped at the time limit (--timeout 2 s)" in n for n in j["notes"]), j["notes"]
+PY
+test -z "$(ls -A "$TMPDIR")" || fail "--timeout left $(ls "$TMPDIR")"
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --timeout 2 > limit.txt 2> /dev/null || rc=$?
+grep -qE '^m\.perm +>=[0-9.]+e[-+][0-9]+ +- +- +- +- ' limit.txt || fail "--timeout, text: $(cat limit.txt)"
+echo "--timeout: exit 3, the clock reached kept as a lower bound"
+
+# SIGTERM during a simulation: exit 130, smpirun and smpimain gone, no
+# scratch folder left, nothing written.
 "$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --output never.txt 2> term.err &
 sim=$!
 for _ in $(seq 100); do

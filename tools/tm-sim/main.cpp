@@ -285,17 +285,33 @@ int run_tool(const Options& o) {
 
   check_interrupted();
   std::vector<std::string> notes;
-  if (comm && !replay) {
+  if (comm && !replay && !rows.front().report.stopped) {
     if (auto note = traffic_mismatch(*comm, app_words, rows.front().report.bytes)) notes.push_back(std::move(*note));
   }
+  // A run the time limit stopped keeps how far it got, a lower bound of its
+  // time: the result is partial (exit 3), as tm-map's after a signal.
+  bool partial = false;
+  for (const auto& r : rows) {
+    if (!r.report.stopped) continue;
+    partial = true;
+    notes.push_back(
+        fmt::format("{}: stopped at the time limit (--timeout {:g} s): the application time is at least "
+                    "{:.6e} s (rank 0's clock when stopped), its comm_time_s, "
+                    "messages and bytes unknown",
+                    r.mapping, o.timeout_s, r.report.time_s));
+  }
+  const int exit_code = partial ? kExitPartial : kExitOk;
   if (!matrix_output.empty()) emit(rows.front().report.matrix, matrix_output);
   const auto ranks = mappings.front().second.size();
   // Against the first row; no ratio when the first run took no time (one
   // rank, or no message): 0/0 says nothing.
   const auto vs_first = [&](const Row& r) -> std::optional<double> {
-    const auto first = rows.front().report.time_s;
-    if (first > 0) return r.report.time_s / first;
-    return std::nullopt;
+    const auto& first = rows.front().report;
+    if (first.time_s > 0 && !first.stopped) return r.report.time_s / first.time_s;
+    return std::nullopt;  // over a lower bound, a ratio bounds nothing
+  };
+  const auto unknown_if_stopped = [](const Row& r, auto value) {
+    return r.report.stopped ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(value);
   };
   if (o.format == "json") {
     nlohmann::ordered_json j;
@@ -310,9 +326,10 @@ int run_tool(const Options& o) {
       nlohmann::ordered_json x;
       x["mapping"] = r.mapping;
       x["app_time_s"] = r.report.time_s;
-      x["comm_time_s"] = r.report.comm_s;
-      x["messages"] = r.report.messages;
-      x["bytes"] = r.report.bytes;
+      if (r.report.stopped) x["stopped"] = true;  // app_time_s is a lower bound
+      x["comm_time_s"] = unknown_if_stopped(r, r.report.comm_s);
+      x["messages"] = unknown_if_stopped(r, r.report.messages);
+      x["bytes"] = unknown_if_stopped(r, r.report.bytes);
       x["time_vs_first"] = vs_first(r) ? nlohmann::ordered_json(*vs_first(r)) : nlohmann::ordered_json(nullptr);
       if (r.hop_bytes) x["hop_bytes"] = *r.hop_bytes;
       if (r.mc) x["mc"] = *r.mc;
@@ -322,17 +339,22 @@ int run_tool(const Options& o) {
     j["runs"] = std::move(list);
     if (!notes.empty()) j["notes"] = notes;
     emit(j.dump(2) + "\n", o.output);
-    return kExitOk;
+    return exit_code;
   }
   std::string text =
       fmt::format("# {} on {}, {} ranks\n# {}\n", o.app, topology->description(), ranks, assumptions(platform.options));
   text += fmt::format("{:<16} {:>14} {:>10} {:>14} {:>10} {:>14} {:>16} {:>12}\n", "mapping", "app_time_s", "vs_first",
                       "comm_time_s", "messages", "bytes", "hop_bytes", "mc");
   for (const auto& r : rows) {
-    text += fmt::format("{:<16} {:>14.6e} {:>10} {:>14.6e} {:>10} {:>14} {:>16} {:>12}\n", r.mapping, r.report.time_s,
-                        vs_first(r) ? fmt::format("{:.4f}", *vs_first(r)) : "-", r.report.comm_s, r.report.messages,
-                        r.report.bytes, r.hop_bytes ? std::to_string(*r.hop_bytes) : "-",
-                        r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
+    const bool stopped = r.report.stopped;  // ">=": a lower bound; "-": unknown
+    const auto ratio = vs_first(r);
+    text +=
+        fmt::format("{:<16} {:>14} {:>10} {:>14} {:>10} {:>14} {:>16} {:>12}\n", r.mapping,
+                    fmt::format("{}{:.6e}", stopped ? ">=" : "", r.report.time_s),
+                    ratio ? fmt::format("{}{:.4f}", stopped ? ">=" : "", *ratio) : "-",
+                    stopped ? "-" : fmt::format("{:.6e}", r.report.comm_s),
+                    stopped ? "-" : std::to_string(r.report.messages), stopped ? "-" : std::to_string(r.report.bytes),
+                    r.hop_bytes ? std::to_string(*r.hop_bytes) : "-", r.mc ? fmt::format("{:.4g}", *r.mc) : "-");
   }
   for (const auto& r : rows) {
     if (r.report.maxmin_precision != kSimGridMaxminPrecision) {
@@ -344,7 +366,7 @@ int run_tool(const Options& o) {
   }
   for (const auto& note : notes) text += "# note: " + note + "\n";
   emit(text, o.output);
-  return kExitOk;
+  return exit_code;
 }
 
 }  // namespace
@@ -373,7 +395,9 @@ int main(int argc, char** argv) {
   app.add_option("--sim-node-latency", o.node_latency_us,
                  "Latency between two ranks of one node, microseconds (default 0.2)")
       ->transform(real_number(0.0, 1e6));
-  app.add_option("--timeout", o.timeout_s, "Most seconds one simulation may take (default 1800)")
+  app.add_option("--timeout", o.timeout_s,
+                 "Most seconds one simulation may take (default 1800); a run it stops reports how far its clock "
+                 "got, a lower bound of its time (exit 3)")
       ->transform(real_number(1, 1e6));
   app.add_option("--keep", o.keep,
                  "Keep the platform spec, host file and smpirun's output in this new or empty folder");

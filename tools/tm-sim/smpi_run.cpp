@@ -6,10 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -50,6 +53,21 @@ std::string last_lines(const std::string& text, int count) {
     }
   }
   return text.substr(begin == 0 ? 0 : begin + 1, end - (begin == 0 ? 0 : begin + 1));
+}
+
+/// The time on the proxy's last whole progress line (proxy.h's
+/// proxy_progress), or nothing before the first.
+std::optional<double> last_progress(const std::string& out) {
+  static constexpr std::string_view kTag = "tmap-proxy-progress: ";
+  const auto end = out.rfind('\n');  // a line cut by the kill is not read
+  if (end == std::string::npos) return std::nullopt;
+  const auto at = out.rfind(kTag, end);
+  if (at == std::string::npos) return std::nullopt;
+  const auto begin = at + kTag.size();
+  double time = 0;
+  const auto [stop, error] = std::from_chars(out.data() + begin, out.data() + end, time);
+  if (error != std::errc{} || stop == out.data() + begin || !std::isfinite(time) || time < 0) return std::nullopt;
+  return time;
 }
 
 void write_file(const fs::path& path, const std::string& text) {
@@ -127,6 +145,7 @@ namespace {
 
 struct Finished {
   int status = 0;
+  bool timed_out = false;  ///< killed at the deadline: out and err hold what it had written
   std::string out;
   std::string err;
 };
@@ -134,7 +153,7 @@ struct Finished {
 /// Runs `command` in `folder` (stdout and stderr to files there), in a
 /// process group of its own, killed at `deadline`.
 Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std::string>& env, const fs::path& folder,
-                        std::chrono::steady_clock::time_point deadline, double timeout_s) {
+                        std::chrono::steady_clock::time_point deadline) {
   std::vector<char*> argv;
   argv.reserve(command.size() + 1);
   for (auto& word : command) argv.push_back(word.data());
@@ -177,7 +196,8 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
     if (std::chrono::steady_clock::now() > deadline) {
       kill(-pid, SIGKILL);
       waitpid(pid, &finished.status, 0);
-      throw SystemError("smpirun passed the time limit (" + std::to_string(static_cast<long>(timeout_s)) + " s)");
+      finished.timed_out = true;
+      break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -251,9 +271,22 @@ ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& given_platfo
     auto attempt = command;
     if (precision != kSimGridMaxminPrecision) attempt.push_back(fmt::format("--cfg=maxmin/precision:{:g}", precision));
     attempt.push_back(run.program);
-    const auto finished = spawn_and_wait(attempt, env, folder.path(), deadline, run.timeout_s);
+    const auto finished = spawn_and_wait(attempt, env, folder.path(), deadline);
     const auto& out = finished.out;
     const auto& err = finished.err;
+    if (finished.timed_out) {
+      // What a user waited for is not thrown away: how far the run got.
+      const auto reached = last_progress(out);
+      if (!reached) {
+        throw SystemError("smpirun passed the time limit (" + std::to_string(static_cast<long>(run.timeout_s)) +
+                          " s) before the application's clock moved");
+      }
+      ProxyReport report;
+      report.maxmin_precision = precision;
+      report.time_s = *reached;
+      report.stopped = true;
+      return report;
+    }
     if (const auto refused = out.find("tmap-proxy-error: "); refused != std::string::npos) {
       const auto begin = refused + std::string_view("tmap-proxy-error: ").size();
       throw ParameterError("--app: " + out.substr(begin, out.find('\n', begin) - begin));

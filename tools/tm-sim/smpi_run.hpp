@@ -41,7 +41,7 @@ struct ProxyRun {
 inline constexpr double kSimGridMaxminPrecision = 1e-5;
 
 struct ProxyReport {
-  double time_s = 0;  ///< the latest rank's end
+  double time_s = 0;  ///< the latest rank's end (a lower bound of it when `stopped`)
   double comm_s = 0;  ///< the largest time a rank spent in MPI calls
   std::int64_t messages = 0;
   std::int64_t bytes = 0;
@@ -49,6 +49,10 @@ struct ProxyReport {
   /// its default made the solver give up on rounding).
   double maxmin_precision = kSimGridMaxminPrecision;
   std::string matrix;  ///< the proxy's --matrix output (.coo text), when asked
+  /// The time limit stopped the run: time_s is how far rank 0's clock had
+  /// got (the proxy's last progress line), a lower bound of the application's
+  /// time; comm_s, messages and bytes are unknown (0).
+  bool stopped = false;
 };
 
 /// Thrown when SIGINT or SIGTERM arrived: smpirun's process group was
@@ -59,9 +63,11 @@ struct Interrupted {};
 void check_interrupted();
 
 /// Simulates `run` with rank r on mapping[r]. InputError when the proxy
-/// refuses its arguments; SystemError when smpirun is missing, fails or
-/// passes the time limit (its last lines in the message). A run SimGrid's
-/// solver gives up on for rounding is repeated at coarser precisions.
+/// refuses its arguments; SystemError when smpirun is missing or fails (its
+/// last lines in the message), or passes the time limit before the proxy's
+/// first progress line; past it after one, the report is `stopped`. A run
+/// SimGrid's solver gives up on for rounding is repeated at coarser
+/// precisions (within the same time limit).
 [[nodiscard]] ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& platform, const Mapping& mapping);
 
 /// The proxies tm-sim knows, and the folder their executables are in (next

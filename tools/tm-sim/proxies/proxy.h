@@ -18,6 +18,10 @@
  *   tmap-proxy: <name> ranks <P> time <s> comm <s> messages <M> bytes <B>
  * time: the latest rank's end (all start at 0 after MPI_Init); comm: the
  * largest per-rank time inside MPI calls; messages, bytes: sums over ranks.
+ * Before it, rank 0 prints its clock as it goes (proxy_progress):
+ *   tmap-proxy-progress: <s>
+ * each line a lower bound of that time, for tm-sim to report when its time
+ * limit stops a run.
  */
 #ifndef TMAP_PROXY_H
 #define TMAP_PROXY_H
@@ -36,6 +40,7 @@ typedef struct {
   const char* matrix;
   char** env_argv; /* the arguments read from TMAP_PROXY_ARGS (freed at the end) */
   char* env_words;
+  double progress_next; /* rank 0: its clock at the next progress line */
 } proxy_t;
 
 /* Stops the job on a bad argument: tm-sim reads the line and exits 2. */
@@ -142,11 +147,26 @@ static inline void proxy_sent(proxy_t* p, int to, long long bytes) {
   p->bytes += bytes;
 }
 
+/* Rank 0's clock, on stdout whenever it passed the last line's by 1 %
+ * (and by 10 us), flushed at once so that a run killed at tm-sim's time
+ * limit leaves it: every rank starts at 0 and the application's time is the
+ * latest rank's end, so the last line is a lower bound of it. At most a few
+ * thousand lines, and no simulated time: computation is not simulated. */
+static inline void proxy_progress(proxy_t* p) {
+  if (p->rank != 0) return;
+  const double now = MPI_Wtime() - p->start;
+  if (now <= 0 || now < p->progress_next) return; /* 0 bounds nothing */
+  printf("tmap-proxy-progress: %.9e\n", now);
+  fflush(stdout);
+  p->progress_next = now * 1.01 + 1e-5;
+}
+
 #define PROXY_COMM(p, call)               \
   do {                                    \
     double proxy_t0_ = MPI_Wtime();       \
     call;                                 \
     (p)->comm += MPI_Wtime() - proxy_t0_; \
+    proxy_progress(p);                    \
   } while (0)
 
 /* The most square px x py = p with px >= py (as tm-gen's grid2 and NPB's
