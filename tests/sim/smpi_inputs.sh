@@ -138,7 +138,13 @@ PY
 test -z "$(ls -A "$TMPDIR")" || fail "--timeout left $(ls "$TMPDIR")"
 "$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --timeout 2 > limit.txt 2> /dev/null || rc=$?
 grep -qE '^m\.perm +>=[0-9.]+e[-+][0-9]+ +- +- +- +- ' limit.txt || fail "--timeout, text: $(cat limit.txt)"
-echo "--timeout: exit 3, the clock reached kept as a lower bound"
+rc=0
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000 --matrix half.coo' --timeout 2 \
+  > half.txt 2> /dev/null || rc=$?
+test "$rc" -eq 3 || fail "--timeout with --matrix: exit $rc, expected 3"
+test ! -e half.coo || fail "--timeout: the traffic of half a run was written to --matrix"
+grep -q "not written: the run it comes from was stopped" half.txt || fail "--timeout, --matrix: $(cat half.txt)"
+echo "--timeout: exit 3, the clock reached kept as a lower bound (no --matrix of half a run)"
 
 # SIGTERM during a simulation: exit 130, smpirun and smpimain gone, no
 # scratch folder left, nothing written.

@@ -301,7 +301,13 @@ int run_tool(const Options& o) {
                     r.mapping, o.timeout_s, r.report.time_s));
   }
   const int exit_code = partial ? kExitPartial : kExitOk;
-  if (!matrix_output.empty()) emit(rows.front().report.matrix, matrix_output);
+  if (!matrix_output.empty()) {
+    if (rows.front().report.stopped) {  // half a job's traffic is not its traffic: nothing written
+      notes.push_back(fmt::format("--matrix {}: not written: the run it comes from was stopped", matrix_output));
+    } else {
+      emit(rows.front().report.matrix, matrix_output);
+    }
+  }
   const auto ranks = mappings.front().second.size();
   // Against the first row; no ratio when the first run took no time (one
   // rank, or no message): 0/0 says nothing.
