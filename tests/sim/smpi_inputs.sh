@@ -136,8 +136,13 @@ assert r["messages"] is None and r["bytes"] is None and r["comm_time_s"] is None
 assert any("stopped at the time limit (--timeout 2 s)" in n for n in j["notes"]), j["notes"]
 PY
 test -z "$(ls -A "$TMPDIR")" || fail "--timeout left $(ls "$TMPDIR")"
-"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --timeout 2 > limit.txt 2> /dev/null || rc=$?
+"$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --timeout 4 -v > limit.txt \
+  2> progress.txt || rc=$?
 grep -qE '^m\.perm +>=[0-9.]+e[-+][0-9]+ +- +- +- +- ' limit.txt || fail "--timeout, text: $(cat limit.txt)"
+# -v: how far it got as it runs (lines after 1 and 3 s; 4 s leaves a slow
+# start a line).
+grep -qE '^tm-sim: m\.perm: [0-9.e+-]+ s of the application simulated after [0-9]+ s$' progress.txt ||
+  fail "-v: $(cat progress.txt)"
 rc=0
 "$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000 --matrix half.coo' --timeout 2 \
   > half.txt 2> /dev/null || rc=$?

@@ -44,6 +44,7 @@ struct Options {
   std::string format = "text";
   std::string output;
   std::uint64_t seed = 0;
+  bool verbose = false;
 };
 
 struct Row {
@@ -274,6 +275,12 @@ int run_tool(const Options& o) {
     platform.pes.assign(mapping.begin(), mapping.end());
     std::sort(platform.pes.begin(), platform.pes.end());
     platform.pes.erase(std::unique(platform.pes.begin(), platform.pes.end()), platform.pes.end());
+    if (o.verbose) {
+      run.on_progress = [label = name](double simulated_s, double wall_s) {  // (clang: no binding captures)
+        fmt::print(stderr, "tm-sim: {}: {:.6g} s of the application simulated after {:.0f} s\n", label, simulated_s,
+                   wall_s);
+      };
+    }
     row.report = run_proxy(run, platform, mapping);
     run.want_matrix = false;  // the traffic is the proxy's, the same on every mapping
     if (comm) {
@@ -405,6 +412,8 @@ int main(int argc, char** argv) {
                  "Most seconds one simulation may take (default 1800); a run it stops reports how far its clock "
                  "got, a lower bound of its time (exit 3)")
       ->transform(real_number(1, 1e6));
+  app.add_flag("-v,--verbose", o.verbose,
+               "Say on stderr how far each simulation has got as it runs (after 1, 3, 7, ... s; then every minute)");
   app.add_option("--keep", o.keep,
                  "Keep the platform spec, host file and smpirun's output in this new or empty folder");
   app.add_option("--seed", o.seed, "Seed of the strategies");

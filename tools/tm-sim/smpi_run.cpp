@@ -6,12 +6,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -153,7 +155,8 @@ struct Finished {
 /// Runs `command` in `folder` (stdout and stderr to files there), in a
 /// process group of its own, killed at `deadline`.
 Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std::string>& env, const fs::path& folder,
-                        std::chrono::steady_clock::time_point deadline) {
+                        std::chrono::steady_clock::time_point deadline,
+                        const std::function<void(double, double)>& on_progress) {
   std::vector<char*> argv;
   argv.reserve(command.size() + 1);
   for (auto& word : command) argv.push_back(word.data());
@@ -183,6 +186,9 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
   if (spawned != 0) throw SystemError("cannot run smpirun (SimGrid's, from Debian's simgrid package): not found");
 
   Finished finished;
+  const auto started = std::chrono::steady_clock::now();
+  auto gap = std::chrono::seconds(1);
+  auto next_progress = started + gap;
   while (true) {
     const auto done = waitpid(pid, &finished.status, WNOHANG);
     if (done == pid) break;
@@ -198,6 +204,13 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
       waitpid(pid, &finished.status, 0);
       finished.timed_out = true;
       break;
+    }
+    if (on_progress && std::chrono::steady_clock::now() > next_progress) {
+      if (const auto reached = last_progress(read_all(out_path))) {
+        on_progress(*reached, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      }
+      gap = std::min<std::chrono::seconds>(gap * 2, std::chrono::seconds(60));
+      next_progress += gap;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -271,7 +284,7 @@ ProxyReport run_proxy(const ProxyRun& run, const sim::PlatformSpec& given_platfo
     auto attempt = command;
     if (precision != kSimGridMaxminPrecision) attempt.push_back(fmt::format("--cfg=maxmin/precision:{:g}", precision));
     attempt.push_back(run.program);
-    const auto finished = spawn_and_wait(attempt, env, folder.path(), deadline);
+    const auto finished = spawn_and_wait(attempt, env, folder.path(), deadline, run.on_progress);
     const auto& out = finished.out;
     const auto& err = finished.err;
     if (finished.timed_out) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct ProxyRun {
   std::vector<std::pair<std::string, std::string>> files;
   std::string platform_module;  ///< libtmap-smpi-platform.so
   double timeout_s = 600;
+  /// Called while the simulation runs, 1, 3, 7, ... s after its start (the
+  /// gaps doubling up to a minute) once the proxy's clock has moved: how far
+  /// it got (simulated seconds) and after how long (wall seconds).
+  std::function<void(double simulated_s, double wall_s)> on_progress;
   std::string keep;  ///< folder to keep the generated files in ("" = none)
 };
 
