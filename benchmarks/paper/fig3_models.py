@@ -52,6 +52,9 @@ def main():
     args = ap.parse_args()
     rows = [json.loads(line) for line in open(os.path.join(args.out, "fig3_smpi.jsonl"))]
     rows = [r for r in rows if r.get("model", "L0.5us_B12.5GBs") == "L0.5us_B12.5GBs"]
+    # A run --timeout stopped has a lower bound, not a time: nothing to order by.
+    bounds = [f"{r['app']} {r['ranks']} {r['strategy']}" for r in rows if r.get("stopped")]
+    rows = [r for r in rows if not r.get("stopped")]
     by_case = {}
     for r in rows:
         by_case.setdefault((r["app"], r["ranks"]), {})[r["strategy"]] = r
@@ -82,7 +85,8 @@ def main():
     lines = ["# Which static model orders Fig. 3's mappings as SimGrid does", "",
              "`benchmarks/paper/fig3_models.py` on `fig3_smpi.jsonl` (default link model): each strategy's mapping made "
              "again on the application's traffic in phases and kept where it is the mapping SimGrid ran "
-             f"({kept} kept, {dropped} not the same mapping any more: {', '.join(stale) or 'none'}). "
+             f"({kept} kept, {dropped} not the same mapping any more: {', '.join(stale) or 'none'}; "
+             f"left out, stopped by the time limit: {', '.join(bounds) or 'none'}). "
              "One round: SimGrid's flow model of the whole "
              "matrix at once (`--simulate`); phased: the predicted time with the traffic's phases one after another "
              "(`predicted_time_s` of a `.phases` traffic).", "",
