@@ -331,7 +331,8 @@ def ohtma_section(title, rows, apps):
         reference, direction = PAPER_OHTMA[app]
         changes = []
         for (a, n), by in sorted(cases.items()):
-            if a == app and "ohtma" in by and reference in by:
+            if a == app and "ohtma" in by and reference in by and not any(
+                    by[s].get("stopped") for s in ("ohtma", reference)):  # a lower bound gives no change
                 changes.append((n, by["ohtma"]["app_time_s"] / by[reference]["app_time_s"] - 1))
         if not changes:
             continue
@@ -368,7 +369,7 @@ def sensitivity_section(rows, sensitivity, apps):
         for m in models:
             by = {r["strategy"]: r for r in every if r["app"] == app and r["ranks"] == n
                   and r.get("model", DEFAULT_MODEL) == m}
-            if all(s in by for s in ("inorder", "ohtma", "greedy", "auto")):
+            if all(s in by and not by[s].get("stopped") for s in ("inorder", "ohtma", "greedy", "auto")):
                 base = by["inorder"]["app_time_s"]
                 cells.append(", ".join(f"{by[s]['app_time_s'] / base:.3f}" for s in ("ohtma", "greedy", "auto")))
             else:
