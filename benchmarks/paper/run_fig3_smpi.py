@@ -221,11 +221,12 @@ def write_rows(path, rows):
 
 
 def complete_cases(rows):
-    """(app, ranks) -> {strategy: row} for the cases in-order ran in."""
+    """(app, ranks) -> {strategy: row} for the cases in-order ran in (to its end: every ratio is over
+    its time)."""
     cases = {}
     for r in rows:
         cases.setdefault((r["app"], r["ranks"]), {})[r["strategy"]] = r
-    return {k: v for k, v in cases.items() if "inorder" in v}
+    return {k: v for k, v in cases.items() if "inorder" in v and not v["inorder"].get("stopped")}
 
 
 def report(rows, out_dir):
