@@ -136,8 +136,10 @@ assert r["messages"] is None and r["bytes"] is None and r["comm_time_s"] is None
 assert any("stopped at the time limit (--timeout 2 s)" in n for n in j["notes"]), j["notes"]
 PY
 test -z "$(ls -A "$TMPDIR")" || fail "--timeout left $(ls "$TMPDIR")"
+rc=0
 "$bin/tm-sim" -t m22.tgt -m m.perm --app 'pingpong --iterations 100000000' --timeout 4 -v > limit.txt \
   2> progress.txt || rc=$?
+test "$rc" -eq 3 || fail "--timeout, text: exit $rc, expected 3"
 grep -qE '^m\.perm +>=[0-9.]+e[-+][0-9]+ +- +- +- +- ' limit.txt || fail "--timeout, text: $(cat limit.txt)"
 # -v: how far it got as it runs (lines after 1 and 3 s; 4 s leaves a slow
 # start a line).
