@@ -24,8 +24,11 @@ constexpr int kMaxDepth = 64;
 constexpr std::int64_t kMaxObjects = std::int64_t{1} << 20;
 constexpr std::size_t kMaxText = 1024;  ///< names, subtypes, info values
 
-/// A cpu or node set as hwloc writes it: "0xffffffff,0x0000000f" (32-bit
-/// words, most significant first), "0xf...f,..." for an infinite set.
+/// A cpu or node set as hwloc writes it (hwloc_bitmap_snprintf): 32-bit
+/// hex words, most significant first, separated by commas; a zero word
+/// between two others is written empty ("0x00000003,,0x0": bits 64 and 65),
+/// and "0xf...f" first marks an infinite set. hwloc_bitmap_sscanf reads
+/// each word with strtoul, so "0x" is optional and an empty word is 0.
 struct Bitmap {
   std::vector<std::uint32_t> words;  ///< least significant first
   bool infinite = false;
@@ -56,20 +59,28 @@ struct Bitmap {
 std::optional<Bitmap> parse_bitmap(std::string_view text) {
   Bitmap map;
   std::vector<std::uint32_t> words;  // most significant first
+  // hwloc asserts on a leading comma and reads a trailing one as a shift
+  // of the whole set; neither is written by hwloc: refused.
+  if (text.empty() || text.front() == ',' || text.back() == ',') return std::nullopt;
   std::size_t start = 0;
   bool first = true;
   while (start <= text.size()) {
     auto end = text.find(',', start);
     if (end == std::string_view::npos) end = text.size();
-    const auto word = text.substr(start, end - start);
+    auto word = text.substr(start, end - start);
     if (first && word == "0xf...f") {
       map.infinite = true;
     } else {
-      if (word.size() < 3 || word.size() > 10 || word[0] != '0' || word[1] != 'x') return std::nullopt;
-      std::uint32_t value = 0;
-      const auto* begin = word.data() + 2;
-      const auto [at, error] = std::from_chars(begin, word.data() + word.size(), value, 16);
-      if (error != std::errc() || at != word.data() + word.size()) return std::nullopt;
+      if (word.starts_with("0x") || word.starts_with("0X")) {
+        word.remove_prefix(2);
+        if (word.empty()) return std::nullopt;  // "0x" alone: strtoul reads nothing
+      }
+      std::uint32_t value = 0;  // an empty word is a zero word
+      if (!word.empty()) {
+        if (word.size() > 8) return std::nullopt;
+        const auto [at, error] = std::from_chars(word.data(), word.data() + word.size(), value, 16);
+        if (error != std::errc() || at != word.data() + word.size()) return std::nullopt;
+      }
       words.push_back(value);
     }
     first = false;
@@ -77,6 +88,9 @@ std::optional<Bitmap> parse_bitmap(std::string_view text) {
     start = end + 1;
   }
   map.words.assign(words.rbegin(), words.rend());
+  // 64-bit hwloc packs the words into 64-bit longs: after "0xf...f" an odd
+  // number of words leaves the upper half of the last long clear.
+  if (map.infinite && map.words.size() % 2 == 1) map.words.push_back(0);
   return map;
 }
 
@@ -426,8 +440,14 @@ void check_hwloc_synthetic(std::string_view description) {
       item = item.substr(0, open);
     }
     const auto colon = item.find(':');
+    // Any whole count is read; one past a node's PUs is "too large", not malformed.
+    constexpr std::uint64_t kMostRead = std::uint64_t{1} << 62;
     const auto count =
-        colon == std::string_view::npos ? std::nullopt : parse_unsigned(item.substr(colon + 1), kMaxNodePus);
+        colon == std::string_view::npos ? std::nullopt : parse_unsigned(item.substr(colon + 1), kMostRead);
+    if (count && *count > static_cast<std::uint64_t>(kMaxNodePus)) {
+      throw InputError("the synthetic description " + quoted + " is too large: '" + std::string(item.substr(0, 64)) +
+                       "' alone is more than a node's " + std::to_string(kMaxNodePus) + " PUs");
+    }
     if (colon == 0 || !count || *count < 1) {
       throw InputError("hwloc synthetic description " + quoted +
                        ": expected items TYPE:COUNT (e.g. 'pack:1 core:4 pu:1'), "
@@ -436,8 +456,8 @@ void check_hwloc_synthetic(std::string_view description) {
     }
     pus *= static_cast<std::int64_t>(*count);
     if (pus > kMaxNodePus) {
-      throw InputError("the synthetic description " + quoted + " has more than " + std::to_string(kMaxNodePus) +
-                       " PUs");
+      throw InputError("the synthetic description " + quoted + " is too large: more than a node's " +
+                       std::to_string(kMaxNodePus) + " PUs");
     }
   }
   if (items == 0) throw InputError("the synthetic description is empty");
