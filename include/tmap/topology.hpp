@@ -76,6 +76,15 @@ class Topology {
   /// distances unchanged), or nullptr where `pes` is not one of them.
   [[nodiscard]] virtual std::unique_ptr<Topology> with_node_pes(PE /*pes*/) const { return nullptr; }
 
+  /// Parts of the machine that no job spans (a Slurm switch tree whose
+  /// leaf switches have no common parent: Slurm accepts it and runs each
+  /// job inside one part): the part a PE is in, 0 on machines of one part.
+  /// Constraints refuse a set of PEs that spans two, with why_apart's reason.
+  [[nodiscard]] virtual std::int64_t part_of(PE /*pe*/) const { return 0; }
+  /// Why PEs a and b cannot be in one job (naming their hosts and what
+  /// separates them); empty when they can.
+  [[nodiscard]] virtual std::string why_apart(PE /*a*/, PE /*b*/) const { return {}; }
+
   /// The group a PE belongs to just below the whole machine: a Tianhe-3
   /// chip or a tree's first branch (its tree path's first step), else its node.
   [[nodiscard]] std::int64_t top_group(PE pe) const;

@@ -42,6 +42,14 @@ Constraints Constraints::allowed(const Topology& topology, std::vector<PE> pes, 
   if (const auto dup = std::adjacent_find(pes.begin(), pes.end()); dup != pes.end()) {
     throw InputError("PE " + std::to_string(*dup) + " is listed twice");
   }
+  // A machine of parts no job spans (a Slurm switch tree Slurm accepts):
+  // refused only when this job spans two.
+  if (!pes.empty()) {
+    const auto part = topology.part_of(pes.front());
+    for (const PE p : pes) {
+      if (topology.part_of(p) != part) throw InputError(topology.why_apart(pes.front(), p));
+    }
+  }
   Constraints c;
   c.allowed_ = std::move(pes);
   c.capacity_ = oversubscription;

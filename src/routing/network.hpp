@@ -43,6 +43,12 @@ class Network {
   [[nodiscard]] virtual bool tree_path(std::int64_t /*node*/, std::vector<std::int64_t>& /*path*/) const {
     return false;
   }
+  /// Parts no cable joins (a Slurm switch tree whose leaf switches have no
+  /// common parent): the part a node is in; 0 where the network is whole.
+  [[nodiscard]] virtual std::int64_t part_of(std::int64_t /*node*/) const { return 0; }
+  /// Why nodes a and b of different parts cannot be in one job, naming
+  /// what separates them; empty when they are in one part.
+  [[nodiscard]] virtual std::string why_apart(std::int64_t /*a*/, std::int64_t /*b*/) const { return {}; }
 };
 
 /// Routes of a cluster on a network: a PE's node is pe / pes_per_node (or,

@@ -123,6 +123,13 @@ Distance ClusterTopology::distance(PE a, PE b) const {
   return depth(ma, local(a, na)) + depth(model_of(nb), local(b, nb)) + network_->hops(na, nb);
 }
 
+std::string ClusterTopology::why_apart(PE a, PE b) const {
+  const auto why = network_->why_apart(node_of(a), node_of(b));
+  if (why.empty()) return {};
+  return fmt::format("hosts {} and {} cannot be in one job: {}; map a job inside one part (give --alloc)",
+                     host_name(node_of(a)), host_name(node_of(b)), why);
+}
+
 std::string ClusterTopology::host_name(NodeId node) const {
   if (!hosts_.empty()) return hosts_[static_cast<std::size_t>(node)];
   return "cn" + std::to_string(node);

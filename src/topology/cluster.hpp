@@ -57,6 +57,8 @@ class ClusterTopology final : public Topology, public TreeView, public HostLayou
     return interface_of<HostLayout>(this, type);
   }
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
+  [[nodiscard]] std::int64_t part_of(PE pe) const override { return network_->part_of(node_of(pe)); }
+  [[nodiscard]] std::string why_apart(PE a, PE b) const override;
   [[nodiscard]] std::string kind() const override { return network_->kind(); }
   [[nodiscard]] std::string description() const override;
 

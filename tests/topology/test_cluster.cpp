@@ -6,11 +6,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "routing/fat_tree.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/machine.hpp"
+#include "tmap/mapping.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
@@ -247,9 +249,9 @@ TEST(SlurmTopology, RefusesWhatSlurmWouldNot) {
       {"SwitchName=s0 Nodes=cn[1-2]\nSwitchName=s1 Nodes=cn2\nSwitchName=top Switches=s[0-1]\n",
        ":2: node cn2 hangs on two switches (also on line 1)"},
       {"SwitchName=s0 Nodes=cn1\nSwitchName=top Switches=s0,s9\n", ":2: switch s9 (under top) is not defined"},
-      {"SwitchName=s0 Nodes=cn1\nSwitchName=a Switches=s0\nSwitchName=b Switches=s0\n",
-       ":3: switch s0 has two parents, a and b"},
-      {"SwitchName=s0 Nodes=cn1\nSwitchName=s1 Nodes=cn2\n", "switches s0 and s1 have no common parent"},
+      {"SwitchName=s0 Nodes=cn1\nSwitchName=a Switches=s0 Nodes=cn2\n",
+       ":2: switch a has both Switches= and Nodes= (Slurm refuses it too)"},
+      {"SwitchName=s0 Nodes=cn1\nSwitchName=a Switches=s0,b\nSwitchName=b Switches=a\n", "is in a cycle"},
       {"SwitchName=s0 Nodes=cn1 Speed=9\n", ":1: unknown setting 'speed'"},
       {"SwitchName=s0 Nodes=cn1\nSwitchName=s0 Nodes=cn2\n", ":2: switch s0 is defined twice"},
   };
@@ -261,6 +263,102 @@ TEST(SlurmTopology, RefusesWhatSlurmWouldNot) {
       EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
     }
   }
+}
+
+// Slurm's topology guide: four leaf switches under each of four top
+// switches (a two-level fat tree; tmap refused it: "two parents"). Nodes of
+// one leaf are 2 apart, of two leaves 4 (up to any top switch and down, as
+// Slurm's switches_dist), and routes to different nodes spread over the
+// top switches.
+TEST(SlurmTopology, LeavesUnderSeveralTopSwitches) {
+  const auto path = conf_file(
+      "SwitchName=s0 Nodes=tux[0-3]\nSwitchName=s1 Nodes=tux[4-7]\nSwitchName=s2 Nodes=tux[8-11]\n"
+      "SwitchName=s3 Nodes=tux[12-15]\nSwitchName=s4 Switches=s[0-3]\nSwitchName=s5 Switches=s[0-3]\n"
+      "SwitchName=s6 Switches=s[0-3]\nSwitchName=s7 Switches=s[0-3]\n");
+  const auto machine = tmap::load_topology(path);
+  ASSERT_EQ(machine->size(), 16);
+  EXPECT_EQ(host_name(*machine, 12), "tux12");
+  EXPECT_EQ(machine->max_distance(), 4);
+  const auto routing = machine->routing_model();
+  ASSERT_NE(routing, nullptr);
+  std::set<std::string> tops;
+  for (tmap::PE a = 0; a < 16; ++a) {
+    for (tmap::PE b = 0; b < 16; ++b) {
+      const tmap::Distance expected = a == b ? 0 : (a / 4 == b / 4 ? 2 : 4);
+      ASSERT_EQ(machine->distance(a, b), expected) << a << " " << b;
+      std::vector<tmap::LinkId> links;
+      routing->route(a, b, links);
+      ASSERT_EQ(static_cast<tmap::Distance>(links.size()), expected) << a << " " << b;
+      if (expected == 4) {
+        const auto up = routing->link_name(links[1]);  // "s0 - s5": the leaf's cable to a top switch
+        const auto down = routing->link_name(links[2]);
+        EXPECT_EQ(up.substr(up.find(" - ")), down.substr(down.find(" - "))) << up << " / " << down;
+        tops.insert(up.substr(up.find(" - ") + 3));
+      }
+    }
+  }
+  EXPECT_EQ(tops, (std::set<std::string>{"s4", "s5", "s6", "s7"}));  // every top switch carries traffic
+}
+
+// Leaf switches with no common parent: Slurm reads the file and runs each
+// job inside one part. tmap maps such a job and refuses only one that spans
+// two parts, naming the hosts and switches.
+TEST(SlurmTopology, PartsWithoutACommonParentTakeJobsInsideOnePart) {
+  const auto path = conf_file(
+      "SwitchName=a0 Nodes=cn[1-2]\nSwitchName=a1 Nodes=cn[3-4]\nSwitchName=top Switches=a[0-1]\n"
+      "SwitchName=b0 Nodes=cn[5-6]\n");
+  const auto machine = tmap::load_topology(path);
+  ASSERT_EQ(machine->size(), 6);
+  EXPECT_EQ(machine->distance(0, 3), 4);  // cn1 - a0 - top - a1 - cn4
+  EXPECT_EQ(machine->distance(4, 5), 2);  // cn5 - b0 - cn6
+  EXPECT_NE(machine->part_of(0), machine->part_of(4));
+  const auto inside = tmap::Constraints::allowed(*machine, {0, 1, 2, 3});
+  EXPECT_EQ(inside.allowed_pes().size(), 4U);
+  try {
+    (void)tmap::Constraints::all(*machine);
+    ADD_FAILURE() << "a job across both parts was accepted";
+  } catch (const tmap::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("hosts cn1 and cn5 cannot be in one job"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a0 and b0"), std::string::npos) << e.what();
+  }
+}
+
+// Slurm's parser joins a line ending in '\' with the next; comments are
+// cut first.
+TEST(SlurmTopology, ContinuationLinesAreJoined) {
+  const auto joined =
+      tmap::load_topology(conf_file("SwitchName=s0 Nodes=cn[1-2]\nSwitchName=s1 Nodes=cn[3-4]\n"
+                                    "SwitchName=spine Switches=s[0-1]\n"));
+  const auto continued =
+      tmap::load_topology(conf_file("SwitchName=s0 \\\n  Nodes=cn[1-2]   # leaf one\n"
+                                    "SwitchName=s1 Nodes=cn[3-4] \\\n\nSwitchName=spine \\\n"
+                                    "  Switches=s[0-1]\n"));
+  ASSERT_EQ(continued->size(), joined->size());
+  for (tmap::PE a = 0; a < joined->size(); ++a) {
+    for (tmap::PE b = 0; b < joined->size(); ++b) EXPECT_EQ(continued->distance(a, b), joined->distance(a, b));
+  }
+  EXPECT_EQ(host_name(*continued, 3), "cn4");
+}
+
+// A chain of switches deeper than Slurm reads (it refuses more than 20
+// levels: "not a tree") is refused in time linear in the file: 200,000
+// levels took quadratic time before.
+TEST(SlurmTopology, ChainsDeeperThanSlurmReadsAreRefused) {
+  std::string text = "SwitchName=s0 Nodes=cn1\n";
+  for (int k = 1; k < 200000; ++k)
+    text += "SwitchName=s" + std::to_string(k) + " Switches=s" + std::to_string(k - 1) + "\n";
+  try {
+    (void)tmap::load_topology(conf_file(text));
+    ADD_FAILURE() << "accepted";
+  } catch (const tmap::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("levels above its lowest switches: Slurm reads at most 20"), std::string::npos)
+        << e.what();
+  }
+  // 20 levels are Slurm's and tmap's.
+  std::string deep = "SwitchName=s0 Nodes=cn[1-2]\n";
+  for (int k = 1; k <= 20; ++k)
+    deep += "SwitchName=s" + std::to_string(k) + " Switches=s" + std::to_string(k - 1) + "\n";
+  EXPECT_EQ(tmap::load_topology(conf_file(deep))->distance(0, 1), 2);
 }
 
 // Nodes of two kinds at different depths (a PU 3 edges below a two-package
