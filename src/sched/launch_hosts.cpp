@@ -9,6 +9,7 @@
 #include "tmap/host_layout.hpp"
 #include "tmap/launch.hpp"
 #include "tmap/topology.hpp"
+#include "util/hostlist.hpp"
 
 namespace tmap {
 
@@ -27,13 +28,9 @@ std::vector<std::string> parse_hosts_file(std::string_view text, const std::stri
       if (entry.find_first_of(" \t") != std::string_view::npos) {
         throw InputError(origin, line, "expected one host name per line, found '" + std::string(entry) + "'");
       }
-      // A launcher file gets the name as it is: no NUL or control byte.
-      if (const auto bad = std::find_if(entry.begin(), entry.end(),
-                                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
-          bad != entry.end()) {
-        throw InputError(origin, line,
-                         fmt::format("a host name holds the control byte 0x{:02x}: not a host name",
-                                     static_cast<unsigned char>(*bad)));
+      // A launcher file gets the name as it is: nothing it reads as syntax.
+      if (const auto why = detail::bad_host_name(entry); !why.empty()) {
+        throw InputError(origin, line, why);
       }
       if (const auto [it, fresh] = line_of.emplace(entry, line); !fresh) {
         throw InputError(

@@ -24,18 +24,16 @@ namespace tmap::topo {
 
 namespace {
 
-/// "4,4" -> {4, 4}; InputError naming `spec` otherwise.
-std::vector<std::int64_t> counts_of(std::string_view list, std::string_view spec) {
+/// "4,4" -> {4, 4}; InputError naming `spec` and the kind's `syntax` otherwise.
+std::vector<std::int64_t> counts_of(std::string_view list, std::string_view spec, std::string_view syntax) {
   std::vector<std::int64_t> counts;
   std::size_t start = 0;
   while (start <= list.size()) {
     const auto end = std::min(list.find(',', start), list.size());
     std::int64_t value = 0;
     if (!detail::parse_int(list.substr(start, end - start), value) || value < 1 || value > (std::int64_t{1} << 20)) {
-      throw InputError(
-          fmt::format("-t '{}': '{}' is not a count between 1 and 2^20 (expected "
-                      "fattree:L;d1,..,dL;u1,..,uL;p1,..,pL, SimGrid's FAT_TREE parameters)",
-                      spec, list.substr(start, end - start)));
+      throw InputError(fmt::format("-t '{}': '{}' is not a count between 1 and 2^20 (expected {})", spec,
+                                   list.substr(start, end - start), syntax));
     }
     counts.push_back(value);
     start = end + 1;
@@ -62,6 +60,8 @@ std::vector<std::string_view> parts_of(std::string_view spec) {
 constexpr std::string_view kFatTreeSyntax =
     "fattree:L;d1,..,dL;u1,..,uL;p1,..,pL (levels; children per switch, parents per element and parallel cables "
     "per level, bottom up: SimGrid's FAT_TREE parameters)";
+constexpr std::string_view kTorusSyntax =
+    "torus:X,Y[,Z,...] (nodes along each dimension, separated by commas: SimGrid's TORUS parameters)";
 constexpr std::string_view kDragonflySyntax =
     "dragonfly:G,gl;C,cl;R,rl;N (groups, chassis per group, routers per chassis, each with the cables a blue, "
     "black or green link stands for, and nodes per router: SimGrid's DRAGONFLY parameters)";
@@ -79,10 +79,10 @@ std::shared_ptr<const routing::Network> named(std::string_view spec, Make make) 
 std::shared_ptr<const routing::Network> fattree_of(std::string_view spec) {
   const auto parts = parts_of(spec);
   if (parts.size() != 4) throw InputError(fmt::format("-t '{}': expected {}", spec, kFatTreeSyntax));
-  const auto levels = counts_of(parts[0], spec);
-  auto down = counts_of(parts[1], spec);
-  auto up = counts_of(parts[2], spec);
-  auto ports = counts_of(parts[3], spec);
+  const auto levels = counts_of(parts[0], spec, kFatTreeSyntax);
+  auto down = counts_of(parts[1], spec, kFatTreeSyntax);
+  auto up = counts_of(parts[2], spec, kFatTreeSyntax);
+  auto ports = counts_of(parts[3], spec, kFatTreeSyntax);
   if (levels.size() != 1 || levels[0] != static_cast<std::int64_t>(down.size()) || down.size() != up.size() ||
       down.size() != ports.size()) {
     throw InputError(
@@ -98,7 +98,7 @@ std::shared_ptr<const routing::Network> dragonfly_of(std::string_view spec) {
   if (parts.size() != 4) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
   std::vector<std::vector<std::int64_t>> counts;
   counts.reserve(parts.size());
-  for (const auto part : parts) counts.push_back(counts_of(part, spec));
+  for (const auto part : parts) counts.push_back(counts_of(part, spec, kDragonflySyntax));
   for (std::size_t k = 0; k < 3; ++k) {
     if (counts[k].size() != 2) throw InputError(fmt::format("-t '{}': expected {}", spec, kDragonflySyntax));
   }
@@ -111,13 +111,8 @@ std::shared_ptr<const routing::Network> dragonfly_of(std::string_view spec) {
 
 std::shared_ptr<const routing::Network> torus_of(std::string_view spec) {
   const auto parts = parts_of(spec);
-  if (parts.size() != 1) {
-    throw InputError(
-        fmt::format("-t '{}': expected torus:X,Y[,Z,...] (nodes along each dimension: SimGrid's TORUS "
-                    "parameters)",
-                    spec));
-  }
-  auto dims = counts_of(parts[0], spec);
+  if (parts.size() != 1) throw InputError(fmt::format("-t '{}': expected {}", spec, kTorusSyntax));
+  auto dims = counts_of(parts[0], spec, kTorusSyntax);
   return named(spec, [&] { return std::make_shared<routing::TorusNetwork>(std::move(dims)); });
 }
 
@@ -128,13 +123,12 @@ std::unique_ptr<Topology> load_node(const std::string& node) {
   std::error_code ec;
   if (std::filesystem::exists(node, ec)) return load_hwloc_xml(node);
   if (node == "this") return HwlocTreeTopology::this_system();
-  // hwloc wants PUs last ("package:2 core:8 pu:1"); a description that stops
-  // at cores means one PU each, as a user counting cores writes it.
-  const auto last = node.find_last_of(" \t");
-  auto tail = node.substr(last == std::string::npos ? 0 : last + 1);
-  for (auto& c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (!tail.starts_with("pu")) return std::make_unique<HwlocTreeTopology>(node + " pu:1", false);
-  return std::make_unique<HwlocTreeTopology>(node, false);
+  // A file name that names no file (a synthetic description has no '/'
+  // and no extension): the file is missing, not a bad description.
+  if (node.find('/') != std::string::npos || node.ends_with(".xml")) {
+    throw InputError(node, "cannot open the hwloc XML file (no such file)");
+  }
+  return std::make_unique<HwlocTreeTopology>(synthetic_with_pus(node), false);
 #else
   throw UnsupportedError("--node '" + node +
                          "': this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): nodes cannot be "
@@ -162,7 +156,8 @@ std::unique_ptr<Topology> network_node(const std::string& node) {
 /// The cluster of `network`'s nodes, named `hosts` (empty: cn<node>),
 /// holding the kinds of node `nodes` says.
 std::unique_ptr<Topology> cluster_of(std::shared_ptr<const routing::Network> network, const NodeSpecs& nodes,
-                                     std::vector<std::string> hosts) {
+                                     std::vector<std::string> hosts, const std::string& names_origin = "host-names") {
+  detail::check_host_names(hosts, names_origin);
   std::vector<NodeModel> models;
   const auto add_model = [&models](const std::string& node) {
     NodeModel model;
@@ -186,12 +181,17 @@ std::unique_ptr<Topology> cluster_of(std::shared_ptr<const routing::Network> net
     for (const auto& [list, node] : nodes.by_hosts) {
       const auto where = "--node '" + list + "=" + node + "'";
       if (node.empty()) throw InputError(where + ": no node after '='");
+      if (list.empty()) throw InputError(where + ": no hosts before '=' (HOSTS=SPEC, e.g. 'gpu[01-04]=core:2')");
       add_model(node);
       for (const auto& host : detail::expand_hostlist(list, where)) {
         const auto it = node_named.find(host);
         if (it == node_named.end()) {
-          throw InputError(fmt::format("{}: host {} is not a node of this machine (its hosts are {} .. {})", where,
-                                       host, node_named.begin()->first, node_named.rbegin()->first));
+          // The first and last in node order (not as text: node1 .. node32, not node1 .. node9).
+          const auto name_of = [&hosts](NodeId k) {
+            return hosts.empty() ? "cn" + std::to_string(k) : hosts[static_cast<std::size_t>(k)];
+          };
+          throw InputError(fmt::format("{}: host {} is not a node of this machine (its {} hosts are {} .. {})", where,
+                                       host, count, name_of(0), name_of(count - 1)));
         }
         auto& first = listed_in[static_cast<std::size_t>(it->second)];
         if (!first.empty()) throw InputError(fmt::format("{}: host {} has a node already ({})", where, host, first));
@@ -230,11 +230,40 @@ std::vector<std::pair<std::string, std::string_view>> settings_of(std::string_vi
 
 }  // namespace
 
-bool is_slurm_topology(std::string_view text) {
+namespace {
+
+/// topology.conf's logical lines, as Slurm's parser reads them: comments
+/// cut at '#', and a line ending in '\\' joined with the next. Each with
+/// the number of its first physical line.
+std::vector<std::pair<std::int64_t, std::string>> logical_lines(std::string_view text) {
+  std::vector<std::pair<std::int64_t, std::string>> result;
   detail::LineReader lines(text);
   std::string_view line;
+  std::string joined;
+  std::int64_t first = 0;
   while (lines.next(line)) {
-    const auto settings = settings_of(detail::strip_comment(line, '#'));
+    auto kept = detail::strip_comment(line, '#');
+    while (!kept.empty() && (kept.back() == ' ' || kept.back() == '\t' || kept.back() == '\r')) kept.remove_suffix(1);
+    if (joined.empty()) first = lines.line_number();
+    const bool continues = kept.ends_with('\\');
+    if (continues) kept.remove_suffix(1);
+    joined.append(kept);
+    if (continues) {
+      joined.push_back(' ');
+      continue;
+    }
+    result.emplace_back(first, std::move(joined));
+    joined.clear();
+  }
+  if (!joined.empty()) result.emplace_back(first, std::move(joined));
+  return result;
+}
+
+}  // namespace
+
+bool is_slurm_topology(std::string_view text) {
+  for (const auto& [at, line] : logical_lines(text)) {
+    const auto settings = settings_of(line);
     if (!settings.empty()) return settings.front().first == "switchname";
   }
   return false;
@@ -251,11 +280,8 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
   std::vector<std::string> hosts;
   std::vector<std::int64_t> switch_of_node;
   std::map<std::string, std::int64_t, std::less<>> line_of_host;
-  detail::LineReader lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    const auto at = lines.line_number();
-    const auto settings = settings_of(detail::strip_comment(line, '#'));
+  for (const auto& [at, line] : logical_lines(text)) {
+    const auto settings = settings_of(line);
     if (settings.empty()) continue;
     if (settings.front().first != "switchname" || settings.front().second.empty()) {
       throw InputError(path, at, "expected SwitchName=NAME first (Slurm's topology.conf)");
@@ -265,6 +291,7 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
       throw InputError(path, at, "switch " + name + " is defined twice");
     }
     Switch s{name, at, {}};
+    bool has_nodes = false;
     for (std::size_t k = 1; k < settings.size(); ++k) {
       const auto& [key, value] = settings[k];
       const auto where = path + ":" + std::to_string(at) + ": " + settings[k].first;
@@ -272,6 +299,7 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
         auto names = detail::expand_hostlist(value, where);
         s.children.insert(s.children.end(), names.begin(), names.end());
       } else if (key == "nodes") {
+        has_nodes = true;
         for (auto& host : detail::expand_hostlist(value, where)) {
           if (const auto [it, fresh] = line_of_host.emplace(host, at); !fresh) {
             throw InputError(
@@ -285,10 +313,14 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
                          "unknown setting '" + key + "' (topology.conf has SwitchName, Switches, Nodes, LinkSpeed)");
       }
     }
+    if (has_nodes && !s.children.empty()) {
+      // Slurm's own refusal ("has both child switches and nodes").
+      throw InputError(path, at, "switch " + name + " has both Switches= and Nodes= (Slurm refuses it too)");
+    }
     switches.push_back(std::move(s));
   }
   if (switches.empty()) throw InputError(path, "no switch (SwitchName=...) in the file");
-  std::vector<std::int64_t> parent(switches.size(), -1);
+  std::vector<std::vector<std::int64_t>> children(switches.size());
   std::vector<std::string> names;
   for (std::size_t p = 0; p < switches.size(); ++p) {
     names.push_back(switches[p].name);
@@ -298,24 +330,18 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
         throw InputError(path, switches[p].line,
                          "switch " + child + " (under " + switches[p].name + ") is not defined");
       }
-      auto& up = parent[static_cast<std::size_t>(it->second)];
-      if (up >= 0) {
-        throw InputError(path, switches[p].line,
-                         "switch " + child + " has two parents, " + switches[static_cast<std::size_t>(up)].name +
-                             " and " + switches[p].name);
-      }
-      up = static_cast<std::int64_t>(p);
+      children[p].push_back(it->second);
     }
   }
   std::shared_ptr<const routing::Network> network;
   try {
-    network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(parent),
+    network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(children),
                                                            std::move(switch_of_node), path);
   } catch (const InputError& e) {
     if (!e.file().empty()) throw;
     throw InputError(path, e.problem());
   }
-  return cluster_of(std::move(network), nodes, std::move(hosts));
+  return cluster_of(std::move(network), nodes, std::move(hosts), path + ": Nodes=");
 }
 
 }  // namespace tmap::topo
@@ -333,9 +359,15 @@ NodeArgs parse_node_args(const std::vector<std::string>& args, const std::string
       parsed.by_hosts.emplace_back(arg.substr(0, eq), arg.substr(eq + 1));
       continue;
     }
+    if (arg.empty() || arg.find_first_not_of(" \t") == std::string::npos) {
+      throw ParameterError(origin +
+                           ": empty; give what a node holds (e.g. 'package:2 core:12', an lstopo XML file, "
+                           "or this)");
+    }
     if (!parsed.node.empty()) {
+      const auto spec = arg.substr(arg.find_first_not_of('='));
       throw ParameterError(origin + ": '" + parsed.node + "' and '" + arg +
-                           "' are each for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + arg + "')");
+                           "' are each for every node; give the others as HOSTS=SPEC ('gpu[01-04]=" + spec + "')");
     }
     parsed.node = arg;
   }
@@ -347,8 +379,18 @@ MachineSpec machine_spec_from_text(const std::string& topology, const std::strin
   std::vector<std::string> node_args;
   for (std::size_t start = 0; start < nodes.size();) {
     const auto end = std::min(nodes.find(';', start), nodes.size());
-    if (end > start) node_args.push_back(nodes.substr(start, end - start));
+    const auto entry = nodes.substr(start, end - start);
+    // An empty entry (";;", a ';' at either end) is a mistake, never "one PE a node".
+    if (entry.find_first_not_of(" \t") == std::string::npos) {
+      throw ParameterError(prefix + "NODE '" + nodes.substr(0, 80) +
+                           "': an empty entry between ';' (entries are SPEC or HOSTS=SPEC, e.g. "
+                           "'package:2 core:12;gpu[01-04]=core:16')");
+    }
+    node_args.push_back(entry);
     start = end + 1;
+  }
+  if (nodes.ends_with(';')) {
+    throw ParameterError(prefix + "NODE '" + nodes.substr(0, 80) + "': an empty entry after the last ';'");
   }
   const auto parsed = parse_node_args(node_args, prefix + "NODE");
   MachineSpec spec{topology, parsed.node, {}, {}, parsed.by_hosts};

@@ -45,13 +45,24 @@ std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::from_xml_text(const std::s
   return result;
 }
 
+std::string synthetic_with_pus(const std::string& description) {
+  auto end = description.find_last_not_of(" \t\n");
+  if (end == std::string::npos) return description;
+  const auto last = description.find_last_of(" \t\n", end);
+  auto tail = description.substr(last == std::string::npos ? 0 : last + 1,
+                                 end - (last == std::string::npos ? 0 : last + 1) + 1);
+  for (auto& c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return tail.starts_with("pu") ? description : description.substr(0, end + 1) + " pu:1";
+}
+
 std::unique_ptr<HwlocTreeTopology> HwlocTreeTopology::this_system() {
   // hwloc would read these unchecked (topology/hwloc_input.hpp): read here, checked.
   for (const char* variable : {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC"}) {
     const char* value = std::getenv(variable);
     if (value == nullptr || *value == '\0') continue;
     try {
-      return std::make_unique<HwlocTreeTopology>(value, std::string_view(variable) == "HWLOC_XMLFILE");
+      const bool xml = std::string_view(variable) == "HWLOC_XMLFILE";
+      return std::make_unique<HwlocTreeTopology>(xml ? std::string(value) : synthetic_with_pus(value), xml);
     } catch (const InputError& e) {  // named as the variable that said it
       throw InputError(std::string(variable) + "=" + value, e.problem());
     }

@@ -18,6 +18,12 @@
 
 namespace tmap::topo {
 
+/// A synthetic description as users write it, as hwloc reads it: hwloc
+/// wants PUs last ("package:2 core:8 pu:1"); a description that stops at
+/// cores means one PU each. One reading for --node, TMAP_NODE and
+/// HWLOC_SYNTHETIC.
+[[nodiscard]] std::string synthetic_with_pus(const std::string& description);
+
 class HwlocTreeTopology final : public Topology, public TreeView, public HostLayout {
  public:
   /// `source` is a file path (xml = true) or a synthetic description.

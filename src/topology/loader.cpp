@@ -371,9 +371,19 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
     return parse_topology_file(detail::read_text_file(path), path);
   }
   if (std::filesystem::exists(path, ec)) throw InputError(path, "is not a regular file");
-  throw InputError("-t: cannot open topology file '" + path +
-                   "' (no such file), and it is not a Scotch target description (" + known_kinds() +
-                   ") or a tianhe3:RxC spec");
+  // A misspelt kind ("fatree:...", "torus2d 4 4"): the kind it most likely meant.
+  const auto kind_end = std::min(spec.find_first_of(": \t"), spec.size());
+  std::vector<std::string_view> kinds{"fattree", "dragonfly", "torus", "tianhe3"};
+  for (const auto& kind : target_kinds()) kinds.push_back(kind.name);
+  const auto meant = detail::closest_name(spec.substr(0, kind_end), kinds);
+  const auto suggestion =
+      meant.empty() ? std::string()
+                    : " (did you mean " + meant + (kind_end < spec.size() && spec[kind_end] == ':' ? ":" : "") + "?)";
+  throw InputError("-t: cannot open topology file '" + std::string(spec.substr(0, 60)) +
+                   "' (no such file), and it is no machine tmap knows" + suggestion +
+                   ". -t takes a Scotch target or its file (" + known_kinds() +
+                   "), tianhe3:RxC, a network of nodes (fattree:L;d1,..;u1,..;p1,.., dragonfly:G,gl;C,cl;R,rl;N, "
+                   "torus:X,Y[,Z]) with --node, a Slurm topology.conf, an hwloc XML file, or a .dist matrix");
 }
 
 std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
@@ -403,6 +413,8 @@ std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
       return topo::load_slurm_cluster(text, std::string(topology), nodes);
     }
   }
+  // The machine first: a misspelt -t is -t's mistake, not --node's.
+  auto machine = load_topology(spec.topology);
   if (!spec.node.empty() || !spec.node_by_hosts.empty()) {
     throw ParameterError(
         "node: only a network of nodes (fattree:..., dragonfly:..., torus:..., topology.conf) takes a node "
@@ -415,7 +427,7 @@ std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
         "hosts "
         "of this machine with --hosts FILE or an allocation");
   }
-  return load_topology(spec.topology);
+  return machine;
 }
 
 }  // namespace tmap

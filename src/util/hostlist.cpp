@@ -1,6 +1,9 @@
 #include "util/hostlist.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <unordered_map>
 
 #include "tmap/error.hpp"
 #include "util/text.hpp"
@@ -112,6 +115,40 @@ std::vector<std::string> expand_hostlist(std::string_view list, const std::strin
   for (const auto item : items) expand_item(item, "", hosts, origin);
   if (hosts.empty()) throw InputError(origin + ": no hosts given");
   return hosts;
+}
+
+std::string bad_host_name(std::string_view host) {
+  if (host.empty()) return "an empty host name";
+  for (const char c : host) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte <= 0x20 || byte == 0x7f) {
+      return byte == ' ' ? "a blank inside a host name (launcher files would read two words)"
+                         : fmt::format("the control byte 0x{:02x} inside a host name", byte);
+    }
+    if (std::string_view("=#,:'\"\\[]").find(c) != std::string_view::npos) {
+      return fmt::format(
+          "'{}' inside a host name (rankfiles, hostfiles and Hydra configfiles read it as syntax; "
+          "host names are letters, digits, '-', '.' and '_')",
+          c);
+    }
+  }
+  return {};
+}
+
+void check_host_names(const std::vector<std::string>& hosts, const std::string& origin) {
+  std::unordered_map<std::string_view, std::size_t> node_of;
+  node_of.reserve(hosts.size());
+  for (std::size_t k = 0; k < hosts.size(); ++k) {
+    if (const auto why = bad_host_name(hosts[k]); !why.empty()) {
+      auto shown = hosts[k].substr(0, 64);  // printable in the message
+      for (auto& c : shown) c = static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
+      throw InputError(origin + ": host '" + shown + "': " + why);
+    }
+    if (const auto [it, fresh] = node_of.emplace(hosts[k], k); !fresh) {
+      throw InputError(fmt::format("{}: host {} is listed twice (nodes {} and {}): each node needs its own name",
+                                   origin, hosts[k], it->second, k));
+    }
+  }
 }
 
 }  // namespace tmap::detail

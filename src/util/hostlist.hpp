@@ -14,4 +14,13 @@ namespace tmap::detail {
 /// brackets, bad ranges, more than 2^20 hosts or none.
 [[nodiscard]] std::vector<std::string> expand_hostlist(std::string_view list, const std::string& origin);
 
+/// Why `host` cannot name a host in a launcher file (a blank or control
+/// byte, or one of = # , : ' " \ [ ] that rankfiles, hostfiles and Hydra
+/// configfiles read as syntax); empty when it can.
+[[nodiscard]] std::string bad_host_name(std::string_view host);
+
+/// The names a machine gives its nodes, checked: each a host name
+/// (bad_host_name) and none twice. InputError naming `origin` and the host.
+void check_host_names(const std::vector<std::string>& hosts, const std::string& origin);
+
 }  // namespace tmap::detail

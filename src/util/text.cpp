@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -142,6 +144,40 @@ std::string quote(std::string_view token) {
   constexpr std::size_t kMax = 40;
   if (token.size() > kMax) return "'" + std::string(token.substr(0, kMax)) + "...'";
   return "'" + std::string(token) + "'";
+}
+
+std::string closest_name(std::string_view word, const std::vector<std::string_view>& names) {
+  constexpr std::size_t kMostEdits = 2;
+  if (word.size() > 64) return {};
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  std::string best;
+  std::size_t best_edits = kMostEdits + 1;
+  bool tied = false;
+  std::vector<std::size_t> row;
+  std::vector<std::size_t> previous;
+  for (const auto name : names) {
+    // Levenshtein distance, one row at a time.
+    previous.resize(name.size() + 1);
+    for (std::size_t j = 0; j <= name.size(); ++j) previous[j] = j;
+    for (std::size_t i = 1; i <= word.size(); ++i) {
+      row.assign(name.size() + 1, 0);
+      row[0] = i;
+      for (std::size_t j = 1; j <= name.size(); ++j) {
+        const std::size_t change = lower(word[i - 1]) == lower(name[j - 1]) ? 0 : 1;
+        row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + change});
+      }
+      previous.swap(row);
+    }
+    const auto edits = previous[name.size()];
+    if (edits < best_edits) {
+      best_edits = edits;
+      best = std::string(name);
+      tied = false;
+    } else if (edits == best_edits) {
+      tied = true;
+    }
+  }
+  return best_edits <= kMostEdits && !tied ? best : std::string();
 }
 
 std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi, std::string_view what,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tmap/types.hpp"
 
@@ -87,5 +88,10 @@ Volume parse_volume(std::string_view token, const std::string& origin, std::int6
 
 /// Quotes a token for a message, shortening long ones.
 std::string quote(std::string_view token);
+
+/// The name of `names` a misspelt `word` most likely meant: at most two
+/// edits away (insertions, deletions, substitutions, case ignored) and
+/// closer than any other; empty when none is.
+std::string closest_name(std::string_view word, const std::vector<std::string_view>& names);
 
 }  // namespace tmap::detail

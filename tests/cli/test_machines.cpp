@@ -332,7 +332,7 @@ TEST(Machines, TwoKindsOfNodeInOneMachine) {
   // Mistakes named.
   const auto outside = box.run("tm-map", {"-t", "fattree:2;2,2;1,1;1,1", "--node", "cn[3-4]=core:2", "-c", "ring.coo"});
   EXPECT_EQ(outside.exit_code, 2);
-  EXPECT_NE(outside.err.find("--node 'cn[3-4]=core:2': host cn4 is not a node of this machine (its hosts are cn0 .. "
+  EXPECT_NE(outside.err.find("--node 'cn[3-4]=core:2': host cn4 is not a node of this machine (its 4 hosts are cn0 .. "
                              "cn3)"),
             std::string::npos)
       << outside.err;

@@ -25,7 +25,9 @@ TEST(Launch, HostsFilesListOneHostALineInNodeOrder) {
   refused("a b\nc\n", "hosts:1: expected one host name per line");
   refused("a\na\n", "hosts:2: host a is listed twice (first on line 1)");
   refused("a\n", "lists 1 hosts but the machine has 2 nodes");
-  refused("a\nb\x01\n", "hosts:2: a host name holds the control byte 0x01");
+  refused("a\nb\x01\n", "hosts:2: the control byte 0x01 inside a host name");
+  refused("a\nrank=b\n", "hosts:2: '=' inside a host name");
+  refused("a\nb,c\n", "hosts:2: ',' inside a host name");
 }
 
 TEST(Launch, LauncherFilesByHand) {

@@ -105,9 +105,15 @@ void InputOptions::add_to(CLI::App& app) {
   app.add_option("--host-pattern", host_pattern,
                  "Regular expression matching a whole host name, its first group the node id (default: the "
                  "host name's trailing number, cn0012 -> 12)");
-  app.add_option("--hosts", hosts_file,
-                 "Host names in the machine's node order, one per line (line k names node k): used in launcher "
-                 "files and to read --alloc host lists whose names carry no node number");
+  // An empty value is a mistake (a variable left unset), never "no names".
+  const auto not_empty = [](const std::string& value) {
+    return value.find_first_not_of(" \t\n") == std::string::npos ? std::string("is empty") : std::string();
+  };
+  auto* hosts_option =
+      app.add_option("--hosts", hosts_file,
+                     "Host names in the machine's node order, one per line (line k names node k): used in launcher "
+                     "files and to read --alloc host lists whose names carry no node number")
+          ->check(not_empty);
   app.add_option("--node", node_args,
                  "What each node of a network (-t fattree:...) holds: an hwloc synthetic description "
                  "('package:2 core:8'), an lstopo XML file of one node, or 'this' (this machine); default one PE "
@@ -115,7 +121,9 @@ void InputOptions::add_to(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--host-names", host_name_list,
                  "The nodes of a network (-t fattree:...) by name, in node order, as a Slurm host list "
-                 "('cn[01-16]'); launcher files and --alloc use them");
+                 "('cn[01-16]'); launcher files and --alloc use them")
+      ->check(not_empty)
+      ->excludes(hosts_option);
   app.add_option("--pes-per-node", pes_per_node,
                  "PEs of one host where the machine does not say (a tleaf: the PEs below one of its levels; "
                  "default the last level's)")
@@ -241,6 +249,9 @@ std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const
   }
   if (allocation) {
     allocation->resolve(t);
+    if (listed == nullptr && host_pattern.empty()) {
+      if (const auto read = host_number_note(*allocation, t); !read.empty()) note(read);
+    }
     if (cpus_per_rank) {
       allocation->cpus_per_rank = *cpus_per_rank;
       allocation->cpus_per_rank_origin = "--cpus-per-rank";
