@@ -69,6 +69,12 @@ struct Allocation {
 [[nodiscard]] NodeId node_of_host(std::string_view host, const std::string& host_pattern = {},
                                   const std::string& origin = "--alloc", const HostIds* known = nullptr);
 
+/// Where `allocation` named hosts of a machine whose hosts have no names
+/// (each read by its trailing number as a node id, counting from 0), what
+/// each became and how to name the hosts instead; empty where every host
+/// is the machine's own name (cn<id>) or the allocation gave ids.
+[[nodiscard]] std::string host_number_note(const Allocation& allocation, const Topology& topology);
+
 /// Expands Slurm's compressed counts ("72(x2),36" -> 72 72 36).
 [[nodiscard]] std::vector<std::int64_t> expand_slurm_counts(std::string_view text, const std::string& origin);
 
