@@ -14,10 +14,9 @@ namespace tmap {
 std::vector<std::string> comparison_strategies(std::string_view list) {
   std::vector<std::string> names;
   if (list == "all") {
-    // The default repeats one of the others' rows: every strategy but it.
-    for (const auto& s : strategy_table()) {
-      if (s.name != default_strategy()) names.emplace_back(s.name);
-    }
+    // Every row of the table, the default (auto) included: it is what a
+    // user runs, even where its row repeats the candidate it chose.
+    for (const auto& s : strategy_table()) names.emplace_back(s.name);
     return names;
   }
   std::string_view rest = list;
@@ -74,18 +73,39 @@ Comparison compare(const Problem& problem, const Run& run, std::span<const std::
   }
   Run job = run;
   if (!job.hooks.control) job.hooks.control = std::make_shared<RunControl>();
+  // The ratios' bases are in-order and plain Scotch as they are: never
+  // refined. A listed row of theirs that the run refines (--refine, or a
+  // bottleneck objective's own refinement) is labelled by what refined it,
+  // and the plain row is shown beside it.
+  const Objective objective = job.measured_objective();
+  const bool refines = job.refine.kind != RefineKind::None || objective != Objective::HopBytes;
+  const auto is_reference = [](std::string_view name) { return name == "inorder" || name == "scotch"; };
   for (std::size_t k = 0; k < strategies.size() && !job.stopped(); ++k) {
     c.results.push_back(run_and_report(strategies[k], problem, job, routing));
+    if (refines && is_reference(strategies[k])) {
+      auto& label = c.results.back().report.strategy;
+      if (job.refine.kind != RefineKind::None) label += ":" + std::string(refine_kind_name(job.refine.kind));
+      if (objective != Objective::HopBytes) label += "+" + std::string(objective_name(objective));
+    }
     if (on_row) on_row(k, c.results.back());
   }
   if (job.stopped()) {
     c.stopped = true;
     job.hooks.control = std::make_shared<RunControl>();  // the references below still run
   }
+  Run plain = job;
+  plain.refine.kind = RefineKind::None;
+  plain.objective.reset();
   for (const std::string name : {"inorder", "scotch"}) {
-    const bool listed =
-        std::any_of(c.results.begin(), c.results.end(), [&](const auto& r) { return r.report.strategy == name; });
-    if (!listed) c.references.push_back(run_and_report(name, problem, job, routing));
+    const auto row_named = [&](std::string_view label) {
+      return std::any_of(c.results.begin(), c.results.end(), [&](const auto& r) { return r.report.strategy == label; });
+    };
+    if (row_named(name)) continue;
+    auto reference = run_and_report(name, problem, plain, routing);
+    reference.report.objective = objective;
+    // Shown beside a refined row of it; otherwise the ratios' base alone.
+    const bool listed = std::find(strategies.begin(), strategies.end(), name) != strategies.end();
+    (listed ? c.results : c.references).push_back(std::move(reference));
   }
   c.notes = problem_notes(problem);
   return c;
