@@ -25,6 +25,7 @@ TMAP_API_BEGIN
 namespace tmap {
 
 class Topology;
+class CommMatrix;
 
 /// A hosts file (`--hosts`): one host name per line in node order, `#`
 /// comments. InputError naming `origin` and the line for a line of two
@@ -95,6 +96,19 @@ struct RankSlots {
 /// each node are put on its groups in that order (same cost), so a
 /// hostfile launch binds every rank to the CPUs the rankfile names.
 void keep_slurm_order(Mapping& mapping, const Topology& topology, const RankSlots& slots);
+
+/// Where a node's ranks run when a launcher binds them itself (a hostfile,
+/// machinefile or Hydra configfile names only hosts): each node's ranks,
+/// in rank order, on the node's allowed PEs in increasing order (what
+/// mpirun --bind-to core and srun's block binding do).
+[[nodiscard]] Mapping launcher_order_mapping(std::span<const PE> mapping, const Topology& topology,
+                                             const Constraints& constraints);
+
+/// For the formats that name only hosts: where the launcher's own order
+/// (launcher_order_mapping) costs more hop-bytes than `mapping`, a note
+/// saying how many ranks move and what they cost; empty otherwise.
+[[nodiscard]] std::string launcher_order_note(MappingFormat format, std::span<const PE> mapping, const CommMatrix& comm,
+                                              const Topology& topology, const Constraints& constraints);
 
 /// True for the formats a launcher reads (rankfile, hostfile, machinefile,
 /// hydra).

@@ -75,7 +75,7 @@ std::vector<Refusal> refusals() {
       {"hosts_with_a_nul",
        {{"c.coo", kRing}, {"h.txt", std::string("cn0\ncn\0x\ncn2\ncn3\n", 17)}},
        {"-t", "tianhe3:1x1,nodes=4,cores=1", "-c", "c.coo", "--hosts", "h.txt", "--format", "hostfile"},
-       "h.txt:2: a host name holds the control byte 0x00"},
+       "h.txt:2: the control byte 0x00 inside a host name"},
       {"monitoring_rank_past_the_limit",
        {{"run/prof.0.prof", "E 0 1 5 bytes 1 msgs sent\n"},
         {"run/prof.1.prof", "E 1 0 5 bytes 1 msgs sent\n"},
@@ -98,7 +98,8 @@ std::vector<Refusal> refusals() {
       {"do_not_fit_names_the_k",
        {{"c.coo", "9\n0 8 5\n"}},
        {"-t", "cmplt 4", "-c", "c.coo"},
-       "9 ranks do not fit: 4 allowed PEs x 1 rank(s) each = 4 slots (use -o 3 to put 3 ranks on each PE"},
+       "9 ranks do not fit: 4 allowed PEs x 1 rank(s) each = 4 slots; give the job more PEs (9 ranks need 9 PEs: "
+       "a larger allocation, or more nodes of 1 PE(s)), or, to share CPUs between ranks, -o 3"},
       {"machine_and_matrix_swapped",
        {{"c.mat", "0 1\n1 0\n"}, {"m.tgt", "cmplt 2\n"}},
        {"-t", "c.mat", "-c", "m.tgt"},

@@ -25,7 +25,12 @@ using namespace tmap::cli;
 /// Why the ranks do not fit, and what would make them: the -o K that fits
 /// them, the scheduler's shortfall, or a matrix numbered from 1 (rank 0
 /// silent, one rank too many).
-std::string not_fitting(const CommMatrix& comm, const Constraints& c, const std::string& shortfall) {
+/// Why the ranks do not fit, and what to do: where a network's nodes are
+/// one PE each because --node was left out, describe the node; otherwise
+/// more nodes first (a production job wants a CPU per rank), sharing CPUs
+/// (-o) last.
+std::string not_fitting(const CommMatrix& comm, const Constraints& c, const std::string& shortfall,
+                        const Topology& topology, bool node_given) {
   const auto n = comm.num_ranks();
   const auto pes = static_cast<std::int64_t>(c.allowed_pes().size());
   auto text = fmt::format("{} ranks do not fit: {} allowed PEs x {} rank(s) each = {} slots", n, pes, c.capacity(),
@@ -36,11 +41,21 @@ std::string not_fitting(const CommMatrix& comm, const Constraints& c, const std:
     const auto t = comm.targets(i);
     rank0_silent = t.empty() || t.front() != 0;
   }
+  const auto kind = topology.kind();
+  const bool network = kind == "fattree" || kind == "dragonfly" || kind == "torus" || kind == "slurm-tree";
   if (rank0_silent && n - 1 <= c.num_slots()) {
     text += "; rank 0 sends and receives nothing: is the matrix numbered from 1? (tmap numbers ranks from 0)";
+  } else if (network && !node_given && topology.size() == topology.num_nodes()) {
+    text += fmt::format(
+        "; without --node each of the {} nodes is one PE: say what a node holds, e.g. --node 'package:2 core:12' "
+        "(hwloc's synthetic description), --node node.xml (lstopo --of xml) or --node this",
+        topology.num_nodes());
   } else if (pes > 0) {
-    text += fmt::format(" (use -o {} to put {} ranks on each PE, or a machine of {} PEs)", (n + pes - 1) / pes,
-                        (n + pes - 1) / pes, n);
+    const auto per_node = topology.size() / std::max<NodeId>(1, topology.num_nodes());
+    text += fmt::format(
+        "; give the job more PEs ({} ranks need {} PEs: a larger allocation, or more nodes of {} PE(s)), or, to share "
+        "CPUs between ranks, -o {}",
+        n, n, per_node, (n + pes - 1) / pes);
   }
   return text;
 }
@@ -309,7 +324,8 @@ int main(int argc, char** argv) {
           "--format hydra writes a Hydra -configfile and needs the program: give --program 'CMD ARGS'");
     }
     if (comm.num_ranks() > constraints.num_slots()) {
-      throw InputError(not_fitting(comm, constraints, in.rank_slots(*topology, allocation).shortfall));
+      throw InputError(not_fitting(comm, constraints, in.rank_slots(*topology, allocation).shortfall, *topology,
+                                   !in.node_args.empty()));
     }
     check_problem(problem);
 
@@ -394,6 +410,12 @@ int main(int argc, char** argv) {
                       "slow each other down many times over; launch with --mca mpi_yield_when_idle 1 (Open MPI) or "
                       "give each rank a CPU of its own",
                       constraints.capacity(), constraints.capacity()));
+    }
+    if (!silent) {
+      if (const auto moved = launcher_order_note(out_format, result.mapping, comm, *topology, constraints);
+          !moved.empty()) {
+        note(moved);
+      }
     }
     simulation.run(problem, {&result});
     // The link loads first: if either write fails, standard output stays empty.
