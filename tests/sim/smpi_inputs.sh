@@ -168,7 +168,10 @@ kill -TERM "$sim"
 rc=0
 wait "$sim" || rc=$?
 test "$rc" -eq 130 || fail "SIGTERM: exit $rc, expected 130 ($(cat term.err))"
-sleep 0.2
+# At once, no grace period: tm-sim waits for every process of smpirun's
+# group (smpimain ran on for 1-4 s after tm-sim had exited).
+left=$(pgrep -g "$smpirun_pid" || true)
+test -z "$left" || fail "SIGTERM: tm-sim exited while $(ps -o pid=,comm= -p "${left//$'\n'/,}" | tr '\n' ' ') still ran"
 ! kill -0 "$smpirun_pid" 2> /dev/null || fail "SIGTERM left smpirun ($smpirun_pid) running"
 test -z "$(ls -A "$TMPDIR")" || fail "SIGTERM left $(ls "$TMPDIR")"
 test ! -e never.txt || fail "SIGTERM: an output was written"

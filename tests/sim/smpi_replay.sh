@@ -47,6 +47,17 @@ expect "replay of monitoring output, 4 + 2 messages in 4 phases" "$(field record
   "$(python3 -c "print(10 * (12 * 1e-6 + 2 * 1e6 / 1e9))")"
 [ "$(field recorded.json messages)" = 60 ] || fail "recorded: $(field recorded.json messages) messages, not 60"
 
+# Messages of 0 bytes are sent as recorded (issue 61: 5 + 5 recorded, 0 sent, time 0):
+# 5 phases of a 3-hop latency each way at once, and SMPI's 16 ns of bookkeeping
+# per message (a send and a receive a phase: with no bytes it is no longer negligible).
+mkdir zero
+printf '# POINT TO POINT\nE\t0\t1\t0 bytes\t5 msgs sent\n' > zero/run.0.prof
+printf '# POINT TO POINT\nE\t1\t0\t0 bytes\t5 msgs sent\n' > zero/run.1.prof
+sim zero.json zero/run 'replay --iterations 10'
+[ "$(field zero.json messages)" = 100 ] || fail "zero bytes: $(field zero.json messages) messages, not 100"
+expect "replay of 0-byte messages, 5 + 5 in 5 phases" "$(field zero.json app_time_s)" \
+  "$(python3 -c "print(10 * 5 * (3 * 1e-6 + 2 * 16e-9))")"
+
 printf '2\nphase 2\n0 1 1000000\nphase\n1 0 1000000\n' > phased.phases
 sim phased.json phased.phases 'replay --iterations 10'
 expect "replay of a traffic in phases, 2 + 1 runs" "$(field phased.json app_time_s)" \

@@ -62,10 +62,36 @@ std::string replay_traffic(const CommMatrix& bytes, const CommMatrix* messages) 
     for (Rank i = 0; i < n; ++i) {
       for (const Rank j : bytes.targets(i)) phases = std::max(phases, messages_of(messages, i, j));
     }
+    // Messages of 0 bytes (a matrix of bytes keeps no entry for them):
+    // monitoring recorded them, so they are sent too (they synchronise).
+    std::vector<std::pair<Rank, Pair>> empty;
+    for (Rank i = 0; messages != nullptr && i < std::min(n, messages->num_ranks()); ++i) {
+      const auto targets = messages->targets(i);
+      const auto counts = messages->volumes(i);
+      const auto with_bytes = bytes.targets(i);
+      for (std::size_t k = 0; k < targets.size(); ++k) {
+        const Rank j = targets[k];
+        if (j == i || j >= n || counts[k] <= 0 || std::binary_search(with_bytes.begin(), with_bytes.end(), j)) {
+          continue;
+        }
+        phases = std::max(phases, static_cast<std::int64_t>(counts[k]));
+        empty.emplace_back(i, Pair{j, 0, counts[k], 0, 0});
+      }
+    }
     add(bytes, 0, 0, phases);
+    for (auto& [i, pair] : empty) {
+      pair.span = phases;
+      sends[static_cast<std::size_t>(i)].push_back(pair);
+      receives[static_cast<std::size_t>(pair.peer)].push_back({i, 0, pair.messages, 0, phases});
+    }
   }
   // Receives by source (sends are by destination within a phase already:
   // rows are sorted), in phase order as the sends.
+  for (auto& list : sends) {  // the 0-byte pairs were appended
+    std::stable_sort(list.begin(), list.end(), [](const Pair& a, const Pair& b) {
+      return a.first != b.first ? a.first < b.first : a.peer < b.peer;
+    });
+  }
   for (auto& list : receives) {
     std::stable_sort(list.begin(), list.end(), [](const Pair& a, const Pair& b) {
       return a.first != b.first ? a.first < b.first : a.peer < b.peer;

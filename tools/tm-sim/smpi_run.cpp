@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -152,6 +154,19 @@ struct Finished {
   std::string err;
 };
 
+/// Kills smpirun's process group and waits for every process of it:
+/// smpimain too, which smpirun's death hands to tm-sim (a child subreaper,
+/// see spawn_and_wait), so that none outlives tm-sim (it ran on 1-4 s
+/// after a SIGTERM).
+void stop_group(pid_t group, int& status) {
+  kill(-group, SIGKILL);
+  while (waitpid(group, &status, 0) < 0 && errno == EINTR) {
+  }
+  int other = 0;
+  while (waitpid(-group, &other, 0) > 0 || errno == EINTR) {
+  }
+}
+
 /// Runs `command` in `folder` (stdout and stderr to files there), in a
 /// process group of its own, killed at `deadline`.
 Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std::string>& env, const fs::path& folder,
@@ -179,6 +194,9 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);  // a group of its own: a time limit stops all of it
+  // The processes smpirun starts come back to tm-sim if smpirun dies
+  // first, so that stop_group can wait for them.
+  (void)prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, "smpirun", &actions, &attributes, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -195,13 +213,11 @@ Finished spawn_and_wait(std::vector<std::string> command, const std::vector<std:
     if (done < 0) throw SystemError("waiting for smpirun failed");
     if (interrupted()) {
       // smpirun and smpimain are in the group; the folder goes with the throw.
-      kill(-pid, SIGKILL);
-      waitpid(pid, &finished.status, 0);
+      stop_group(pid, finished.status);
       throw Interrupted{};
     }
     if (std::chrono::steady_clock::now() > deadline) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &finished.status, 0);
+      stop_group(pid, finished.status);
       finished.timed_out = true;
       break;
     }
