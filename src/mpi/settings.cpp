@@ -1,5 +1,6 @@
 #include "mpi/settings.hpp"
 
+#include <array>
 #include <cstdlib>
 #include <string_view>
 
@@ -62,9 +63,39 @@ Settings settings_from(const tmap_orders_settings* given) {
   return s;
 }
 
+namespace {
+
+/// A machine's error in the words the MPI layer's user set: the variables
+/// (and Open MPI's parameters), not tm-map's flags.
+std::string in_variables(std::string message) {
+  struct Word {
+    std::string_view flag;
+    std::string_view variable;
+  };
+  static constexpr std::array<Word, 6> kWords{{{"--node", "TMAP_NODE (topo_tmap_node)"},
+                                               {"node:", "TMAP_NODE (topo_tmap_node):"},
+                                               {"--host-names", "TMAP_HOST_NAMES (topo_tmap_host_names)"},
+                                               {"host-names:", "TMAP_HOST_NAMES (topo_tmap_host_names):"},
+                                               {"-t:", "TMAP_TOPOLOGY (topo_tmap_topology):"},
+                                               {"-t '", "TMAP_TOPOLOGY (topo_tmap_topology) '"}}};
+  for (const auto& word : kWords) {
+    if (message.starts_with(word.flag)) return std::string(word.variable) + message.substr(word.flag.size());
+  }
+  return message;
+}
+
+}  // namespace
+
 std::unique_ptr<Topology> load_settings_machine(const Settings& settings) {
   if (settings.topology.empty()) throw InputError("no machine (TMAP_TOPOLOGY) is set");
-  return load_machine(machine_spec_from_text(settings.topology, settings.node, settings.host_names, "TMAP_"));
+  try {
+    return load_machine(machine_spec_from_text(settings.topology, settings.node, settings.host_names, "TMAP_"));
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;  // names its file and line
+    throw InputError(in_variables(e.what()));
+  } catch (const ParameterError& e) {
+    throw ParameterError(in_variables(e.what()));
+  }
 }
 
 std::string strategy_label(const Context& context) {
