@@ -381,9 +381,10 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
                     : " (did you mean " + meant + (kind_end < spec.size() && spec[kind_end] == ':' ? ":" : "") + "?)";
   throw InputError("-t: cannot open topology file '" + std::string(spec.substr(0, 60)) +
                    "' (no such file), and it is no machine tmap knows" + suggestion +
-                   ". -t takes a Scotch target or its file (" + known_kinds() +
+                   ". A machine is a Scotch target or its file (" + known_kinds() +
                    "), tianhe3:RxC, a network of nodes (fattree:L;d1,..;u1,..;p1,.., dragonfly:G,gl;C,cl;R,rl;N, "
-                   "torus:X,Y[,Z]) with --node, a Slurm topology.conf, an hwloc XML file, or a .dist matrix");
+                   "torus:X,Y[,Z]) with a description of its nodes, a Slurm topology.conf, an hwloc XML file, or a "
+                   ".dist matrix");
 }
 
 std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {

@@ -8,6 +8,7 @@ its tools."""
 import json
 import os
 import subprocess
+import sys
 import threading
 
 import networkx as nx
@@ -150,7 +151,7 @@ def test_errors_are_the_librarys_categories():
         tmap.map(np.ones((4, 4)), MACHINE, "nope")
     with pytest.raises(tmap.ParameterError, match="objective time: a cmplt"):
         tmap.map(np.ones((4, 4)), "cmpltw 4 1 1 1 1", objective="time")
-    with pytest.raises(tmap.ParameterError, match="whole numbers"):
+    with pytest.raises(tmap.ParameterError, match="volume -1 from rank 0 to 1 is not a whole number"):
         tmap.map(np.array([[0, -1], [1, 0]]), MACHINE)
     with pytest.raises(tmap.ParameterError, match="square matrix"):
         tmap.map(np.ones((2, 3)), MACHINE)
@@ -186,3 +187,66 @@ def test_the_gil_is_released_while_mapping():
         spins += 1
         worker.join(0.001)
     assert spins > 10
+
+
+@pytest.mark.parametrize("call, argument", [
+    (lambda: tmap.map(np.array([[0, np.inf], [1, 0]]), MACHINE), "traffic: volume inf from rank 0 to 1"),
+    (lambda: tmap.map(np.array([[0, 1e30], [1, 0]]), MACHINE), "traffic: volume 1e+30 from rank 0 to 1"),
+    (lambda: tmap.map(np.array([[0, 2**64 - 1], [1, 0]], dtype=np.uint64), MACHINE), "traffic: volume"),
+    (lambda: tmap.map(np.array([[0, 1j], [1, 0]]), MACHINE), "traffic: volumes must be whole numbers"),
+    (lambda: tmap.map(np.array([["0", "a"], ["b", "0"]], dtype=object), MACHINE), "traffic: volumes"),
+    (lambda: tmap.map(np.zeros((0, 0)), MACHINE), "traffic: an empty matrix"),
+    (lambda: tmap.map(nx.Graph([(0, 1, {"weight": "heavy"})]), MACHINE), "traffic: the weight of edge (0, 1)"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, progress=5), "progress: expected a callable"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, progress=lambda e: "yes"), "progress: the callback returned 'yes'"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, seed=-1), "seed: expected a whole number"),
+    (lambda: tmap.map(np.ones((2, 2)), "fattree:2;2,2;1,1;1,1", node=["core:2"]), "node: expected a string"),
+    (lambda: tmap.map(np.ones((2, 2)), "fatree:2;2,2;1,1;1,1", node="core:2"), "machine: cannot open"),
+    (lambda: tmap.map(np.ones((2, 2)), "fattree:2;2,2;1,1;1,1", node="core:2", host_names="cn[1-3],cn3"),
+     "host_names: host cn3 is listed twice"),
+    (lambda: tmap.map(np.ones((2, 2)), "fattree:2;2,2;1,1;1,1", node="core:2;;"), "node 'core:2;;': an empty entry"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, oversubscription=0), "oversubscription: expected"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, allowed=[0, 99]), "allowed: PE 99"),
+    (lambda: tmap.evaluate(np.ones((4, 4)), MACHINE, [0, 1]), "mapping: "),
+    (lambda: tmap.evaluate(np.ones((4, 4)), MACHINE, [0, 1, 2, 640]), "mapping: "),
+])
+def test_every_mistake_is_a_tmap_error_naming_the_argument(call, argument):
+    # Issue 61: numpy's, networkx's and pybind11's own errors, InternalError
+    # for a user's mapping, and tm-map's flags (-t, --node) in messages.
+    with pytest.raises(tmap.Error) as raised:
+        call()
+    assert not isinstance(raised.value, tmap.InternalError), raised.value
+    message = str(raised.value)
+    assert argument in message, message
+    assert "-t " not in message and "--node" not in message and "--host-names" not in message, message
+
+
+def test_alloc_maps_inside_the_nodes_as_tm_map(tmp_path):
+    folder = tmp_path
+    tool("tm-gen", "stencil2d", "--dims", "4x4", "--shuffle", "1", "--output", "s.coo", cwd=folder)
+    args = ["-t", "fattree:2;4,2;1,2;1,1", "--node", "package:2 core:2", "--host-names", "node[01-08]"]
+    expected = [int(pe) for pe in tool("tm-map", *args, "--alloc", "node[03-06]", "-c", "s.coo", "-q",
+                                        cwd=folder).split()]
+    result = tmap.map(folder / "s.coo", "fattree:2;4,2;1,2;1,1", node="package:2 core:2", host_names="node[01-08]",
+                      alloc="node[03-06]")
+    assert result["mapping"] == expected
+    assert all(8 <= pe < 24 for pe in result["mapping"])  # nodes 2..5, 4 PEs each
+    with pytest.raises(tmap.InputError, match="alloc: host 'node09' is not a node of this machine"):
+        tmap.map(folder / "s.coo", "fattree:2;4,2;1,2;1,1", node="package:2 core:2", host_names="node[01-08]",
+                 alloc="node[08-09]")
+
+
+def test_a_file_needs_no_numpy(stencil):
+    folder, _, _ = stencil
+    # A Python without numpy (its import blocked): a file maps, a matrix says what is missing.
+    script = ("import sys; sys.modules['numpy'] = None\n"
+              "import tmap\n"
+              f"print(tmap.map({str(folder / 's.coo')!r}, {MACHINE!r})['hop_bytes'])\n"
+              "try:\n"
+              "    tmap.map([[0, 1], [1, 0]], 'cmplt 2')\n"
+              "except tmap.UnsupportedError as e:\n"
+              "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True).stdout
+    lines = out.strip().split("\n")
+    assert int(lines[0]) == tmap.map(folder / "s.coo", MACHINE)["hop_bytes"]
+    assert "needs numpy" in lines[1]

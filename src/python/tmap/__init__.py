@@ -51,12 +51,14 @@ class Report(dict):
 def _traffic(traffic):
     """(n, rows, cols, volumes, path) of any traffic the package takes: a
     file is read by the library itself (path; a .phases file keeps its
-    phases), anything else becomes COO arrays."""
-    import numpy as np
-
-    if isinstance(traffic, (str, os.PathLike)):
-        none = np.zeros(0, dtype=np.int64)
-        return 0, none, none, none, os.fspath(traffic)
+    phases; numpy is not needed), anything else becomes COO arrays."""
+    if isinstance(traffic, (str, bytes, os.PathLike)):
+        return 0, None, None, None, os.fsdecode(traffic)
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise UnsupportedError("traffic: a matrix or graph in memory needs numpy (Debian's python3-numpy); "
+                               "a file's path needs none") from None
     return (*_coo(traffic), "")
 
 
@@ -70,13 +72,16 @@ def _coo(traffic):
         nx = None
     if nx is not None and isinstance(traffic, nx.Graph):
         index = {node: k for k, node in enumerate(traffic.nodes())}
+        if not index:
+            raise ParameterError("traffic: the graph has no nodes (no ranks to map)")
         rows, cols, volumes = [], [], []
         for u, v, weight in traffic.edges(data="weight", default=1):
+            volume = _whole(weight, f"the weight of edge ({u!r}, {v!r})")
             pairs = [(u, v)] if traffic.is_directed() else [(u, v), (v, u)]
             for a, b in pairs:
                 rows.append(index[a])
                 cols.append(index[b])
-                volumes.append(_whole(weight))
+                volumes.append(volume)
         return len(index), np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), \
             np.asarray(volumes, dtype=np.int64)
     try:
@@ -87,33 +92,156 @@ def _coo(traffic):
         m = traffic.tocoo()
         if m.shape[0] != m.shape[1]:
             raise ParameterError(f"traffic: a {m.shape[0]} x {m.shape[1]} matrix is not square")
-        keep = m.data != 0
-        return m.shape[0], m.row[keep].astype(np.int64), m.col[keep].astype(np.int64), _volumes(m.data[keep])
-    array = np.asarray(traffic)
+        if m.shape[0] == 0:
+            raise ParameterError("traffic: an empty matrix (0 x 0: no ranks to map)")
+        data = _numbers(m.data)
+        keep = data != 0
+        rows, cols = m.row[keep], m.col[keep]
+        return m.shape[0], rows.astype(np.int64), cols.astype(np.int64), _volumes(data[keep], rows, cols)
+    if isinstance(traffic, (dict, set)) or traffic is None:
+        raise ParameterError(f"traffic: expected a square matrix (numpy, scipy.sparse), a networkx graph or a "
+                             f"file's path, not {type(traffic).__name__}")
+    try:
+        array = np.asarray(traffic)
+    except (ValueError, TypeError) as e:
+        raise ParameterError(f"traffic: not a matrix ({e})") from None
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
         raise ParameterError(f"traffic: expected a square matrix, not an array of shape {array.shape}")
+    if array.shape[0] == 0:
+        raise ParameterError("traffic: an empty matrix (0 x 0: no ranks to map)")
+    array = _numbers(array)
     rows, cols = np.nonzero(array)
-    return array.shape[0], rows.astype(np.int64), cols.astype(np.int64), _volumes(array[rows, cols])
+    return array.shape[0], rows.astype(np.int64), cols.astype(np.int64), _volumes(array[rows, cols], rows, cols)
 
 
-def _whole(value):
-    """A volume as a whole number of bytes (a fraction or a negative is refused)."""
-    if value != int(value) or value < 0:
-        raise ParameterError(f"traffic: volume {value!r} is not a whole number of bytes >= 0")
-    return int(value)
-
-
-def _volumes(values):
+def _numbers(values):
+    """The values as numbers numpy compares: booleans, integers and reals
+    (complex, object and string arrays are refused, naming their type)."""
     import numpy as np
 
     values = np.asarray(values)
-    if values.size and (np.any(values < 0) or np.any(values != np.floor(values))):
-        raise ParameterError("traffic: volumes must be whole numbers of bytes >= 0")
+    if values.dtype.kind in "biuf":
+        return values
+    if values.dtype.kind == "O":
+        try:
+            return values.astype(np.float64)
+        except (ValueError, TypeError):
+            pass
+    raise ParameterError(f"traffic: volumes must be whole numbers of bytes, not values of type {values.dtype}")
+
+
+_MOST_BYTES = 2**63 - 1
+
+
+def _whole(value, what):
+    """A volume as a whole number of bytes (a fraction, a negative, an
+    infinite or too large value, or a non-number is refused)."""
+    import math
+
+    if isinstance(value, bool):
+        return int(value)
+    try:
+        number = float(value) if not isinstance(value, int) else value
+    except (TypeError, ValueError):
+        raise ParameterError(f"traffic: {what} is {value!r}, not a whole number of bytes") from None
+    if isinstance(number, float) and not math.isfinite(number):
+        raise ParameterError(f"traffic: {what} is {value!r}, not a whole number of bytes")
+    if number != int(number) or number < 0 or int(number) > _MOST_BYTES:
+        raise ParameterError(f"traffic: {what} is {value!r}, not a whole number of bytes from 0 to 2^63-1")
+    return int(number)
+
+
+def _volumes(values, rows, cols):
+    """The volumes as int64, each checked: the first bad one is named with its ranks."""
+    import numpy as np
+
+    values = np.asarray(values)
+    if values.dtype.kind == "b":
+        return values.astype(np.int64)
+    if values.dtype.kind == "u":
+        bad = values > _MOST_BYTES
+    elif values.dtype.kind == "i":
+        bad = values < 0
+    else:  # reals: finite, whole, in range
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(values) | (values < 0) | (values >= 2.0**63) | (values != np.floor(values))
+    if values.size and np.any(bad):
+        k = int(np.argmax(bad))
+        raise ParameterError(f"traffic: volume {values[k]!r} from rank {int(rows[k])} to {int(cols[k])} is not a "
+                             f"whole number of bytes from 0 to 2^63-1")
     return values.astype(np.int64)
 
 
+def _text(name, value, optional=False):
+    """A string argument (a path-like too), checked."""
+    if value is None and optional:
+        return None
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    raise ParameterError(f"{name}: expected a string, not {type(value).__name__} {value!r:.60}")
+
+
+def _count(name, value, least, most=2**63 - 1, optional=False):
+    """A whole-number argument in [least, most], checked."""
+    import numbers
+
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not least <= int(value) <= most:
+        raise ParameterError(f"{name}: expected a whole number from {least} to {most}, not {value!r:.60}")
+    return int(value)
+
+
+def _pes(name, pes):
+    """A list of PE numbers (a mapping or allowed PEs), checked."""
+    import numbers
+
+    if pes is None:
+        return None
+    if isinstance(pes, (str, bytes)):
+        raise ParameterError(f"{name}: expected a list of PE numbers, not a string")
+    try:
+        values = list(pes)
+    except TypeError:
+        raise ParameterError(f"{name}: expected a list of PE numbers, not {type(pes).__name__}") from None
+    for k, pe in enumerate(values):
+        if isinstance(pe, bool) or not isinstance(pe, numbers.Integral) or not 0 <= int(pe) < 2**31:
+            raise ParameterError(f"{name}: entry {k} is {pe!r:.40}, not a PE number")
+    return [int(pe) for pe in values]
+
+
+def _progress(progress):
+    """The progress callable, its answer checked (True or None: go on, False: stop)."""
+    if progress is None:
+        return None
+    if not callable(progress):
+        raise ParameterError(f"progress: expected a callable (event) -> bool, not {type(progress).__name__}")
+
+    def checked(event):
+        answer = progress(event)
+        if answer is None or isinstance(answer, bool):
+            return answer
+        try:
+            import numpy as np
+            if isinstance(answer, np.bool_):
+                return bool(answer)
+        except ImportError:
+            pass
+        raise ParameterError(f"progress: the callback returned {answer!r:.40}; return True or None to go on, "
+                             f"False to stop")
+    return checked
+
+
+def _options(options):
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ParameterError(f"options: expected a dict of tm-map options, not {type(options).__name__}")
+    return {_text("options key", k): str(v) for k, v in options.items()}
+
+
 def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=None, config=None, options=None,
-        node="", host_names="", oversubscription=1, allowed=None, threads=0, progress=None, initial=None):
+        node="", host_names="", oversubscription=1, allowed=None, alloc=None, threads=0, progress=None, initial=None):
     """Maps the traffic on the machine; returns tm-map's JSON report as a dict
     (`mapping`: the PE of each rank, `hop_bytes`, the link metrics, ...).
 
@@ -121,36 +249,50 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     auto); seed, objective ("hop-bytes", "congestion", "time"), preset
     ("fast", "default", "quality"), config (a tm-map --dump-config file) and
     options ({"refine": "swap", ...}: tm-map's --KEY VALUE) as tm-map reads
-    them. progress(event: dict) is called as the run goes; returning False
-    stops it (the report then says "partial"). initial (mapping[rank] = PE,
-    e.g. another mapper's) is improved instead of a strategy's mapping, as
-    tm-map --initial does (refine default "multilevel"; never worse; strategy
-    "initial" in the report). The GIL is released while mapping."""
+    them. Where ranks may go: allowed (PE numbers) or alloc (the nodes a
+    scheduler gave, as tm-map --alloc: a host list "cn[01-04]" or node ids
+    "0-3"; every PE of them). progress(event: dict) is called as the run
+    goes; returning False stops it (the report then says "partial").
+    initial (mapping[rank] = PE, e.g. another mapper's) is improved instead
+    of a strategy's mapping, as tm-map --initial does (refine default
+    "multilevel"; never worse; strategy "initial" in the report). The GIL is
+    released while mapping. Every mistake raises a tmap.Error naming the
+    argument."""
     n, rows, cols, volumes, path = _traffic(traffic)
-    return Report(_tmap.map(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
-                            None if allowed is None else [int(pe) for pe in allowed], strategy, seed, objective,
-                            preset, None if config is None else os.fspath(config), dict(options or {}), threads,
-                            progress, None if initial is None else [int(pe) for pe in initial], path))
+    return Report(_tmap.map(n, rows, cols, volumes, _text("machine", machine), _text("node", node),
+                            _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
+                            _pes("allowed", allowed), _text("alloc", alloc, optional=True),
+                            _text("strategy", strategy, optional=True), _count("seed", seed, 0, 2**64 - 1, True),
+                            _text("objective", objective, optional=True), _text("preset", preset, optional=True),
+                            _text("config", config, optional=True), _options(options),
+                            _count("threads", threads, 0, 4096), _progress(progress), _pes("initial", initial), path))
 
 
 def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths=""):
     """The report of a given mapping (mapping[rank] = PE), as tm-eval scores it."""
     n, rows, cols, volumes, path = _traffic(traffic)
-    return Report(_tmap.evaluate(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
-                                 [int(pe) for pe in mapping], link_bandwidths, path))
+    return Report(_tmap.evaluate(n, rows, cols, volumes, _text("machine", machine), _text("node", node),
+                                 _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
+                                 _pes("mapping", mapping), _text("link_bandwidths", link_bandwidths), path))
 
 
 def compare(traffic, machine, strategies="all", *, seed=None, objective=None, preset=None, config=None,
-            options=None, node="", host_names="", oversubscription=1, allowed=None):
+            options=None, node="", host_names="", oversubscription=1, allowed=None, alloc=None):
     """tm-map --compare: returns (table, report), the table tm-map prints and
     its JSON (`results`, one dict per strategy, with vs_scotch and vs_inorder)."""
     n, rows, cols, volumes, path = _traffic(traffic)
     if not isinstance(strategies, str):
-        strategies = ",".join(strategies)
-    table, report = _tmap.compare(n, rows, cols, volumes, str(machine), node, host_names, oversubscription,
-                                  None if allowed is None else [int(pe) for pe in allowed], strategies, seed,
-                                  objective, preset, None if config is None else os.fspath(config),
-                                  dict(options or {}), path)
+        try:
+            strategies = ",".join(_text("strategies", s) for s in strategies)
+        except TypeError:
+            raise ParameterError("strategies: expected \"all\", a comma-separated string or a list of names") \
+                from None
+    table, report = _tmap.compare(n, rows, cols, volumes, _text("machine", machine), _text("node", node),
+                                  _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
+                                  _pes("allowed", allowed), _text("alloc", alloc, optional=True), strategies,
+                                  _count("seed", seed, 0, 2**64 - 1, True), _text("objective", objective, True),
+                                  _text("preset", preset, True), _text("config", config, True), _options(options),
+                                  path)
     report = Report(report)
     report["results"] = [Report(r) for r in report["results"]]
     return table, report
@@ -162,4 +304,5 @@ def launch_file(mapping, machine, format="rankfile", *, node="", host_names="", 
     --distribution=arbitrary), "machinefile" (MPICH's host:count) or "hydra"
     (a -configfile; needs `program`). Hosts are the machine's names
     (host_names, else cn<node>)."""
-    return _tmap.launch_file([int(pe) for pe in mapping], str(machine), node, host_names, format, program)
+    return _tmap.launch_file(_pes("mapping", mapping), _text("machine", machine), _text("node", node),
+                             _text("host_names", host_names), _text("format", format), _text("program", program))
