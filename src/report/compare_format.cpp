@@ -56,8 +56,11 @@ std::string comparison_text(const Comparison& c) {
   auto show = [](std::optional<double> v) { return v ? fmt::format("{:.3f}", *v) : std::string("-"); };
   // The simulated time's column only when the rows were simulated.
   const bool simulated = !c.results.empty() && c.results.front().report.sim_time_s.has_value();
+  // The strategy column as wide as its longest label (inorder:swap+congestion).
+  std::size_t width = 14;
+  for (const auto& r : c.results) width = std::max(width, r.report.strategy.size());
   std::string out =
-      fmt::format("  {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}{}\n", "strategy", "hop_bytes", "vs_scotch",
+      fmt::format("  {:<{}} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}{}\n", "strategy", width, "hop_bytes", "vs_scotch",
                   "vs_inorder", "max_com", "mc", "time_s", simulated ? fmt::format(" {:>14}", "sim_time_s") : "");
   const auto order = sorted(c.results);
   for (const auto* r : order) {
@@ -65,8 +68,8 @@ std::string comparison_text(const Comparison& c) {
     const auto mc = r->report.routes ? fmt::format("{:.1f}", r->report.routes->mc) : std::string("-");
     const auto time = r->external ? std::string("external") : fmt::format("{:.4f}", r->report.time_s);
     const auto sim = simulated && r->report.sim_time_s ? fmt::format(" {:>14.6g}", *r->report.sim_time_s) : "";
-    out += fmt::format("{} {:<14} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}{}\n", best ? '*' : ' ', r->report.strategy,
-                       r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
+    out += fmt::format("{} {:<{}} {:>20} {:>10} {:>10} {:>16} {:>14} {:>10}{}\n", best ? '*' : ' ', r->report.strategy,
+                       width, r->report.metrics.hop_bytes, show(ratio(*r, scotch)), show(ratio(*r, inorder)),
                        r->report.metrics.max_com, mc, time, sim);
   }
   for (const auto& note : all_notes(c)) out += "# " + note + "\n";
