@@ -44,6 +44,16 @@ test -s th/machine.png
 grep -q "Bytes each node exchanges with other nodes" th/index.html
 test ! -e th/occupancy.png
 
+# The mapping drawn on its machine (the README's picture): ranks coloured by
+# their place in the stencil's grid; a bad --grid is refused, nothing written.
+"$bin/tm-map" --example --compare inorder,auto --format json --output example.json -q
+"$report" example.json placed --grid 8x8 > /dev/null
+test "$(head -c 8 placed/placement.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+grep -q 'src="placement.png"' placed/index.html
+rc=0
+"$report" example.json badgrid --grid 8 2> badgrid.err > /dev/null || rc=$?
+test "$rc" -eq 2 && grep -q -- "--grid '8': expected XxY" badgrid.err && test ! -e badgrid
+
 # The traffic on each link (tm-map --link-loads of one mapping) on Tianhe-3 and a mesh.
 "$bin/tm-map" --example --link-loads links.csv -q > /dev/null
 "$report" cmp.json withlinks --links links.csv --links-of scotch > /dev/null

@@ -229,6 +229,90 @@ def occupancy(ax, topology, mapping, title):
     return True
 
 
+def _pes_per_cell(topology):
+    """PEs that node_grid puts in one cell: a Tianhe-3 node's cores, else 1."""
+    m = _TIANHE3.match(topology.replace(" ", ""))
+    return int(m.group(4) or 1) if m else 1
+
+
+def _grid_colour(rank, grid):
+    """A rank's colour by its place in a grid X x Y (rank = x + X y): red
+    across, blue down, so neighbours in the grid look alike."""
+    x_size, y_size = grid
+    x, y = rank % x_size, (rank // x_size) % y_size
+    return (0.15 + 0.8 * x / max(x_size - 1, 1), 0.45, 0.15 + 0.8 * y / max(y_size - 1, 1))
+
+
+def placement_rows(topology):
+    """How many rows of PE squares placement draws (for the figure's height)."""
+    layout = node_grid(topology)
+    if layout is None:
+        return 0
+    per = _pes_per_cell(topology)
+    return layout[0] * math.ceil(per / math.ceil(math.sqrt(per)))
+
+
+def placement(ax, topology, mapping, title, grid=None):
+    """The mapping drawn on its machine: each node a box, each of its PEs a
+    square holding the rank placed there (its number), coloured by the
+    rank's place in `grid` (X, Y) when given, else by rank; chips outlined
+    on Tianhe-3. False when the machine cannot be drawn."""
+    layout = node_grid(topology)
+    if layout is None:
+        return False
+    rows, cols, cell, caption = layout
+    per = _pes_per_cell(topology)
+    across = math.ceil(math.sqrt(per))
+    down = math.ceil(per / across)
+    gap = 0.5 if per > 1 else 0.1
+    width, height = across + gap, down + gap
+    rank_of = {}
+    for rank, pe in enumerate(mapping):
+        rank_of.setdefault(pe, rank)
+    cmap = plt.get_cmap("viridis")
+    top = max(len(mapping) - 1, 1)
+    used_cells = {cell(pe) for pe in mapping}
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0 = c * width, r * height
+            if per > 1:
+                ax.add_patch(matplotlib.patches.Rectangle((x0 - 0.1, y0 - 0.1), across + 0.2, down + 0.2, fill=False,
+                                                          edgecolor="#444" if (r, c) in used_cells else "#bbb",
+                                                          linewidth=1.0))
+    for pe in range(max(mapping) + 1 if mapping else 0):
+        r, c = cell(pe)
+        k = pe % per
+        x, y = c * width + k % across, r * height + k // across
+        rank = rank_of.get(pe)
+        if rank is None:
+            colour = "#e0e0e0"
+        else:
+            colour = _grid_colour(rank, grid) if grid else cmap(rank / top)
+        ax.add_patch(matplotlib.patches.Rectangle((x + 0.05, y + 0.05), 0.9, 0.9, facecolor=colour, edgecolor="none"))
+        if rank is not None and len(mapping) <= 256:
+            shade = matplotlib.colors.to_rgb(colour)
+            light = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] > 0.55
+            ax.text(x + 0.5, y + 0.52, str(rank), ha="center", va="center", fontsize=7,
+                    color="black" if light else "white")
+    m = _TIANHE3.match(topology.replace(" ", ""))
+    if m:  # chips: a line between each two
+        chip_rows, chip_cols = int(m.group(1)), int(m.group(2))
+        half = (int(m.group(3) or 96)) // 2
+        for i in range(1, chip_cols):
+            ax.axvline(i * half * width - gap / 2 - 0.05, color="#D55E00", linewidth=2)
+        for i in range(1, chip_rows):
+            ax.axhline(i * 2 * height - gap / 2 - 0.05, color="#D55E00", linewidth=2)
+    ax.set_xlim(-0.3, cols * width)
+    ax.set_ylim(rows * height, -0.3)
+    ax.set_aspect("equal")
+    ax.set_title(title, fontsize=10)
+    note = "colour: the rank's place in its grid" if grid else "colour: rank"
+    ax.set_xlabel(caption.replace("a cell = a node", "a box = a node, a square = a PE") + "; " + note, fontsize=8)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    return True
+
+
 _CHIP = re.compile(r"chip\((\d+),(\d+)\)(?:\.([LR]))?")
 _PES = re.compile(r"(\d+)-(\d+)$")
 
