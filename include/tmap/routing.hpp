@@ -27,6 +27,17 @@ class Topology;
 
 using LinkId = std::int64_t;
 
+/// A link's two ends, the lower one first: a compute node by its index
+/// (node >= 0), anything else (a switch, a router) by its name.
+struct LinkEnd {
+  std::int64_t node = -1;
+  std::string name;
+};
+struct LinkEnds {
+  LinkEnd lower;
+  LinkEnd upper;
+};
+
 class RoutingModel {
  public:
   virtual ~RoutingModel() = default;
@@ -52,6 +63,10 @@ class RoutingModel {
   [[nodiscard]] virtual Distance destination_hops(PE /*pe*/) const { return 0; }
   /// Readable name of a link for --link-loads ("(0,1,2)-(1,1,2)", "chip 3 - chip 5").
   [[nodiscard]] virtual std::string link_name(LinkId link) const = 0;
+
+  /// The link's two ends where the machine is a network of nodes (both
+  /// empty elsewhere: Tianhe-3, meshes and trees name their links only).
+  [[nodiscard]] virtual LinkEnds link_ends(LinkId /*link*/) const { return {}; }
 
   /// Bandwidth classes ("dim0", "level2", "side", "row", ...), each link in one.
   [[nodiscard]] const std::vector<std::string>& link_kinds() const noexcept { return kinds_; }

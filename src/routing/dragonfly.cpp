@@ -154,6 +154,45 @@ std::string DragonflyNetwork::link_name(LinkId link) const {
   }
 }
 
+LinkEnds DragonflyNetwork::link_ends(LinkId link) const {
+  const auto router = [](std::int64_t g, std::int64_t c, std::int64_t b) {
+    return fmt::format("router({},{},{})", g, c, b);
+  };
+  LinkEnds result;
+  switch (link_kind(link)) {
+    case 0: {
+      const auto r = router_of(link);
+      result.lower.node = link;
+      result.upper.name = router(r.group, r.chassis, r.blade);
+      break;
+    }
+    case 1: {
+      const auto per = s_.routers * (s_.routers - 1) / 2;
+      const auto chassis = (link - first_green_) / per;
+      const auto [j, k] = pair_of((link - first_green_) % per, s_.routers);
+      result.lower.name = router(chassis / s_.chassis, chassis % s_.chassis, j);
+      result.upper.name = router(chassis / s_.chassis, chassis % s_.chassis, k);
+      break;
+    }
+    case 2: {
+      const auto local = link - first_black_;
+      const auto pairs = s_.chassis * (s_.chassis - 1) / 2;
+      const auto blade = local % s_.routers;
+      const auto group = local / s_.routers / pairs;
+      const auto [j, k] = pair_of(local / s_.routers % pairs, s_.chassis);
+      result.lower.name = router(group, j, blade);
+      result.upper.name = router(group, k, blade);
+      break;
+    }
+    default: {
+      const auto [i, j] = pair_of(link - first_blue_, s_.groups);
+      result.lower.name = fmt::format("group({})", i);
+      result.upper.name = fmt::format("group({})", j);
+    }
+  }
+  return result;
+}
+
 std::string DragonflyNetwork::spec() const {
   return fmt::format("dragonfly:{},{};{},{};{},{};{}", s_.groups, s_.blue, s_.chassis, s_.black, s_.routers, s_.green,
                      s_.nodes);

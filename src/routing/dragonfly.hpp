@@ -52,6 +52,9 @@ class DragonflyNetwork final : public Network {
     return {1.0, static_cast<double>(s_.green), static_cast<double>(s_.black), static_cast<double>(s_.blue)};
   }
   [[nodiscard]] std::string kind() const override { return "dragonfly"; }
+  /// Blue cables join two groups (the routers they attach to are not
+  /// named): their ends are "group(i)" and "group(j)".
+  [[nodiscard]] LinkEnds link_ends(LinkId link) const override;
   [[nodiscard]] std::string spec() const override;
 
   struct Router {

@@ -152,6 +152,18 @@ std::string FatTreeNetwork::link_name(LinkId link) const {
          (ports_[static_cast<std::size_t>(e.level)] > 1 ? fmt::format(" #{}", e.parallel) : std::string());
 }
 
+LinkEnds FatTreeNetwork::link_ends(LinkId link) const {
+  const auto e = ends(link);
+  LinkEnds result;
+  if (e.level == 0) {
+    result.lower.node = e.lower;
+  } else {
+    result.lower.name = fmt::format("switch({},{})", e.level, e.lower);
+  }
+  result.upper.name = fmt::format("switch({},{})", e.level + 1, e.upper);
+  return result;
+}
+
 std::string FatTreeNetwork::parameters() const {
   return fmt::format("{};{};{};{}", levels(), fmt::join(down_, ","), fmt::join(up_, ","), fmt::join(ports_, ","));
 }

@@ -56,6 +56,7 @@ class FatTreeNetwork final : public Network {
   [[nodiscard]] Ends ends(LinkId link) const;
   /// "node 3 - switch(1,0) #1": the cable's two ends and parallel index.
   [[nodiscard]] std::string link_name(LinkId link) const override;
+  [[nodiscard]] LinkEnds link_ends(LinkId link) const override;
   /// Kind k: the cables between levels k and k+1 ("level1" above the nodes).
   [[nodiscard]] int link_kind(LinkId link) const override { return static_cast<int>(link_level(link)); }
   [[nodiscard]] std::vector<std::string> link_kinds() const override;

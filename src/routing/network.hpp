@@ -43,6 +43,10 @@ class Network {
   [[nodiscard]] virtual bool tree_path(std::int64_t /*node*/, std::vector<std::int64_t>& /*path*/) const {
     return false;
   }
+  /// A cable's two ends, the lower one first (a node below its switch):
+  /// a node by its index, a switch or router by its name. What a picture of
+  /// the network draws (tm-topo --describe).
+  [[nodiscard]] virtual LinkEnds link_ends(LinkId link) const = 0;
   /// Parts no cable joins (a Slurm switch tree whose leaf switches have no
   /// common parent): the part a node is in; 0 where the network is whole.
   [[nodiscard]] virtual std::int64_t part_of(std::int64_t /*node*/) const { return 0; }
@@ -75,6 +79,7 @@ class NetworkRouting final : public RoutingModel {
     return pe_depth_.empty() ? 0 : pe_depth_[static_cast<std::size_t>(pe)];
   }
   [[nodiscard]] std::string link_name(LinkId link) const override { return network_->link_name(link); }
+  [[nodiscard]] LinkEnds link_ends(LinkId link) const override { return network_->link_ends(link); }
   [[nodiscard]] int link_kind(LinkId link) const override { return network_->link_kind(link); }
   [[nodiscard]] const Network& network() const noexcept { return *network_; }
 

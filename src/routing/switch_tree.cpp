@@ -234,6 +234,20 @@ std::string SwitchTreeNetwork::link_name(LinkId link) const {
   return fmt::format("{} - {}", names_[static_cast<std::size_t>(child)], names_[static_cast<std::size_t>(parent)]);
 }
 
+LinkEnds SwitchTreeNetwork::link_ends(LinkId link) const {
+  const auto n = num_nodes();
+  LinkEnds result;
+  if (link < n) {
+    result.lower.node = link;
+    result.upper.name = names_[static_cast<std::size_t>(switch_of_node_[static_cast<std::size_t>(link)])];
+    return result;
+  }
+  const auto& [child, parent] = edges_[static_cast<std::size_t>(link - n)];
+  result.lower.name = names_[static_cast<std::size_t>(child)];
+  result.upper.name = names_[static_cast<std::size_t>(parent)];
+  return result;
+}
+
 bool SwitchTreeNetwork::tree_path(std::int64_t node, std::vector<std::int64_t>& path) const {
   if (!tree_ || !even_ || parts_ > 1) return false;
   path.clear();

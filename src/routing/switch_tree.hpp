@@ -39,6 +39,7 @@ class SwitchTreeNetwork final : public Network {
     return static_cast<LinkId>(switch_of_node_.size() + edges_.size());
   }
   [[nodiscard]] std::string link_name(LinkId link) const override;
+  [[nodiscard]] LinkEnds link_ends(LinkId link) const override;
   [[nodiscard]] int link_kind(LinkId link) const override { return link < num_nodes() ? 0 : 1; }
   [[nodiscard]] std::vector<std::string> link_kinds() const override { return {"node", "switch"}; }
   [[nodiscard]] std::string kind() const override { return "slurm-tree"; }

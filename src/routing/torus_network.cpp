@@ -71,6 +71,18 @@ std::string TorusNetwork::link_name(LinkId link) const {
   return fmt::format("node {} - node {} (dim{})", from, to, j);
 }
 
+LinkEnds TorusNetwork::link_ends(LinkId link) const {
+  const auto dimensions = static_cast<std::int64_t>(dims_.size());
+  const auto from = link / dimensions;
+  const auto j = static_cast<std::size_t>(link % dimensions);
+  const auto c = (from / stride_[j]) % dims_[j];
+  const auto to = c == dims_[j] - 1 ? from + stride_[j] - stride_[j] * dims_[j] : from + stride_[j];
+  LinkEnds result;
+  result.lower.node = from;
+  result.upper.node = to;
+  return result;
+}
+
 std::vector<std::string> TorusNetwork::link_kinds() const {
   std::vector<std::string> kinds;
   for (std::size_t j = 0; j < dims_.size(); ++j) kinds.push_back(fmt::format("dim{}", j));

@@ -30,6 +30,7 @@ class TorusNetwork final : public Network {
     return static_cast<int>(link % static_cast<LinkId>(dims_.size()));
   }
   [[nodiscard]] std::vector<std::string> link_kinds() const override;
+  [[nodiscard]] LinkEnds link_ends(LinkId link) const override;
   [[nodiscard]] std::string kind() const override { return "torus"; }
   [[nodiscard]] std::string spec() const override;
 

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <ostream>
 #include <regex>
 #include <sstream>
 
@@ -205,6 +206,7 @@ struct Refusal {
   std::vector<std::pair<std::string, std::string>> env;
   const char* says;
   const char* never_says;
+  friend void PrintTo(const Refusal& r, std::ostream* out) { *out << r.name; }
 };
 
 class Round5Messages : public ::testing::TestWithParam<Refusal> {};
@@ -316,6 +318,46 @@ TEST(Round5, SlurmTopologyFilesAsSlurmReadsThem) {
   const auto inside =
       box.run("tm-map", {"-t", "parts.conf", "--node", "core:2", "-c", "ring.coo", "--alloc", "cn[1-4]"});
   EXPECT_EQ(inside.exit_code, 0) << inside.err;
+}
+
+}  // namespace
+
+namespace {
+
+// See the machine you described: tm-topo --describe counts switches and
+// cables kind by kind, so a swapped list in a fat tree's spec (another
+// machine: 80 cables instead of 48, hand-counted below) shows at once; one
+// example pair per distance with its route; --picture draws the network.
+TEST(Round5, DescribeShowsTheMachineAsTmapReadsIt) {
+  const Sandbox box;
+  // fattree:2;4,8;1,2;1,1: 32 nodes, one cable each up to 8 leaf switches
+  // (4 nodes a leaf); each leaf two cables up, to 2 spines: 32 + 16.
+  const auto right = box.run(
+      "tm-topo", {"fattree:2;4,8;1,2;1,1", "--node", "package:2 core:4", "--host-names", "node[01-32]", "--describe"});
+  ASSERT_EQ(right.exit_code, 0) << right.err;
+  EXPECT_NE(right.out.find("PEs: 256 on 32 nodes: 32 nodes of 8 PEs"), std::string::npos) << right.out;
+  EXPECT_NE(right.out.find("hosts: node01, node02, ..., node32"), std::string::npos) << right.out;
+  EXPECT_NE(right.out.find("network: 10 switches or routers, 48 cables"), std::string::npos) << right.out;
+  EXPECT_NE(right.out.find("level1: 32 cables from 32 nodes to 8 switches"), std::string::npos) << right.out;
+  EXPECT_NE(right.out.find("level2: 16 cables from 8 switches to 2 switches"), std::string::npos) << right.out;
+  // PE 0 to a node under another leaf: 2 edges up to its node's root, 4
+  // cables, 2 down: 10, through a spine.
+  EXPECT_NE(right.out.find("10: PE 32 on node05 slot 0 (224 PEs this far), route: node 0 - switch(1,0), "
+                           "switch(1,0) - switch(2,0), switch(1,1) - switch(2,0), node 4 - switch(1,1)"),
+            std::string::npos)
+      << right.out;
+  // Two parents per node, one per leaf: 64 + 16 cables, 16 leaf switches.
+  const auto swapped = box.run("tm-topo", {"fattree:2;4,8;2,1;1,1", "--describe", "--format", "json"});
+  ASSERT_EQ(swapped.exit_code, 0) << swapped.err;
+  EXPECT_NE(swapped.out.find("\"switches\": 18"), std::string::npos) << swapped.out;
+  EXPECT_NE(swapped.out.find("\"cables\": 64"), std::string::npos) << swapped.out;
+  // The picture: a PNG, written only with --describe.
+  const auto drawn = box.run("tm-topo", {"fattree:2;4,8;1,2;1,1", "--describe", "--picture", "ft.png"});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  EXPECT_EQ(box.read("ft.png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  const auto alone = box.run("tm-topo", {"fattree:2;4,8;1,2;1,1", "--picture", "alone.png"});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_FALSE(box.exists("alone.png"));
 }
 
 }  // namespace

@@ -412,3 +412,99 @@ def nice_ratio(value):
 
 __all__ = ["OKABE_ITO", "GREY", "HIGHLIGHT", "style", "spans_orders", "ratio_log_axis", "ranked_bars", "distance_heatmap",
            "node_grid", "occupancy", "link_picture", "figure", "save", "nice_ratio", "math"]
+
+
+def machine_picture(description, path):
+    """The network of a machine description (tm-topo --describe --format
+    json): compute nodes at the bottom, named; switches and routers above,
+    by level; each cable drawn once per pair of elements, as wide as the
+    parallel cables it stands for, coloured by its kind. A network with no
+    switches (a torus of nodes) is drawn on a circle."""
+    graph = description.get("graph") or []
+    nodes = description.get("hosts") or []
+    kinds = [c["kind"] for c in description.get("cables", [])]
+    key = lambda end: ("n", end["node"]) if "node" in end else ("s", end["switch"])  # noqa: E731
+    # Levels upward from the nodes, breadth first: a cable whose upper end
+    # is first reached from its lower one rises a level (a leaf switch
+    # above its nodes, a spine above its leaves); cables between elements
+    # already placed (a dragonfly's green and black cables between routers)
+    # stay where they are. Elements never reached (a dragonfly's groups,
+    # joined by its blue cables) go on top.
+    level = {("n", k): 0 for k in range(len(nodes))}
+    above = {}
+    for e in graph:
+        above.setdefault(key(e["lower"]), []).append(key(e["upper"]))
+    frontier = list(level)
+    while frontier:
+        following = []
+        for v in frontier:
+            for u in above.get(v, []):
+                if u not in level:
+                    level[u] = level[v] + 1
+                    following.append(u)
+        frontier = following
+    top = max(level.values(), default=0)
+    for e in graph:
+        for end in (e["lower"], e["upper"]):
+            level.setdefault(key(end), top + 1)
+    switches = [v for v in level if v[0] == "s"]
+    if len(nodes) + len(switches) > 4096:
+        raise ValueError(f"{len(nodes)} nodes and {len(switches)} switches: too many to draw (at most 4,096); "
+                         "the text description holds the counts")
+    palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000"]
+    fig, ax = plt.subplots(figsize=(min(24, 4 + 0.22 * max(len(nodes), 8)), 4.5 + 0.6 * max(level.values(), default=0)))
+    position = {}
+    if not switches:  # a torus of nodes: a circle
+        for k in range(len(nodes)):
+            angle = 2 * math.pi * k / max(len(nodes), 1)
+            position[("n", k)] = (math.cos(angle), math.sin(angle))
+    else:
+        width = max(len(nodes) - 1, 1)
+        for k in range(len(nodes)):
+            position[("n", k)] = (k, 0.0)
+        top = max(level.values())
+        below = {}
+        for e in graph:
+            below.setdefault(key(e["upper"]), []).append(key(e["lower"]))
+        for lv in range(1, top + 1):
+            here = [v for v in switches if level[v] == lv]
+
+            def centre(v):
+                xs = [position[u][0] for u in below.get(v, []) if u in position]
+                return sum(xs) / len(xs) if xs else 0.0
+            here.sort(key=lambda v: (centre(v), v[1]))
+            for i, v in enumerate(here):
+                x = width * (i + 0.5) / len(here) if len(here) > 1 else width / 2
+                position[v] = (x, lv * max(width / 6, 1.5))
+    most = max((e["count"] for e in graph), default=1)
+    drawn = set()
+    for e in graph:
+        a, b = position[key(e["lower"])], position[key(e["upper"])]
+        colour = palette[kinds.index(e["kind"]) % len(palette)] if e["kind"] in kinds else "#777"
+        ax.plot([a[0], b[0]], [a[1], b[1]], color=colour, linewidth=0.6 + 2.4 * e["count"] / most, alpha=0.75,
+                label=e["kind"] if e["kind"] not in drawn else None, zorder=1)
+        drawn.add(e["kind"])
+    xs = [position[("n", k)][0] for k in range(len(nodes))]
+    ys = [position[("n", k)][1] for k in range(len(nodes))]
+    ax.scatter(xs, ys, s=28, color="#222", zorder=3, marker="s")
+    if switches:
+        ax.scatter([position[v][0] for v in switches], [position[v][1] for v in switches], s=60, color="#D55E00",
+                   zorder=3)
+        counts = {}
+        for v in switches:
+            counts[level[v]] = counts.get(level[v], 0) + 1
+        for v in switches:
+            if counts[level[v]] <= 24:
+                ax.annotate(v[1], position[v], textcoords="offset points", xytext=(0, 7), ha="center", fontsize=7)
+    step = max(1, len(nodes) // 64)
+    for k in range(0, len(nodes), step):
+        ax.annotate(nodes[k], position[("n", k)], textcoords="offset points", xytext=(0, -9), ha="center", va="top",
+                    fontsize=7, rotation=90 if switches else 0)
+    cables = sum(c["cables"] for c in description.get("cables", []))
+    ax.set_title(f"{description.get('machine', '')}\n{len(nodes)} nodes, {len(switches)} switches or routers, "
+                 f"{cables} cables (a line's width: the parallel cables it stands for)", fontsize=9)
+    if drawn:
+        ax.legend(title="cables", fontsize=8, loc="upper right")
+    ax.axis("off")
+    ax.margins(0.08)
+    save(fig, path)

@@ -1,12 +1,21 @@
 // tm-topo: emits Tianhe-3 targets (contract section 6), and the Scotch view
 // of any network of nodes (a deco 0 of its exact distances) for scotch_gmap.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include "cli.hpp"
+#include "tmap/describe.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/tianhe3.hpp"
@@ -100,6 +109,81 @@ int write_network_view(const std::string& spec, const std::vector<std::string>& 
   return cli::kExitOk;
 }
 
+/// tmap_plots.py beside the tools (the build tree) or in share/tmap (installed).
+std::string plots_folder() {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return {};
+  for (const auto& folder : {self.parent_path(), self.parent_path().parent_path() / "share" / "tmap"}) {
+    if (std::filesystem::is_regular_file(folder / "tmap_plots.py", error)) return folder.string();
+  }
+  return {};
+}
+
+/// Draws `json` (a description) into the PNG `picture` with matplotlib
+/// (tmap_plots.machine_picture), written whole or not at all.
+void draw_picture(const std::string& json, const std::string& picture) {
+  const auto folder = plots_folder();
+  if (folder.empty()) throw tmap::UnsupportedError("--picture: tmap_plots.py is not beside tm-topo nor in share/tmap");
+  char scratch_name[] = "/tmp/tm-topo-XXXXXX";
+  if (mkdtemp(scratch_name) == nullptr) throw tmap::SystemError("--picture: cannot make a scratch folder");
+  const std::filesystem::path scratch(scratch_name);
+  struct Cleanup {
+    std::filesystem::path path;
+    ~Cleanup() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } cleanup{scratch};
+  const auto json_path = (scratch / "machine.json").string();
+  const auto png_path = (scratch / "machine.png").string();
+  const auto err_path = (scratch / "python.err").string();
+  tmap::cli::emit(json, json_path);
+  std::vector<std::string> words{"python3",
+                                 "-c",
+                                 "import json, sys\n"
+                                 "sys.path.insert(0, sys.argv[1])\n"
+                                 "import tmap_plots\n"
+                                 "try:\n"
+                                 "    tmap_plots.machine_picture(json.load(open(sys.argv[2])), sys.argv[3])\n"
+                                 "except ValueError as e:\n"
+                                 "    sys.exit(f'{e}')\n",
+                                 folder,
+                                 json_path,
+                                 png_path};
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  // Debian's python3, whose matplotlib tm-report uses too (a python3
+  // earlier on PATH, a virtualenv's, may have none).
+  std::error_code error;
+  const std::string python = std::filesystem::exists("/usr/bin/python3", error) ? "/usr/bin/python3" : "python3";
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0)
+    throw tmap::UnsupportedError("--picture: cannot run python3 (Debian's python3-matplotlib draws it)");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    auto said = tmap::cli::read_text(err_path);
+    const auto last = said.find_last_not_of('\n');
+    said = last == std::string::npos ? std::string() : said.substr(0, last + 1);
+    if (const auto line = said.rfind('\n'); line != std::string::npos) said = said.substr(line + 1);
+    throw tmap::ResourceError("--picture: the machine could not be drawn" + (said.empty() ? "" : ": " + said));
+  }
+  std::ifstream png(png_path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(png)), std::istreambuf_iterator<char>());
+  if (bytes.empty()) throw tmap::SystemError("--picture: matplotlib wrote no picture");
+  tmap::cli::emit(bytes, picture);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,10 +235,42 @@ int main(int argc, char** argv) {
   app.add_option("--tree", tree_file, "Write the tleaf target here (- for stdout)");
   app.add_option("--xml", xml_file, "Write the node's hwloc XML here (- for stdout)");
   app.add_flag("-q,--quiet", quiet, "No notes on stderr");
+  bool describe = false;
+  std::string format = "text";
+  std::string picture;
+  app.add_flag("--describe", describe,
+               "Say what the machine is, as tmap reads it: nodes and their names, PEs per node, switches and "
+               "cables kind by kind, one example pair per distance with its route (any machine tm-map -t takes)");
+  app.add_option("--format", format, "--describe's form: text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--picture", picture,
+                 "With --describe: the network drawn into this PNG (switch levels, nodes "
+                 "by name, cables per link; matplotlib)");
 
   return run("tm-topo", app, argc, argv, [&]() -> int {
+    if (!picture.empty() && !describe) throw ParameterError("--picture draws what --describe says: give --describe");
+    if (describe) {
+      if (!picture.empty()) check_outputs({picture});
+      std::unique_ptr<Topology> topology;
+      if (machine == "tianhe3") {
+        if (rows->count() == 0 || cols->count() == 0) throw InputError("tianhe3: --rows and --cols are needed");
+        shape.cores = cores.value_or(1);
+        topology = tianhe3_topology(shape);
+      } else {
+        if (!node_xml.empty()) node_args.insert(node_args.begin(), node_xml);
+        const auto nodes = parse_node_args(node_args, "--node");
+        MachineSpec spec{machine, nodes.node, {}, {}, nodes.by_hosts};
+        if (!host_names.empty()) spec.host_names = expand_hostlist(host_names, "--host-names");
+        topology = load_machine(spec);
+      }
+      const auto description = describe_machine(*topology);
+      const auto json = description_json(description);
+      if (!picture.empty()) draw_picture(json, picture);
+      emit(format == "json" ? json : description_text(description), "");
+      return kExitOk;
+    }
     if (tgt_file.empty() && tree_file.empty() && xml_file.empty()) {
-      throw InputError("nothing to write: give --tgt, --tree and/or --xml");
+      throw InputError("nothing to write: give --tgt, --tree and/or --xml (or --describe)");
     }
     for (const auto* file : {&tgt_file, &tree_file, &xml_file}) {
       if (!file->empty() && *file != "-") check_outputs({*file});
