@@ -90,7 +90,9 @@ void InputOptions::add_to(CLI::App& app) {
   auto* t = app.add_option("-t,--topology", topology,
                            "Machine: a Scotch .tgt file, an inline Scotch target ('mesh2D 8 8', "
                            "'tleaf 3 4 100 4 10 4 1'), a built-in spec (tianhe3:RxC[,nodes=N][,cores=K]), a "
-                           ".dist distance matrix or an hwloc .xml file");
+                           "network of nodes with --node (fattree:L;d1,..;u1,..;p1,.., dragonfly:G,gl;C,cl;R,rl;N, "
+                           "torus:X,Y[,Z]), a Slurm topology.conf, a .dist distance matrix or an hwloc .xml file "
+                           "(tm-topo MACHINE --describe says what tmap reads)");
   app.add_option("-x,--hwloc-xml", hwloc_xml, "Machine: an hwloc XML file (as TopoMatch's -x)")->excludes(t);
   comm.add_to(app, "-c,--comm");
   auto* b = app.add_option("-b,--constraints", constraints_file,
