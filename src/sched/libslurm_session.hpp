@@ -14,6 +14,13 @@ namespace tmap::sched {
 /// then retry for a minute before failing).
 [[nodiscard]] std::string slurm_configuration();
 
+/// Why Slurm's controller cannot be asked now, or empty when it can (or
+/// when this cannot be told): none of the controllers slurm.conf names
+/// accepts a TCP connection within two seconds. libslurm itself waits
+/// MessageTimeout and retries for 18-27 s on an unreachable controller;
+/// this answers first, once per process. Built without libslurm: empty.
+[[nodiscard]] std::string controller_unreachable();
+
 /// While it lives, standard error goes to a temporary file.
 class CapturedStderr {
  public:

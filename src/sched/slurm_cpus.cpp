@@ -47,6 +47,10 @@ SlurmJobCpus slurm_job_cpus(const std::vector<std::string>& job_ids) {
     answer.unavailable = "no Slurm configuration to find the controller (SLURM_CONF, /etc/slurm/slurm.conf)";
     return answer;
   }
+  if (const auto down = controller_unreachable(); !down.empty()) {
+    answer.unavailable = down;
+    return answer;
+  }
   std::map<std::string, std::set<std::int64_t>> held;
   for (const auto& text : job_ids) {
     char* end = nullptr;

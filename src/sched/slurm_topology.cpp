@@ -55,6 +55,10 @@ SlurmSwitchTree from_file(const std::string& conf) {
 /// are its switches alone; a leaf switch's are its nodes.
 SlurmSwitchTree from_controller(std::string& why_not) {
   SlurmSwitchTree tree;
+  if (const auto down = controller_unreachable(); !down.empty()) {
+    why_not = down;  // not libslurm's 18-27 s of retries
+    return tree;
+  }
   topo_info_response_msg_t* records = nullptr;
   CapturedStderr log;
   const int rc = slurm_load_topo(&records);

@@ -361,3 +361,28 @@ TEST(Round5, DescribeShowsTheMachineAsTmapReadsIt) {
 }
 
 }  // namespace
+
+namespace {
+
+// Inside a job with no -t, Slurm's controller is asked for the switch tree
+// and the job's CPUs; when it is unreachable libslurm retried for 18-27 s
+// in silence. Now a closed controller port is found at once (and an
+// unreachable address within 2 s), said, and the job mapped from what is
+// known.
+TEST(Round5, AnUnreachableControllerIsSaidAndBounded) {
+  const Sandbox box;
+  // A port nothing listens on: 1 (tcpmux), refused on a test machine.
+  box.write("slurm.conf",
+            "ClusterName=test\nSlurmctldHost=ctl(127.0.0.1)\nSlurmctldPort=1\nNodeName=cn[1-4] CPUs=4\n"
+            "PartitionName=all Nodes=cn[1-4] Default=YES\nTopologyPlugin=topology/tree\n");
+  box.write("ring.coo", "4\n0 1 10\n1 2 10\n2 3 10\n3 0 10\n");
+  const auto r = box.run("tm-map", {"--alloc-from-env", "-c", "ring.coo"},
+                         {{"SLURM_CONF", box.path("slurm.conf").string()},
+                          {"SLURM_JOB_NODELIST", "cn[1-2]"},
+                          {"SLURM_JOB_ID", "5"},
+                          {"SLURM_JOB_CPUS_PER_NODE", "2(x2)"}});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("slurmctld (127.0.0.1:1) accepts no connection within 2 s"), std::string::npos) << r.err;
+}
+
+}  // namespace
