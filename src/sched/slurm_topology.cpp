@@ -26,10 +26,13 @@ SlurmSwitchTree from_file(const std::string& conf) {
     tree.unavailable = "no Slurm configuration found (SLURM_CONF, /etc/slurm/slurm.conf)";
     return tree;
   }
-  const auto path = (std::filesystem::path(conf).parent_path() / "topology.conf").string();
+  // Slurm's rule: topology.yaml when it exists (topology.conf is then ignored).
+  const auto folder = std::filesystem::path(conf).parent_path();
+  const auto yaml = (folder / "topology.yaml").string();
   std::error_code error;
+  const auto path = std::filesystem::is_regular_file(yaml, error) ? yaml : (folder / "topology.conf").string();
   if (!std::filesystem::is_regular_file(path, error)) {
-    tree.unavailable = "no " + path + " beside " + conf;
+    tree.unavailable = "no " + path + " (nor topology.yaml) beside " + conf;
     return tree;
   }
   if (std::filesystem::file_size(path, error) > kMaxFileBytes) {

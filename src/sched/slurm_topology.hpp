@@ -1,7 +1,8 @@
 // The switch tree of a Slurm cluster (its topology/tree plugin), as Slurm
 // itself has it: asked of the controller through libslurm (what `scontrol
-// show topology` prints), else read from the topology.conf beside the
-// slurm.conf Slurm's tools read (Slurm's rule: the same folder).
+// show topology` prints), else read from the topology.yaml or
+// topology.conf beside the slurm.conf Slurm's tools read (Slurm's rule: the
+// same folder, the YAML file first).
 #pragma once
 
 #include <string>

@@ -153,10 +153,10 @@ std::unique_ptr<Topology> network_node(const std::string& node) {
   }
 }
 
-/// The cluster of `network`'s nodes, named `hosts` (empty: cn<node>),
-/// holding the kinds of node `nodes` says.
+}  // namespace
+
 std::unique_ptr<Topology> cluster_of(std::shared_ptr<const routing::Network> network, const NodeSpecs& nodes,
-                                     std::vector<std::string> hosts, const std::string& names_origin = "host-names") {
+                                     std::vector<std::string> hosts, const std::string& names_origin) {
   detail::check_host_names(hosts, names_origin);
   std::vector<NodeModel> models;
   const auto add_model = [&models](const std::string& node) {
@@ -204,144 +204,11 @@ std::unique_ptr<Topology> cluster_of(std::shared_ptr<const routing::Network> net
                                            std::move(hosts));
 }
 
-}  // namespace
-
 std::unique_ptr<Topology> load_cluster(std::string_view spec, const NodeSpecs& nodes, std::vector<std::string> hosts) {
   auto network = spec.starts_with("fattree:")     ? fattree_of(spec)
                  : spec.starts_with("dragonfly:") ? dragonfly_of(spec)
                                                   : torus_of(spec);
-  return cluster_of(std::move(network), nodes, std::move(hosts));
-}
-
-namespace {
-
-/// One line's settings: (key in lower case, value), in order.
-std::vector<std::pair<std::string, std::string_view>> settings_of(std::string_view line) {
-  std::vector<std::pair<std::string, std::string_view>> settings;
-  std::string_view token;
-  while (detail::next_token(line, token)) {
-    const auto eq = token.find('=');
-    std::string key(token.substr(0, eq));
-    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    settings.emplace_back(std::move(key), eq == std::string_view::npos ? std::string_view{} : token.substr(eq + 1));
-  }
-  return settings;
-}
-
-}  // namespace
-
-namespace {
-
-/// topology.conf's logical lines, as Slurm's parser reads them: comments
-/// cut at '#', and a line ending in '\\' joined with the next. Each with
-/// the number of its first physical line.
-std::vector<std::pair<std::int64_t, std::string>> logical_lines(std::string_view text) {
-  std::vector<std::pair<std::int64_t, std::string>> result;
-  detail::LineReader lines(text);
-  std::string_view line;
-  std::string joined;
-  std::int64_t first = 0;
-  while (lines.next(line)) {
-    auto kept = detail::strip_comment(line, '#');
-    while (!kept.empty() && (kept.back() == ' ' || kept.back() == '\t' || kept.back() == '\r')) kept.remove_suffix(1);
-    if (joined.empty()) first = lines.line_number();
-    const bool continues = kept.ends_with('\\');
-    if (continues) kept.remove_suffix(1);
-    joined.append(kept);
-    if (continues) {
-      joined.push_back(' ');
-      continue;
-    }
-    result.emplace_back(first, std::move(joined));
-    joined.clear();
-  }
-  if (!joined.empty()) result.emplace_back(first, std::move(joined));
-  return result;
-}
-
-}  // namespace
-
-bool is_slurm_topology(std::string_view text) {
-  for (const auto& [at, line] : logical_lines(text)) {
-    const auto settings = settings_of(line);
-    if (!settings.empty()) return settings.front().first == "switchname";
-  }
-  return false;
-}
-
-std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::string& path, const NodeSpecs& nodes) {
-  struct Switch {
-    std::string name;
-    std::int64_t line = 0;
-    std::vector<std::string> children;
-  };
-  std::vector<Switch> switches;
-  std::map<std::string, std::int64_t, std::less<>> index_of;
-  std::vector<std::string> hosts;
-  std::vector<std::int64_t> switch_of_node;
-  std::map<std::string, std::int64_t, std::less<>> line_of_host;
-  for (const auto& [at, line] : logical_lines(text)) {
-    const auto settings = settings_of(line);
-    if (settings.empty()) continue;
-    if (settings.front().first != "switchname" || settings.front().second.empty()) {
-      throw InputError(path, at, "expected SwitchName=NAME first (Slurm's topology.conf)");
-    }
-    const std::string name(settings.front().second);
-    if (!index_of.emplace(name, static_cast<std::int64_t>(switches.size())).second) {
-      throw InputError(path, at, "switch " + name + " is defined twice");
-    }
-    Switch s{name, at, {}};
-    bool has_nodes = false;
-    for (std::size_t k = 1; k < settings.size(); ++k) {
-      const auto& [key, value] = settings[k];
-      const auto where = path + ":" + std::to_string(at) + ": " + settings[k].first;
-      if (key == "switches") {
-        auto names = detail::expand_hostlist(value, where);
-        s.children.insert(s.children.end(), names.begin(), names.end());
-      } else if (key == "nodes") {
-        has_nodes = true;
-        for (auto& host : detail::expand_hostlist(value, where)) {
-          if (const auto [it, fresh] = line_of_host.emplace(host, at); !fresh) {
-            throw InputError(
-                path, at, "node " + host + " hangs on two switches (also on line " + std::to_string(it->second) + ")");
-          }
-          hosts.push_back(std::move(host));
-          switch_of_node.push_back(static_cast<std::int64_t>(switches.size()));
-        }
-      } else if (key != "linkspeed") {
-        throw InputError(path, at,
-                         "unknown setting '" + key + "' (topology.conf has SwitchName, Switches, Nodes, LinkSpeed)");
-      }
-    }
-    if (has_nodes && !s.children.empty()) {
-      // Slurm's own refusal ("has both child switches and nodes").
-      throw InputError(path, at, "switch " + name + " has both Switches= and Nodes= (Slurm refuses it too)");
-    }
-    switches.push_back(std::move(s));
-  }
-  if (switches.empty()) throw InputError(path, "no switch (SwitchName=...) in the file");
-  std::vector<std::vector<std::int64_t>> children(switches.size());
-  std::vector<std::string> names;
-  for (std::size_t p = 0; p < switches.size(); ++p) {
-    names.push_back(switches[p].name);
-    for (const auto& child : switches[p].children) {
-      const auto it = index_of.find(child);
-      if (it == index_of.end()) {
-        throw InputError(path, switches[p].line,
-                         "switch " + child + " (under " + switches[p].name + ") is not defined");
-      }
-      children[p].push_back(it->second);
-    }
-  }
-  std::shared_ptr<const routing::Network> network;
-  try {
-    network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(children),
-                                                           std::move(switch_of_node), path);
-  } catch (const InputError& e) {
-    if (!e.file().empty()) throw;
-    throw InputError(path, e.problem());
-  }
-  return cluster_of(std::move(network), nodes, std::move(hosts), path + ": Nodes=");
+  return cluster_of(std::move(network), nodes, std::move(hosts), "host-names");
 }
 
 }  // namespace tmap::topo

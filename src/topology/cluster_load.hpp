@@ -11,6 +11,10 @@
 
 #include "tmap/topology.hpp"
 
+namespace tmap::routing {
+class Network;
+}
+
 namespace tmap::topo {
 
 /// What a network's nodes hold: `node` (see load_node; empty: one PE)
@@ -31,6 +35,13 @@ struct NodeSpecs {
 /// naming the spec (or --node) and the problem.
 [[nodiscard]] std::unique_ptr<Topology> load_cluster(std::string_view spec, const NodeSpecs& nodes,
                                                      std::vector<std::string> hosts);
+
+/// The cluster of `network`'s nodes, named `hosts` (empty: cn<node>;
+/// checked as host names, errors naming `names_origin`), holding the kinds
+/// of node `nodes` says. Shared by every network kind's reader.
+[[nodiscard]] std::unique_ptr<Topology> cluster_of(std::shared_ptr<const routing::Network> network,
+                                                   const NodeSpecs& nodes, std::vector<std::string> hosts,
+                                                   const std::string& names_origin);
 
 /// One node: an lstopo XML file, else an hwloc synthetic description such
 /// as "package:2 core:8" (one PU per core when it stops above PUs).

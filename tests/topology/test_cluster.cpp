@@ -361,6 +361,112 @@ TEST(SlurmTopology, ChainsDeeperThanSlurmReadsAreRefused) {
   EXPECT_EQ(tmap::load_topology(conf_file(deep))->distance(0, 1), 2);
 }
 
+// Slurm 23.11's topology/block: blocks of nodes aggregated by BlockSizes
+// as Slurm aggregates them (consecutive runs of 2^k base blocks). Hand
+// counted: four blocks of two nodes; BlockSizes=2,8 aggregates all four
+// (2 apart in a block, 4 across); the default (1, 2, 4, 8 blocks) adds the
+// pairs (4 in a pair, 6 across pairs).
+TEST(SlurmTopology, BlocksAggregateAsSlurmAggregatesThem) {
+  const std::string blocks =
+      "BlockName=b1 Nodes=n[1-2]\nBlockName=b2 Nodes=n[3-4]\nBlockName=b3 Nodes=n[5-6]\nBlockName=b4 Nodes=n[7-8]\n";
+  const auto flat = tmap::load_topology(conf_file(blocks + "BlockSizes=2,8\n"));
+  ASSERT_EQ(flat->size(), 8);
+  EXPECT_EQ(host_name(*flat, 7), "n8");
+  EXPECT_EQ(flat->distance(0, 1), 2);
+  EXPECT_EQ(flat->distance(0, 2), 4);
+  EXPECT_EQ(flat->distance(0, 7), 4);
+  const auto pairs = tmap::load_topology(conf_file(blocks));
+  EXPECT_EQ(pairs->distance(0, 1), 2);
+  EXPECT_EQ(pairs->distance(0, 2), 4);  // b1, b2: one pair
+  EXPECT_EQ(pairs->distance(0, 4), 6);  // b1, b3: across pairs
+  EXPECT_EQ(pairs->max_distance(), 6);
+  // BlockSizes=2 alone: no aggregate; every block a part of its own (Slurm
+  // runs no job across blocks then): a job in one block maps, one across
+  // two is refused.
+  const auto alone = tmap::load_topology(conf_file(blocks + "BlockSizes=2\n"));
+  EXPECT_EQ(tmap::Constraints::allowed(*alone, {2, 3}).allowed_pes().size(), 2U);
+  EXPECT_THROW((void)tmap::Constraints::allowed(*alone, {1, 2}), tmap::InputError);
+  // Six blocks, default sizes: the last pair is left out of the 4-block
+  // aggregate (too short) and joined at the 8-block level.
+  const auto six = tmap::load_topology(conf_file(blocks + "BlockName=b5 Nodes=n[9-10]\nBlockName=b6 Nodes=n[11-12]\n"));
+  EXPECT_EQ(six->distance(0, 4), 6);   // b1, b3: the aggregate of b1..b4
+  EXPECT_EQ(six->distance(0, 8), 7);   // b1 (under b1..b4) and b5 (its pair under the top)
+  EXPECT_EQ(six->distance(8, 10), 4);  // b5, b6: one pair
+  // What Slurm refuses, refused with the line.
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {"BlockName=b1 Nodes=n[1-2]\nBlockSizes=2,6\n", ":2: BlockSizes: 6 is not the base block's 2 nodes"},
+      {"BlockName=b1 Nodes=n[1-2]\nBlockName=b2 Nodes=n3\nBlockSizes=2\n", ":2: block b2 has 1 nodes, fewer than"},
+      {"BlockName=b1 Nodes=n[1-2]\nBlockName=b1 Nodes=n[3-4]\n", ":2: block b1 is defined twice"},
+      {"BlockName=b1 Nodes=n[1-2]\nBlockName=b2 Nodes=n2\n", ":2: node n2 is in two blocks"},
+      {"BlockName=b1 Nodes=n[1-2] Switches=x\n", ":1: unknown setting 'switches'"},
+  };
+  for (const auto& [text, message] : refused) {
+    try {
+      (void)tmap::load_topology(conf_file(text));
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const tmap::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Slurm 25.05's topology.yaml: the topology Slurm uses by default (the
+// first with cluster_default: true, else the first), its tree or block
+// section read as the topology.conf it stands for; errors name the YAML's
+// own lines. Written as a file named topology.conf is not needed: the
+// content says it.
+TEST(SlurmTopology, TopologyYamlTreeAndBlock) {
+  const std::string blocks =
+      "- topology: racks\n"        // 1
+      "  block:\n"                 // 2
+      "    block_sizes: [2, 8]\n"  // 3
+      "    blocks:\n"              // 4
+      "      - block: b1\n"        // 5
+      "        nodes: n[1-2]\n"    // 6
+      "      - block: b2\n"        // 7
+      "        nodes: n[3-4]\n";   // 8
+  const std::string tree =
+      "- topology: fabric\n"
+      "  cluster_default: true\n"
+      "  tree:\n"
+      "    switches:\n"
+      "      - switch: top\n"
+      "        children: s[1-2]\n"
+      "      - switch: s1\n"
+      "        nodes: n[1-2]\n"
+      "      - switch: s2\n"
+      "        nodes: [n3, n4]\n";
+  // The default is the tree (cluster_default), though the blocks come first.
+  const auto fabric = tmap::load_topology(conf_file("# Slurm's topologies\n---\n" + blocks + tree));
+  ASSERT_EQ(fabric->size(), 4);
+  EXPECT_EQ(host_name(*fabric, 3), "n4");
+  EXPECT_EQ(fabric->distance(0, 1), 2);
+  EXPECT_EQ(fabric->distance(0, 2), 4);
+  // Without a default, the first: the blocks (one aggregate of both).
+  const auto racks = tmap::load_topology(conf_file(blocks));
+  EXPECT_EQ(racks->distance(0, 1), 2);
+  EXPECT_EQ(racks->distance(0, 2), 4);
+  // With --node, as a topology.conf.
+  const auto with_nodes = tmap::load_machine({conf_file(blocks), "core:2", {}});
+  EXPECT_EQ(with_nodes->size(), 8);
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {"- topology: all\n  flat: true\n", ":1: topology all is flat: it names no switch and no node"},
+      {"- topology: t\n  tree:\n    switches:\n      - switch: top\n        children: s9\n",
+       ":4: switch s9 (under top) is not defined"},
+      {"- topology: t\n  block:\n    blocks:\n      - block: b1\n        nodes: n[1-2\n", ":4: "},
+      {"- topology: t\n  tree: [\n", "not valid YAML"},
+      {"- topology: t\n  ring: {}\n", "has none of tree, block or flat"},
+  };
+  for (const auto& [text, message] : refused) {
+    try {
+      (void)tmap::load_topology(conf_file(text));
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const tmap::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Nodes of two kinds at different depths (a PU 3 edges below a two-package
 // node's root, 2 below a one-level node's): every route counts its two ends'
 // depths, so its hops equal the distance for every pair.
