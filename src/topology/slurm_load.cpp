@@ -289,7 +289,7 @@ std::pair<std::string, std::vector<std::int64_t>> conf_of_yaml(std::string_view 
   const auto at = [](const YAML::Node& n) { return static_cast<std::int64_t>(n.Mark().line) + 1; };
   std::string conf;
   std::vector<std::int64_t> line_of;
-  const auto add = [&](std::string line, std::int64_t from) {
+  const auto add = [&](const std::string& line, std::int64_t from) {
     conf += line + "\n";
     line_of.push_back(from);
   };

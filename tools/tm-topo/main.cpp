@@ -152,6 +152,7 @@ void draw_picture(const std::string& json, const std::string& picture) {
                                  json_path,
                                  png_path};
   std::vector<char*> argv;
+  argv.reserve(words.size() + 1);
   for (auto& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
