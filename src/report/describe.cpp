@@ -125,11 +125,15 @@ std::string description_text(const MachineDescription& d) {
   if (!d.cables.empty()) {
     std::int64_t total = 0;
     for (const auto& c : d.cables) total += c.cables;
-    fmt::format_to(it, "network: {} switch{} or router{}, {} cable{}\n", d.switches, d.switches == 1 ? "" : "es",
-                   d.switches == 1 ? "" : "s", total, total == 1 ? "" : "s");
+    if (d.graph.empty()) {  // links without named ends (Tianhe-3, meshes, trees): counted by kind
+      fmt::format_to(it, "links: {}\n", total);
+    } else {
+      fmt::format_to(it, "network: {} switch{} or router{}, {} cable{}\n", d.switches, d.switches == 1 ? "" : "es",
+                     d.switches == 1 ? "" : "s", total, total == 1 ? "" : "s");
+    }
     for (const auto& c : d.cables) {
       if (c.lower_ends == 0 && c.upper_ends == 0) {
-        fmt::format_to(it, "  {}: {} cables\n", c.kind, c.cables);
+        fmt::format_to(it, "  {}: {}\n", c.kind, c.cables);
         continue;
       }
       const auto what = [](bool nodes, std::int64_t n) {

@@ -266,6 +266,11 @@ int main(int argc, char** argv) {
       }
       const auto description = describe_machine(*topology);
       const auto json = description_json(description);
+      if (!picture.empty() && description.graph.empty()) {
+        throw UnsupportedError(
+            "--picture draws a network of nodes (fattree:..., dragonfly:..., torus:..., a Slurm topology.conf); this "
+            "machine's links have no named ends, and --describe lists them");
+      }
       if (!picture.empty()) draw_picture(json, picture);
       emit(format == "json" ? json : description_text(description), "");
       return kExitOk;
