@@ -224,7 +224,9 @@ TEST_P(Round5Messages, PointTheRightWay) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
-  if (c.never_says != nullptr) EXPECT_EQ(r.err.find(c.never_says), std::string::npos) << r.err;
+  if (c.never_says != nullptr) {
+    EXPECT_EQ(r.err.find(c.never_says), std::string::npos) << r.err;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -295,7 +297,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "--host-names: is empty",
                 nullptr},
         Refusal{"empty_node", {"-t", "fattree:2;8,2;1,2;1,1", "--node", ""}, {}, "--node: empty", nullptr}),
-    [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<Refusal>& refusal) { return std::string(refusal.param.name); });
 
 // Slurm's topology guide: leaf switches under several top switches, and
 // parts no switch joins (a job inside one part maps; one across two is
