@@ -343,6 +343,16 @@ ObjectiveRefineStats refine_for_objective(const Problem& problem, Mapping& mappi
 
 /// Parses "none", "swap", "tabu" or "multilevel"; ParameterError otherwise.
 [[nodiscard]] RefineKind refine_kind_from_name(std::string_view name);
+/// A strategy as users write it (tm-map -s, --compare's list, TMAP_STRATEGY,
+/// Python's strategy=): "NAME" or "NAME:REFINE" (scotch:tabu), the
+/// refinement overriding the run's. The one reading of it.
+struct StrategySpec {
+  std::string name;
+  std::optional<RefineKind> refine;
+};
+/// ParameterError for a strategy the table lacks or an unknown refinement.
+[[nodiscard]] StrategySpec parse_strategy_spec(std::string_view text);
+
 /// The refinement's name ("none", "swap", ...), and every name in order.
 [[nodiscard]] std::string_view refine_kind_name(RefineKind kind);
 [[nodiscard]] std::vector<std::string> refine_kind_names();

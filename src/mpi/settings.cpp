@@ -38,10 +38,17 @@ Settings settings_from(const tmap_orders_settings* given) {
     if (!preset_name.empty()) s.context = preset(preset_name);
     if (!config.empty()) s.context = load_config(detail::read_text_file(config), config, s.context);
     if (!strategy.empty()) {
-      // NAME[:REFINE], as tm-map's -s and --refine together.
-      const auto colon = strategy.find(':');
-      s.context.strategy = strategy.substr(0, colon);
-      if (colon != std::string::npos) s.context.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
+      // NAME[:REFINE], as tm-map's -s and --refine together (an unknown
+      // name is refused here, before the program's topology is created).
+      // ptscotch (PT-Scotch where the graph lives) is the MPI layer's own,
+      // outside the strategy table (issue 62 makes it a row).
+      if (strategy == "ptscotch") {
+        s.context.strategy = strategy;
+      } else {
+        const auto spec = parse_strategy_spec(strategy);
+        s.context.strategy = spec.name;
+        if (spec.refine) s.context.refine.kind = *spec.refine;
+      }
     }
     if (!objective.empty()) set_option(s.context, "objective", objective);
   } catch (const std::exception& e) {

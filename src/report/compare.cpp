@@ -25,9 +25,7 @@ std::vector<std::string> comparison_strategies(std::string_view list) {
     const auto name = rest.substr(0, comma);
     if (!name.empty()) {
       // Unknown names and refinements fail before anything runs.
-      const auto colon = name.find(':');
-      (void)find_strategy(name.substr(0, colon));
-      if (colon != std::string_view::npos) (void)refine_kind_from_name(name.substr(colon + 1));
+      (void)parse_strategy_spec(name);
       if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
     }
     rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);

@@ -65,11 +65,9 @@ ReportedMapping run_and_report(std::string_view strategy, const Problem& problem
                                const RoutingModel* routing) {
   // "NAME:REFINE" (e.g. scotch:tabu) overrides run.refine for this run.
   Run run = given;
-  run.strategy = std::string(strategy);
-  if (const auto colon = strategy.find(':'); colon != std::string_view::npos) {
-    run.strategy = std::string(strategy.substr(0, colon));
-    run.refine.kind = refine_kind_from_name(strategy.substr(colon + 1));
-  }
+  const auto spec = parse_strategy_spec(strategy);
+  run.strategy = spec.name;
+  if (spec.refine) run.refine.kind = *spec.refine;
   return reported(strategy, problem, run, routing, [&](const Run& construct, StageStats& stages) {
     return map_with(construct.strategy, problem, construct, stages);
   });

@@ -140,6 +140,14 @@ Mapping map(const Problem& problem, const Context& context, const RunHooks& hook
   return map_with(context.strategy, problem, Run(context, hooks));
 }
 
+StrategySpec parse_strategy_spec(std::string_view text) {
+  StrategySpec spec;
+  const auto colon = text.find(':');
+  spec.name = std::string(find_strategy(text.substr(0, colon)).name);
+  if (colon != std::string_view::npos) spec.refine = refine_kind_from_name(text.substr(colon + 1));
+  return spec;
+}
+
 Mapping map_with(std::string_view strategy, const Problem& problem, const Run& given) {
   StageStats stages;
   return map_with(strategy, problem, given, stages);

@@ -38,3 +38,21 @@ TEST(MpiPlacement, BadMachineVariablesAreRefusedInTheirOwnWords) {
   EXPECT_NE(typo.find("did you mean fattree:?"), std::string::npos) << typo;
   EXPECT_EQ(reason("fattree:2;2,2;1,1;1,1", "core:2", ""), "(accepted)");
 }
+
+// TMAP_STRATEGY is read as tm-map reads -s: NAME[:REFINE] through the
+// strategy table (one parser), so a misspelt name is refused before any
+// reordering; ptscotch, the MPI layer's own, is kept.
+TEST(MpiSettings, StrategiesAreReadAsTmMapReadsThem) {
+  tmap_orders_settings given{};
+  given.strategy = "greedy:tabu";
+  const auto good = tmap::mpi::settings_from(&given);
+  EXPECT_TRUE(good.error.empty()) << good.error;
+  EXPECT_EQ(good.context.strategy, "greedy");
+  EXPECT_EQ(good.context.refine.kind, tmap::RefineKind::Tabu);
+  given.strategy = "gredy";
+  EXPECT_NE(tmap::mpi::settings_from(&given).error.find("gredy"), std::string::npos);
+  given.strategy = "ptscotch";
+  const auto distributed = tmap::mpi::settings_from(&given);
+  EXPECT_TRUE(distributed.error.empty()) << distributed.error;
+  EXPECT_EQ(distributed.context.strategy, "ptscotch");
+}
