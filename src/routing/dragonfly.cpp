@@ -127,17 +127,19 @@ int DragonflyNetwork::link_kind(LinkId link) const {
   return 3;
 }
 
-std::string DragonflyNetwork::link_name(LinkId link) const {
-  switch (link_kind(link)) {
-    case 0: {
-      const auto r = router_of(link);
-      return fmt::format("node {} - router({},{},{})", link, r.group, r.chassis, r.blade);
-    }
+DragonflyNetwork::Cable DragonflyNetwork::cable(LinkId link) const {
+  Cable c{link_kind(link), {}, {}};
+  switch (c.kind) {
+    case 0:
+      c.lower = router_of(link);  // the node's router; the node is the link's index
+      break;
     case 1: {
       const auto per = s_.routers * (s_.routers - 1) / 2;
       const auto chassis = (link - first_green_) / per;
       const auto [j, k] = pair_of((link - first_green_) % per, s_.routers);
-      return fmt::format("green ({},{}) blades {}-{}", chassis / s_.chassis, chassis % s_.chassis, j, k);
+      c.lower = {chassis / s_.chassis, chassis % s_.chassis, j};
+      c.upper = {chassis / s_.chassis, chassis % s_.chassis, k};
+      break;
     }
     case 2: {
       const auto local = link - first_black_;
@@ -145,50 +147,47 @@ std::string DragonflyNetwork::link_name(LinkId link) const {
       const auto blade = local % s_.routers;
       const auto group = local / s_.routers / pairs;
       const auto [j, k] = pair_of(local / s_.routers % pairs, s_.chassis);
-      return fmt::format("black group {} chassis {}-{} blade {}", group, j, k, blade);
+      c.lower = {group, j, blade};
+      c.upper = {group, k, blade};
+      break;
     }
     default: {
       const auto [i, j] = pair_of(link - first_blue_, s_.groups);
-      return fmt::format("blue groups {}-{}", i, j);
+      c.lower.group = i;
+      c.upper.group = j;
     }
+  }
+  return c;
+}
+
+std::string DragonflyNetwork::link_name(LinkId link) const {
+  const auto c = cable(link);
+  switch (c.kind) {
+    case 0:
+      return fmt::format("node {} - router({},{},{})", link, c.lower.group, c.lower.chassis, c.lower.blade);
+    case 1:
+      return fmt::format("green ({},{}) blades {}-{}", c.lower.group, c.lower.chassis, c.lower.blade, c.upper.blade);
+    case 2:
+      return fmt::format("black group {} chassis {}-{} blade {}", c.lower.group, c.lower.chassis, c.upper.chassis,
+                         c.lower.blade);
+    default:
+      return fmt::format("blue groups {}-{}", c.lower.group, c.upper.group);
   }
 }
 
 LinkEnds DragonflyNetwork::link_ends(LinkId link) const {
-  const auto router = [](std::int64_t g, std::int64_t c, std::int64_t b) {
-    return fmt::format("router({},{},{})", g, c, b);
-  };
+  const auto c = cable(link);
+  const auto router = [](const Router& r) { return fmt::format("router({},{},{})", r.group, r.chassis, r.blade); };
   LinkEnds result;
-  switch (link_kind(link)) {
-    case 0: {
-      const auto r = router_of(link);
-      result.lower.node = link;
-      result.upper.name = router(r.group, r.chassis, r.blade);
-      break;
-    }
-    case 1: {
-      const auto per = s_.routers * (s_.routers - 1) / 2;
-      const auto chassis = (link - first_green_) / per;
-      const auto [j, k] = pair_of((link - first_green_) % per, s_.routers);
-      result.lower.name = router(chassis / s_.chassis, chassis % s_.chassis, j);
-      result.upper.name = router(chassis / s_.chassis, chassis % s_.chassis, k);
-      break;
-    }
-    case 2: {
-      const auto local = link - first_black_;
-      const auto pairs = s_.chassis * (s_.chassis - 1) / 2;
-      const auto blade = local % s_.routers;
-      const auto group = local / s_.routers / pairs;
-      const auto [j, k] = pair_of(local / s_.routers % pairs, s_.chassis);
-      result.lower.name = router(group, j, blade);
-      result.upper.name = router(group, k, blade);
-      break;
-    }
-    default: {
-      const auto [i, j] = pair_of(link - first_blue_, s_.groups);
-      result.lower.name = fmt::format("group({})", i);
-      result.upper.name = fmt::format("group({})", j);
-    }
+  if (c.kind == 0) {
+    result.lower.node = link;
+    result.upper.name = router(c.lower);
+  } else if (c.kind == 3) {
+    result.lower.name = fmt::format("group({})", c.lower.group);
+    result.upper.name = fmt::format("group({})", c.upper.group);
+  } else {
+    result.lower.name = router(c.lower);
+    result.upper.name = router(c.upper);
   }
   return result;
 }

@@ -63,6 +63,13 @@ class DragonflyNetwork final : public Network {
   [[nodiscard]] Router router_of(std::int64_t node) const;
 
  private:
+  /// A link decoded: its kind, and the routers at its ends (a node's link:
+  /// the node's router as `lower`; a blue link: the two groups only).
+  struct Cable {
+    int kind;
+    Router lower, upper;
+  };
+  [[nodiscard]] Cable cable(LinkId link) const;
   [[nodiscard]] LinkId green(const Router& r, std::int64_t other_blade) const;
   [[nodiscard]] LinkId black(const Router& r, std::int64_t other_chassis) const;
   [[nodiscard]] LinkId blue(std::int64_t g1, std::int64_t g2) const;

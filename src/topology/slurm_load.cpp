@@ -78,6 +78,23 @@ std::vector<std::string> hosts_at(std::string_view list, const std::string& path
   }
 }
 
+/// The cluster of a Slurm file's switches (or blocks): `children[s]` below
+/// switch s, `switch_of_node[n]` above node n named hosts[n]; the network's
+/// refusals named with the file.
+std::unique_ptr<Topology> slurm_cluster(std::vector<std::string> names, std::vector<std::vector<std::int64_t>> children,
+                                        std::vector<std::int64_t> switch_of_node, std::vector<std::string> hosts,
+                                        const std::string& path, const NodeSpecs& nodes) {
+  std::shared_ptr<const routing::Network> network;
+  try {
+    network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(children),
+                                                           std::move(switch_of_node), path);
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw InputError(path, e.problem());
+  }
+  return cluster_of(std::move(network), nodes, std::move(hosts), path + ": Nodes=");
+}
+
 /// The first setting's key: "switchname" (topology/tree), "blockname" or
 /// "blocksizes" (topology/block), else another.
 std::string first_key(std::string_view text) {
@@ -204,25 +221,16 @@ std::unique_ptr<Topology> load_slurm_blocks(std::string_view text, const std::st
       const auto id = static_cast<std::int64_t>(names.size());
       names.push_back(
           fmt::format("{}..{}", names[static_cast<std::size_t>(start)], names[static_cast<std::size_t>(end - 1)]));
-      children.emplace_back();
       std::vector<std::int64_t> members;
       for (std::int64_t b = start; b < end; ++b) members.push_back(below[static_cast<std::size_t>(b)]);
       std::sort(members.begin(), members.end());
       members.erase(std::unique(members.begin(), members.end()), members.end());
-      children.back() = std::move(members);
+      children.push_back(std::move(members));
       for (std::int64_t b = start; b < end; ++b) next[static_cast<std::size_t>(b)] = id;
     }
     below = std::move(next);
   }
-  std::shared_ptr<const routing::Network> network;
-  try {
-    network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(children),
-                                                           std::move(block_of_node), path);
-  } catch (const InputError& e) {
-    if (!e.file().empty()) throw;
-    throw InputError(path, e.problem());
-  }
-  return cluster_of(std::move(network), nodes, std::move(hosts), path + ": Nodes=");
+  return slurm_cluster(std::move(names), std::move(children), std::move(block_of_node), std::move(hosts), path, nodes);
 }
 
 /// Whether `text` is Slurm 25.05's topology.yaml: a YAML list whose first
@@ -423,15 +431,7 @@ std::unique_ptr<Topology> load_slurm_cluster(std::string_view text, const std::s
       children[p].push_back(it->second);
     }
   }
-  std::shared_ptr<const routing::Network> network;
-  try {
-    network = std::make_shared<routing::SwitchTreeNetwork>(std::move(names), std::move(children),
-                                                           std::move(switch_of_node), path);
-  } catch (const InputError& e) {
-    if (!e.file().empty()) throw;
-    throw InputError(path, e.problem());
-  }
-  return cluster_of(std::move(network), nodes, std::move(hosts), path + ": Nodes=");
+  return slurm_cluster(std::move(names), std::move(children), std::move(switch_of_node), std::move(hosts), path, nodes);
 }
 
 }  // namespace tmap::topo

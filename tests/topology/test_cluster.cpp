@@ -209,6 +209,19 @@ std::string conf_file(const std::string& text) {
   return path.string();
 }
 
+/// Each (file text, part of its message): loading it is an InputError
+/// saying that.
+void expect_refused(const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [text, message] : cases) {
+    try {
+      (void)tmap::load_topology(conf_file(text));
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const tmap::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 
 // Slurm's topology/tree: two leaf switches of four nodes under one spine.
@@ -255,14 +268,7 @@ TEST(SlurmTopology, RefusesWhatSlurmWouldNot) {
       {"SwitchName=s0 Nodes=cn1 Speed=9\n", ":1: unknown setting 'speed'"},
       {"SwitchName=s0 Nodes=cn1\nSwitchName=s0 Nodes=cn2\n", ":2: switch s0 is defined twice"},
   };
-  for (const auto& [text, message] : cases) {
-    try {
-      (void)tmap::load_topology(conf_file(text));
-      ADD_FAILURE() << "accepted: " << text;
-    } catch (const tmap::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
-  }
+  expect_refused(cases);
 }
 
 // Slurm's topology guide: four leaf switches under each of four top
@@ -400,14 +406,7 @@ TEST(SlurmTopology, BlocksAggregateAsSlurmAggregatesThem) {
       {"BlockName=b1 Nodes=n[1-2]\nBlockName=b2 Nodes=n2\n", ":2: node n2 is in two blocks"},
       {"BlockName=b1 Nodes=n[1-2] Switches=x\n", ":1: unknown setting 'switches'"},
   };
-  for (const auto& [text, message] : refused) {
-    try {
-      (void)tmap::load_topology(conf_file(text));
-      ADD_FAILURE() << "accepted: " << text;
-    } catch (const tmap::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
-  }
+  expect_refused(refused);
 }
 
 // Slurm 25.05's topology.yaml: the topology Slurm uses by default (the
@@ -457,14 +456,7 @@ TEST(SlurmTopology, TopologyYamlTreeAndBlock) {
       {"- topology: t\n  tree: [\n", "not valid YAML"},
       {"- topology: t\n  ring: {}\n", "has none of tree, block or flat"},
   };
-  for (const auto& [text, message] : refused) {
-    try {
-      (void)tmap::load_topology(conf_file(text));
-      ADD_FAILURE() << "accepted: " << text;
-    } catch (const tmap::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
-  }
+  expect_refused(refused);
 }
 
 // Nodes of two kinds at different depths (a PU 3 edges below a two-package
