@@ -104,12 +104,6 @@ void keep_slurm_order(Mapping& mapping, const Topology& topology, const RankSlot
 [[nodiscard]] Mapping launcher_order_mapping(std::span<const PE> mapping, const Topology& topology,
                                              const Constraints& constraints);
 
-/// For the formats that name only hosts: where the launcher's own order
-/// (launcher_order_mapping) costs more hop-bytes than `mapping`, a note
-/// saying how many ranks move and what they cost; empty otherwise.
-[[nodiscard]] std::string launcher_order_note(MappingFormat format, std::span<const PE> mapping, const CommMatrix& comm,
-                                              const Topology& topology, const Constraints& constraints);
-
 /// True for the formats a launcher reads (rankfile, hostfile, machinefile,
 /// hydra).
 [[nodiscard]] bool is_launch_format(MappingFormat format) noexcept;

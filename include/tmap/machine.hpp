@@ -47,20 +47,12 @@ struct MachineSpec {
 /// SPEC; the path of an existing file is a SPEC even with a '=' in it), as
 /// MachineSpec's `node` and `node_by_hosts` take them. ParameterError
 /// naming `origin` (the flag or variable: "--node", "TMAP_NODE") for two
-/// SPECs without hosts.
+/// SPECs without hosts. (A job's front ends give them through tmap::Job.)
 struct NodeArgs {
   std::string node;
   std::vector<std::pair<std::string, std::string>> by_hosts;
 };
 [[nodiscard]] NodeArgs parse_node_args(const std::vector<std::string>& args, const std::string& origin);
-
-/// A machine described by three strings, as environment variables and MCA
-/// parameters hold it: `topology` (a -t value), `nodes` (--node values,
-/// ';' between them: "package:2 core:8;cn[13-16]=package:1 core:16") and
-/// `host_names` (a Slurm host list, empty: cn<node>). Errors name the
-/// variables as `prefix` + NODE / HOST_NAMES ("TMAP_NODE: ...").
-[[nodiscard]] MachineSpec machine_spec_from_text(const std::string& topology, const std::string& nodes,
-                                                 const std::string& host_names, const std::string& prefix);
 
 /// The machine of `spec`. ParameterError when a node or host names are given
 /// for a machine that describes its PEs and hosts itself (a Scotch target,

@@ -314,11 +314,6 @@ struct StrategyInfo {
 /// Looks a strategy up by name; ParameterError listing the known names otherwise.
 [[nodiscard]] const StrategyInfo& find_strategy(std::string_view name);
 
-/// Sets a strategy option by key, as tm-map's `--KEY VALUE` does (e.g.
-/// "ohtma-loop", "32"). ParameterError "KEY: problem" for a bad value, or
-/// naming the known keys for an unknown one.
-void set_strategy_option(Context& context, std::string_view key, std::string_view value);
-
 /// Throws InputError when the problem cannot be mapped (more ranks than
 /// slots, constraints made for another topology).
 void check_problem(const Problem& problem);

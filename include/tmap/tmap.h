@@ -46,6 +46,7 @@ typedef struct tmap_comm tmap_comm;
 typedef struct tmap_constraints tmap_constraints;
 typedef struct tmap_options tmap_options;
 typedef struct tmap_result tmap_result;
+typedef struct tmap_job tmap_job;
 
 /* "MAJOR.MINOR.PATCH" of the library. */
 const char* tmap_version(void);
@@ -188,6 +189,33 @@ void tmap_result_free(tmap_result* result);
 tmap_status tmap_launch_file(const tmap_topology* topology, const tmap_result* result,
                              const tmap_constraints* constraints, const char* format, const char* program, char** text,
                              char** error);
+
+/* ---- Jobs ------------------------------------------------------------------ */
+/* A whole job as tm-map's command line gives it, field by field: the same
+ * machine, allocation, configuration and output, assembled by the library as
+ * for tm-map, so the mapping and the launcher file are tm-map's. Keys are
+ * tm-map's flags without "--": machine (-t), hwloc-xml (-x), node (repeatable;
+ * entries between ';'), host-names, hosts, host-pattern, pes-per-node, comm
+ * (a file; or tmap_job_set_comm), comm-format, alloc (a host list or id
+ * ranges), alloc-from-env ("1": the scheduler's allocation), constraints (a
+ * file of PE ids), oversubscription (-o), cpus-per-rank, het-group, preset,
+ * config, strategy (NAME[:REFINE]), format (perm, json, rankfile, hostfile,
+ * machinefile, hydra, ...), slots (core or pu: --rankfile-slots), program,
+ * and every option key tmap_options_set takes (seed, objective, refine, ...).
+ * TMAP_ERROR_PARAMETER naming the key for an unknown key or a bad value;
+ * the machine and traffic are read at tmap_job_run. A job is used by one
+ * thread at a time. */
+tmap_job* tmap_job_create(void);
+tmap_status tmap_job_set(tmap_job* job, const char* key, const char* value, char** error);
+/* The traffic from a matrix in memory (copied), instead of "comm". */
+tmap_status tmap_job_set_comm(tmap_job* job, const tmap_comm* comm, char** error);
+/* Maps the job (tm-map's run): the result holds its mapping, figures and report. */
+tmap_status tmap_job_run(tmap_job* job, tmap_result** out, char** error);
+/* What tm-map --format FORMAT writes for `result` (the job's "format"):
+ * hosts, CPUs and the scheduler's order as tm-map writes them. *text is
+ * owned by the caller (tmap_string_free). */
+tmap_status tmap_job_output(tmap_job* job, const tmap_result* result, char** text, char** error);
+void tmap_job_free(tmap_job* job);
 
 /* ---- TopoMatch-style one call ---------------------------------------------- */
 /* What a TopoMatch caller has at hand: a topology file, an n x n affinity

@@ -9,96 +9,14 @@
 #include <optional>
 #include <string>
 
-#include "tmap/launch.hpp"
-#include "tmap/tmap.h"
-#include "tmap/tmap.hpp"
-
-struct tmap_topology {
-  std::unique_ptr<tmap::Topology> t;
-};
-struct tmap_comm {
-  tmap::CommMatrix m;
-};
-struct tmap_constraints {
-  tmap::Constraints c;
-  /// Where they came from a scheduler's allocation: it and its rank slots.
-  std::optional<tmap::Allocation> allocation = {};
-  tmap::RankSlots slots = {};
-};
-struct tmap_options {
-  tmap::Context context;
-  tmap::RunHooks hooks;
-  /// A refinement was asked for (tmap_options_set_refine, or "refine" by
-  /// key): tmap_refine then runs it, even "none", instead of multilevel.
-  bool refine_asked = false;
-};
-struct tmap_result {
-  tmap::Mapping mapping;
-  tmap::Metrics metrics;
-  double time_s = 0;
-  bool partial = false;
-};
+#include "capi/handles.hpp"
 
 namespace {
 
-char* duplicate(const std::string& text) {
-  auto* copy = static_cast<char*>(std::malloc(text.size() + 1));
-  if (copy != nullptr) std::memcpy(copy, text.c_str(), text.size() + 1);
-  return copy;
-}
-
-tmap_status status_of(tmap::ErrorKind kind) {
-  switch (kind) {
-    case tmap::ErrorKind::InvalidInput:
-      return TMAP_ERROR_INPUT;
-    case tmap::ErrorKind::InvalidParameter:
-      return TMAP_ERROR_PARAMETER;
-    case tmap::ErrorKind::Unsupported:
-      return TMAP_ERROR_UNSUPPORTED;
-    case tmap::ErrorKind::Resource:
-      return TMAP_ERROR_RESOURCE;
-    case tmap::ErrorKind::System:
-      return TMAP_ERROR_SYSTEM;
-    case tmap::ErrorKind::Internal:
-      return TMAP_ERROR_INTERNAL;
-  }
-  return TMAP_ERROR_INTERNAL;
-}
-
-/// Runs body, mapping every exception to a status and a message.
-template <typename Body>
-tmap_status guarded(char** error, Body&& body) {
-  if (error != nullptr) *error = nullptr;
-  auto fail = [&](tmap_status status, const std::string& message) {
-    if (error != nullptr) *error = duplicate(message);
-    return status;
-  };
-  try {
-    body();
-    return TMAP_OK;
-  } catch (const tmap::Error& e) {
-    return fail(status_of(e.kind()), e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(TMAP_ERROR_SYSTEM, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(TMAP_ERROR_INTERNAL, e.what());
-  } catch (...) {
-    return fail(TMAP_ERROR_INTERNAL, "unknown error");
-  }
-}
-
-tmap_status missing(char** error, const char* what) {
-  if (error != nullptr) *error = duplicate(std::string("missing argument: ") + what);
-  return TMAP_ERROR_ARGUMENT;
-}
-
-tmap_status out_of_range(char** error, const char* what, int64_t value, int64_t most) {
-  if (error != nullptr) {
-    *error = duplicate(std::string(what) + " = " + std::to_string(value) + " is out of range (0.." +
-                       std::to_string(most) + ")");
-  }
-  return TMAP_ERROR_ARGUMENT;
-}
+using tmap::capi::duplicate;
+using tmap::capi::guarded;
+using tmap::capi::missing;
+using tmap::capi::out_of_range;
 
 /// A mapping made by `make(problem, run)` with the options' hooks and this
 /// call's own stop flag, timed and scored: tmap_map's and tmap_refine's result.
@@ -238,7 +156,7 @@ tmap_status tmap_topology_from_scheduler(const char* node, tmap_topology** out, 
   if (out == nullptr) return missing(error, "out");
   return guarded(error, [&] {
     const auto machine = tmap::scheduler_machine(node != nullptr ? node : "");  // its note is for tools to show
-    *out = new tmap_topology{tmap::load_machine(machine.spec)};
+    *out = new tmap_topology{std::shared_ptr<tmap::Topology>(tmap::load_machine(machine.spec))};
   });
 }
 
@@ -246,16 +164,17 @@ tmap_status tmap_constraints_from_allocation(const tmap_topology* topology, cons
                                              tmap_constraints** out, char** error) {
   if (topology == nullptr || out == nullptr) return missing(error, "topology or out");
   return guarded(error, [&] {
-    const auto& t = *topology->t;
-    const auto known = tmap::allocation_host_ids(t, {});
-    const tmap::HostIds* listed = known.empty() ? nullptr : &known;
-    auto allocation =
-        nodes != nullptr ? tmap::parse_allocation(nodes, {}, "nodes", listed) : tmap::allocation_from_env({}, listed);
-    allocation.resolve(t);
-    (void)tmap::add_slurm_cpu_ids(allocation);  // without them, the counts stand (the note is for tools)
-    auto slots = tmap::job_rank_slots(t, &allocation, allocation.cpus_per_rank);
-    auto c = tmap::job_constraints(t, &allocation, slots, oversubscription < 1 ? 1 : oversubscription);
-    *out = new tmap_constraints{std::move(c), std::move(allocation), std::move(slots)};
+    // The job's allocation, as tm-map --alloc (or --alloc-from-env) reads it.
+    tmap::JobSpec spec;
+    spec.words.alloc = "nodes";
+    spec.machine.built = topology->t;
+    spec.allocation.kind =
+        nodes != nullptr ? tmap::AllocationSource::Kind::Hosts : tmap::AllocationSource::Kind::Scheduler;
+    if (nodes != nullptr) spec.allocation.hosts = nodes;
+    spec.allocation.oversubscription = oversubscription < 1 ? 1 : oversubscription;
+    auto job = std::make_shared<tmap::Job>(std::move(spec));  // its notes are for tools to show
+    const auto& constraints = job->constraints();
+    *out = new tmap_constraints{constraints, std::move(job)};
   });
 }
 
@@ -396,27 +315,19 @@ tmap_status tmap_launch_file(const tmap_topology* topology, const tmap_result* r
     return missing(error, "topology, result, format or text");
   }
   return guarded(error, [&] {
-    const auto& t = *topology->t;
-    const auto kind = tmap::mapping_format_from_name(format);
-    if (!tmap::is_launch_format(kind)) {
-      throw tmap::ParameterError(std::string("format: '") + format +
-                                 "' is not a launcher's (rankfile, hostfile, machinefile, hydra)");
+    tmap::OutputSpec output;
+    output.format = tmap::mapping_format_from_name(format);
+    output.program = program != nullptr ? program : "";
+    if (constraints != nullptr && constraints->job) {
+      if (&constraints->job->machine() != topology->t.get()) {
+        throw tmap::ParameterError("constraints: made for another topology");
+      }
+      *text = duplicate(constraints->job->launch_file(result->mapping, output));
+      return;
     }
-    for (const auto pe : result->mapping) {
-      if (pe < 0 || pe >= t.size()) throw tmap::ParameterError("result: mapped on another machine than topology");
-    }
-    const tmap::Allocation* allocation =
-        constraints != nullptr && constraints->allocation ? &*constraints->allocation : nullptr;
-    const auto host_of = tmap::launch_host_names(t, allocation, {});
-    std::function<std::string(tmap::PE)> slot_of = [&t](tmap::PE pe) {
-      return std::to_string(tmap::slot_in_node(t, pe));
-    };
-    auto mapping = result->mapping;
-    if (constraints != nullptr && !constraints->slots.cpus_of.empty()) {
-      slot_of = [&constraints](tmap::PE pe) { return constraints->slots.slot_text(pe); };
-      tmap::keep_slurm_order(mapping, t, constraints->slots);  // as tm-map does: srun's order, same cost
-    }
-    *text = duplicate(tmap::format_launch_file(kind, mapping, host_of, slot_of, program != nullptr ? program : ""));
+    tmap::JobSpec spec;
+    spec.machine.built = topology->t;
+    *text = duplicate(tmap::Job(std::move(spec)).launch_file(result->mapping, output));
   });
 }
 

@@ -119,7 +119,7 @@ std::vector<int> decide_distributed(const Settings& settings, MPI_Comm comm, con
     }
     PMPI_Bcast(pes.data(), size, MPI_LONG_LONG, 0, comm);
   }
-  std::unique_ptr<tmap::Topology> topology;
+  std::shared_ptr<const tmap::Topology> topology;
   if (ok != 0) {
     try {
       topology = load_settings_machine(machine);

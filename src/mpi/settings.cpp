@@ -1,15 +1,10 @@
 #include "mpi/settings.hpp"
 
-#include <array>
 #include <cstdlib>
 #include <string_view>
 
-#include "tmap/allocation.hpp"
-#include "tmap/config.hpp"
 #include "tmap/error.hpp"
-#include "tmap/machine.hpp"
-#include "tmap/objective.hpp"
-#include "util/file.hpp"
+#include "tmap/job.hpp"
 
 namespace tmap::mpi {
 
@@ -35,22 +30,17 @@ Settings settings_from(const tmap_orders_settings* given) {
   const auto strategy = chosen(given != nullptr ? given->strategy : nullptr, "TMAP_STRATEGY");
   const auto objective = chosen(given != nullptr ? given->objective : nullptr, "TMAP_OBJECTIVE");
   try {
-    if (!preset_name.empty()) s.context = preset(preset_name);
-    if (!config.empty()) s.context = load_config(detail::read_text_file(config), config, s.context);
-    if (!strategy.empty()) {
-      // NAME[:REFINE], as tm-map's -s and --refine together (an unknown
-      // name is refused here, before the program's topology is created).
-      // ptscotch (PT-Scotch where the graph lives) is the MPI layer's own,
-      // outside the strategy table (issue 62 makes it a row).
-      if (strategy == "ptscotch") {
-        s.context.strategy = strategy;
-      } else {
-        const auto spec = parse_strategy_spec(strategy);
-        s.context.strategy = spec.name;
-        if (spec.refine) s.context.refine.kind = *spec.refine;
-      }
-    }
-    if (!objective.empty()) set_option(s.context, "objective", objective);
+    // tm-map's configuration path, in the variables' words (the job's).
+    JobSpec spec;
+    spec.words = JobWords::mpi();
+    spec.context.preset = preset_name;
+    spec.context.config_file = config;
+    if (!objective.empty()) spec.context.options.emplace_back("objective", objective);
+    // ptscotch (PT-Scotch where the graph lives) is the MPI layer's own,
+    // outside the strategy table (issue 62 makes it a row).
+    if (strategy != "ptscotch") spec.context.strategy = strategy;
+    s.context = Job(std::move(spec)).context();
+    if (strategy == "ptscotch") s.context.strategy = strategy;
   } catch (const std::exception& e) {
     s.error = e.what();
   }
@@ -70,39 +60,15 @@ Settings settings_from(const tmap_orders_settings* given) {
   return s;
 }
 
-namespace {
-
-/// A machine's error in the words the MPI layer's user set: the variables
-/// (and Open MPI's parameters), not tm-map's flags.
-std::string in_variables(std::string message) {
-  struct Word {
-    std::string_view flag;
-    std::string_view variable;
-  };
-  static constexpr std::array<Word, 6> kWords{{{"--node", "TMAP_NODE (topo_tmap_node)"},
-                                               {"node:", "TMAP_NODE (topo_tmap_node):"},
-                                               {"--host-names", "TMAP_HOST_NAMES (topo_tmap_host_names)"},
-                                               {"host-names:", "TMAP_HOST_NAMES (topo_tmap_host_names):"},
-                                               {"-t:", "TMAP_TOPOLOGY (topo_tmap_topology):"},
-                                               {"-t '", "TMAP_TOPOLOGY (topo_tmap_topology) '"}}};
-  for (const auto& word : kWords) {
-    if (message.starts_with(word.flag)) return std::string(word.variable) + message.substr(word.flag.size());
-  }
-  return message;
-}
-
-}  // namespace
-
-std::unique_ptr<Topology> load_settings_machine(const Settings& settings) {
+std::shared_ptr<const Topology> load_settings_machine(const Settings& settings) {
   if (settings.topology.empty()) throw InputError("no machine (TMAP_TOPOLOGY) is set");
-  try {
-    return load_machine(machine_spec_from_text(settings.topology, settings.node, settings.host_names, "TMAP_"));
-  } catch (const InputError& e) {
-    if (!e.file().empty()) throw;  // names its file and line
-    throw InputError(in_variables(e.what()));
-  } catch (const ParameterError& e) {
-    throw ParameterError(in_variables(e.what()));
-  }
+  // As tm-map reads -t, --node and --host-names, in the variables' words.
+  JobSpec spec;
+  spec.words = JobWords::mpi();
+  set_job_field(spec, "machine", settings.topology);
+  if (!settings.node.empty()) set_job_field(spec, "node", settings.node);
+  if (!settings.host_names.empty()) set_job_field(spec, "host-names", settings.host_names);
+  return Job(std::move(spec)).machine_shared();
 }
 
 std::string strategy_label(const Context& context) {

@@ -48,7 +48,7 @@ struct Settings {
 /// The machine the settings name: TMAP_TOPOLOGY's, with TMAP_NODE's nodes
 /// and TMAP_HOST_NAMES' names where it is a network of nodes, as tm-map
 /// reads -t, --node and --host-names. InputError without a machine.
-[[nodiscard]] std::unique_ptr<Topology> load_settings_machine(const Settings& settings);
+[[nodiscard]] std::shared_ptr<const Topology> load_settings_machine(const Settings& settings);
 
 /// The strategy as the report names it: NAME, or NAME:REFINE with one.
 [[nodiscard]] std::string strategy_label(const Context& context);

@@ -16,14 +16,17 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
 #include "tmap/compare.hpp"
 #include "tmap/config.hpp"
+#include "tmap/describe.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
+#include "tmap/job.hpp"
 #include "tmap/launch.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
@@ -70,102 +73,70 @@ tmap::CommMatrix matrix_of(std::int64_t n, const std::optional<Ints>& rows, cons
   }
 }
 
-/// A library error in the words of the Python call: its arguments, not
-/// tm-map's flags (machine, not -t; host_names, not --host-names).
-std::string in_arguments(std::string message) {
-  struct Word {
-    std::string_view flag;
-    std::string_view argument;
-  };
-  static constexpr std::array<Word, 9> kPrefixes{{{"-t: ", "machine: "},
-                                                  {"-t '", "machine '"},
-                                                  {"--node ", "node "},
-                                                  {"--node: ", "node: "},
-                                                  {"host-names: ", "host_names: "},
-                                                  {"--host-names: ", "host_names: "},
-                                                  {"-o: ", "oversubscription: "},
-                                                  {"--alloc: ", "alloc: "},
-                                                  {"--constraints: ", "allowed: "}}};
-  for (const auto& word : kPrefixes) {
-    if (message.starts_with(word.flag)) {
-      message = std::string(word.argument) + message.substr(word.flag.size());
-      break;
-    }
-  }
-  for (const auto& [from, to] : {std::pair<std::string_view, std::string_view>{"tmap.NODE", "node"},
-                                 std::pair<std::string_view, std::string_view>{"tmap.HOST_NAMES", "host_names"},
-                                 std::pair<std::string_view, std::string_view>{"--host-names '", "host_names='"}}) {
-    for (auto at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size())) {
-      message.replace(at, from.size(), to);
-    }
-  }
-  return message;
-}
-
-/// Runs `work`, its errors in the Python call's words (tmap.Error kinds
-/// kept; a mapping the library calls broken is the caller's argument).
-template <typename Work>
-auto in_python_words(Work&& work) {
-  try {
-    return work();
-  } catch (const tmap::InputError& e) {
-    if (!e.file().empty()) throw;
-    throw tmap::InputError(in_arguments(e.what()));
-  } catch (const tmap::ParameterError& e) {
-    throw tmap::ParameterError(in_arguments(e.what()));
-  }
-}
-
-/// The machine and where ranks may go, as tm-map's -t, --node,
-/// --host-names, -o and an allowed PE list take them.
-struct Machine {
-  std::unique_ptr<tmap::Topology> topology;
-  tmap::Constraints constraints;
+/// A machine parsed once (tmap.Machine): reused by every call given it.
+struct PyMachine {
+  std::shared_ptr<const tmap::Topology> topology;
 };
 
-Machine machine_of(const std::string& spec, const std::string& node, const std::string& host_names,
-                   std::int64_t oversubscription, const std::optional<std::vector<tmap::PE>>& allowed,
-                   const std::optional<std::string>& alloc = std::nullopt) {
-  return in_python_words([&] {
-    Machine m;
-    m.topology = tmap::load_machine(tmap::machine_spec_from_text(spec, node, host_names, "tmap."));
-    if (oversubscription < 1) throw tmap::ParameterError("oversubscription: at least 1 rank a PE");
-    if (allowed && alloc) throw tmap::ParameterError("allowed and alloc both say where ranks may go: give one");
-    if (alloc) {
-      // As tm-map --alloc: host names (the machine's, else read by their
-      // trailing number) or node ids, every PE of those nodes.
-      const auto& t = *m.topology;
-      const auto known = tmap::allocation_host_ids(t, {});
-      auto allocation = tmap::parse_allocation(*alloc, {}, "alloc", known.empty() ? nullptr : &known);
-      allocation.resolve(t);
-      const auto slots = tmap::job_rank_slots(t, &allocation, allocation.cpus_per_rank);
-      m.constraints = tmap::job_constraints(t, &allocation, slots, oversubscription);
-      return m;
+using MachineArg = std::variant<PyMachine, std::string>;
+
+/// A Python call's job: its machine, where ranks may go (allowed PEs or
+/// alloc's host list, `oversubscription` ranks a PE), in the Python
+/// arguments' words.
+tmap::JobSpec job_spec(const MachineArg& machine, const std::string& node, const std::string& host_names,
+                       std::int64_t oversubscription, const std::optional<std::vector<tmap::PE>>& allowed,
+                       const std::optional<std::string>& alloc) {
+  tmap::JobSpec spec;
+  spec.words = tmap::JobWords::python();
+  if (const auto* built = std::get_if<PyMachine>(&machine)) {
+    if (!node.empty() || !host_names.empty()) {
+      throw tmap::ParameterError("node, host_names: a tmap.Machine holds its nodes and names already");
     }
-    try {
-      m.constraints = allowed ? tmap::Constraints::allowed(*m.topology, *allowed, oversubscription)
-                              : tmap::Constraints::all(*m.topology, oversubscription);
-    } catch (const tmap::InputError& e) {
-      throw tmap::InputError((allowed ? "allowed: " : "machine: ") + std::string(e.what()));
+    spec.machine.built = built->topology;
+  } else {
+    spec.machine.topology = std::get<std::string>(machine);
+    if (spec.machine.topology.find_first_not_of(" \t\n") == std::string::npos) {
+      throw tmap::InputError("machine: the machine is empty");
     }
-    return m;
-  });
+    if (!node.empty()) tmap::set_job_field(spec, "node", node);
+    if (!host_names.empty()) tmap::set_job_field(spec, "host-names", host_names);
+  }
+  if (oversubscription < 1) throw tmap::ParameterError("oversubscription: at least 1 rank a PE");
+  spec.allocation.oversubscription = oversubscription;
+  if (allowed && alloc) throw tmap::ParameterError("allowed and alloc both say where ranks may go: give one");
+  if (alloc) {
+    spec.allocation.kind = tmap::AllocationSource::Kind::Hosts;
+    spec.allocation.hosts = *alloc;
+  } else if (allowed) {
+    spec.allocation.kind = tmap::AllocationSource::Kind::Pes;
+    spec.allocation.pes = *allowed;
+  }
+  return spec;
+}
+
+/// The traffic: a file the library reads, or the COO arrays' matrix.
+void set_traffic(tmap::JobSpec& spec, std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
+                 const std::optional<Ints>& volumes, const std::string& path) {
+  if (!path.empty()) {
+    spec.traffic.path = path;
+  } else {
+    spec.traffic.matrix = matrix_of(n, rows, cols, volumes, path);
+  }
 }
 
 /// tm-map's configuration path: preset, config file, options, then the
 /// strategy, seed and objective given.
-tmap::Context context_of(const std::optional<std::string>& preset, const std::optional<std::string>& config,
-                         const std::map<std::string, std::string>& options, const std::optional<std::string>& strategy,
-                         std::optional<std::uint64_t> seed, const std::optional<std::string>& objective) {
-  return in_python_words([&] {
-    tmap::Context c = preset ? tmap::preset(*preset) : tmap::Context{};
-    if (config) c = tmap::load_config(tmap::read_file(*config), *config, c);
-    for (const auto& [key, value] : options) tmap::set_option(c, key, value);
-    if (strategy) tmap::set_option(c, "strategy", *strategy);
-    if (seed) c.seed = *seed;
-    if (objective) tmap::set_option(c, "objective", *objective);
-    return c;
-  });
+void set_context(tmap::JobSpec& spec, const std::optional<std::string>& preset,
+                 const std::optional<std::string>& config, const std::map<std::string, std::string>& options,
+                 const std::optional<std::string>& strategy, std::optional<std::uint64_t> seed,
+                 const std::optional<std::string>& objective) {
+  auto& c = spec.context;
+  if (preset) c.preset = *preset;
+  if (config) c.config_file = *config;
+  for (const auto& [key, value] : options) c.options.emplace_back(key, value);
+  if (seed) c.options.emplace_back("seed", std::to_string(*seed));
+  if (objective) c.options.emplace_back("objective", *objective);
+  if (strategy) c.strategy = *strategy;
 }
 
 /// A report as the JSON tm-map writes, as a Python dict.
@@ -174,7 +145,7 @@ py::object as_dict(const std::string& json) {
 }
 
 py::object map_traffic(std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
-                       const std::optional<Ints>& volumes, const std::string& machine, const std::string& node,
+                       const std::optional<Ints>& volumes, const MachineArg& machine, const std::string& node,
                        const std::string& host_names, std::int64_t oversubscription,
                        const std::optional<std::vector<tmap::PE>>& allowed, const std::optional<std::string>& alloc,
                        const std::optional<std::string>& strategy, std::optional<std::uint64_t> seed,
@@ -182,20 +153,19 @@ py::object map_traffic(std::int64_t n, const std::optional<Ints>& rows, const st
                        const std::optional<std::string>& config, const std::map<std::string, std::string>& options,
                        int threads, const std::optional<py::function>& progress,
                        const std::optional<std::vector<tmap::PE>>& initial, const std::string& path) {
-  const auto comm = matrix_of(n, rows, cols, volumes, path);
-  const auto m = machine_of(machine, node, host_names, oversubscription, allowed, alloc);
-  auto context = context_of(preset, config, options, strategy, seed, objective);
-  if (threads > 0) context.threads = threads;
-  if (initial) {
-    if (strategy) throw tmap::ParameterError("initial: a mapping to improve, not with a strategy");
-    tmap::refine_given_mapping_by_default(context, options.contains("refine"));
-  }
-  tmap::Run run(context);
+  auto spec = job_spec(machine, node, host_names, oversubscription, allowed, alloc);
+  set_traffic(spec, n, rows, cols, volumes, path);
+  set_context(spec, preset, config, options, strategy, seed, objective);
+  if (threads > 0) spec.context.options.emplace_back("threads", std::to_string(threads));
+  if (initial && strategy) throw tmap::ParameterError("initial: a mapping to improve, not with a strategy");
+  tmap::Job job(std::move(spec));
+  (void)job.problem();  // every argument read and checked, with the GIL held
+  tmap::RunHooks hooks;
   std::optional<py::error_already_set> raised;
   if (progress) {
     // Called from the mapping's thread: the GIL is taken for the call; an
     // exception in the callback stops the run and is raised after it.
-    run.hooks.progress = [&progress, &raised](const tmap::Progress& p) {
+    hooks.progress = [&progress, &raised](const tmap::Progress& p) {
       py::gil_scoped_acquire gil;
       try {
         const py::object keep =
@@ -209,80 +179,78 @@ py::object map_traffic(std::int64_t n, const std::optional<Ints>& rows, const st
       }
     };
   }
-  const tmap::Problem problem{comm, *m.topology, m.constraints};
-  const auto routing = tmap::make_routing(*m.topology);
-  if (routing && !context.link_bandwidths.empty()) routing->set_bandwidths(context.link_bandwidths);
+  (void)job.routing();
   tmap::ReportedMapping result;
   {
     py::gil_scoped_release release;
-    result = initial ? tmap::refine_and_report("initial", *initial, problem, run, routing.get())
-                     : tmap::run_and_report(context.strategy, problem, run, routing.get());
+    result = initial ? job.refine(*initial, hooks) : job.run(hooks);
   }
   if (raised) throw std::move(*raised);
   return as_dict(tmap::mapping_json(result.mapping, result.report));
 }
 
 py::object evaluate_mapping(std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
-                            const std::optional<Ints>& volumes, const std::string& machine, const std::string& node,
+                            const std::optional<Ints>& volumes, const MachineArg& machine, const std::string& node,
                             const std::string& host_names, std::int64_t oversubscription,
                             const std::vector<tmap::PE>& mapping, const std::string& link_bandwidths,
                             const std::string& path) {
-  const auto comm = matrix_of(n, rows, cols, volumes, path);
-  const auto m = machine_of(machine, node, host_names, oversubscription, std::nullopt);
+  auto spec = job_spec(machine, node, host_names, oversubscription, std::nullopt, std::nullopt);
+  set_traffic(spec, n, rows, cols, volumes, path);
+  if (!link_bandwidths.empty()) spec.context.options.emplace_back("link-bw", link_bandwidths);
+  tmap::Job job(std::move(spec));
+  const auto problem = job.problem();
   try {
-    tmap::validate_mapping(mapping, comm.num_ranks(), m.constraints);
+    tmap::validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
   } catch (const tmap::InternalError& e) {  // the caller's mapping, not a bug of ours
     throw tmap::ParameterError("mapping: " + std::string(e.what()));
   }
-  const tmap::Problem problem{comm, *m.topology, m.constraints};
-  const auto routing = tmap::make_routing(*m.topology);
-  if (routing && !link_bandwidths.empty()) routing->set_bandwidths(link_bandwidths);
-  auto report = tmap::describe_mapping(problem, mapping, routing.get(), link_bandwidths);
+  auto report = tmap::describe_mapping(problem, mapping, job.routing(), link_bandwidths);
   report.strategy = "given";
   return as_dict(tmap::mapping_json(mapping, report));
 }
 
 py::tuple compare_strategies(std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
-                             const std::optional<Ints>& volumes, const std::string& machine, const std::string& node,
+                             const std::optional<Ints>& volumes, const MachineArg& machine, const std::string& node,
                              const std::string& host_names, std::int64_t oversubscription,
                              const std::optional<std::vector<tmap::PE>>& allowed,
                              const std::optional<std::string>& alloc, const std::string& strategies,
                              std::optional<std::uint64_t> seed, const std::optional<std::string>& objective,
                              const std::optional<std::string>& preset, const std::optional<std::string>& config,
                              const std::map<std::string, std::string>& options, const std::string& path) {
-  const auto comm = matrix_of(n, rows, cols, volumes, path);
-  const auto m = machine_of(machine, node, host_names, oversubscription, allowed, alloc);
-  const auto context = context_of(preset, config, options, std::nullopt, seed, objective);
-  const auto names = in_python_words([&] { return tmap::comparison_strategies(strategies); });
-  const tmap::Problem problem{comm, *m.topology, m.constraints};
-  const auto routing = tmap::make_routing(*m.topology);
-  if (routing && !context.link_bandwidths.empty()) routing->set_bandwidths(context.link_bandwidths);
+  auto spec = job_spec(machine, node, host_names, oversubscription, allowed, alloc);
+  set_traffic(spec, n, rows, cols, volumes, path);
+  set_context(spec, preset, config, options, std::nullopt, seed, objective);
+  tmap::Job job(std::move(spec));
+  const auto names = tmap::comparison_strategies(strategies);
+  const auto problem = job.problem();
+  const tmap::Run run(job.context());
+  const auto* routing = job.routing();
   tmap::Comparison comparison;
   {
     py::gil_scoped_release release;
-    comparison = tmap::compare(problem, tmap::Run(context), names, {}, routing.get());
+    comparison = tmap::compare(problem, run, names, {}, routing);
   }
   return py::make_tuple(tmap::comparison_text(comparison), as_dict(tmap::comparison_json(comparison)));
 }
 
-std::string launch_file(const std::vector<tmap::PE>& mapping, const std::string& machine, const std::string& node,
-                        const std::string& host_names, const std::string& format, const std::string& program) {
-  const auto m = machine_of(machine, node, host_names, 1, std::nullopt);
-  const auto kind = tmap::mapping_format_from_name(format);
-  if (!tmap::is_launch_format(kind)) {
-    throw tmap::ParameterError("format: '" + format + "' is not a launcher's (rankfile, hostfile, machinefile, hydra)");
-  }
-  for (const auto pe : mapping) {
-    if (pe < 0 || pe >= m.topology->size()) {
-      throw tmap::ParameterError("mapping: PE " + std::to_string(pe) + " is not on this machine");
-    }
-  }
-  const auto& t = *m.topology;
-  const auto host_of = tmap::launch_host_names(t, nullptr, {});
-  const std::function<std::string(tmap::PE)> slot_of = [&t](tmap::PE pe) {
-    return std::to_string(tmap::slot_in_node(t, pe));
-  };
-  return tmap::format_launch_file(kind, mapping, host_of, slot_of, program);
+std::string launch_file(const std::vector<tmap::PE>& mapping, const MachineArg& machine, const std::string& node,
+                        const std::string& host_names, const std::optional<std::string>& alloc,
+                        const std::string& format, const std::string& slots, const std::string& program) {
+  auto spec = job_spec(machine, node, host_names, 1, std::nullopt, alloc);
+  tmap::set_job_field(spec, "format", format);
+  tmap::set_job_field(spec, "slots", slots);
+  spec.output.program = program;
+  const auto output = spec.output;
+  return tmap::Job(std::move(spec)).launch_file(mapping, output);
+}
+
+/// tmap.Machine(machine, node="", host_names=""): read once, as tm-map's
+/// -t, --node and --host-names read it.
+PyMachine machine_of(const std::string& machine, const std::string& node, const std::string& host_names) {
+  auto spec = job_spec(machine, node, host_names, 1, std::nullopt, std::nullopt);
+  tmap::Job job(std::move(spec));
+  (void)job.machine();
+  return PyMachine{job.machine_shared()};
 }
 
 }  // namespace
@@ -298,6 +266,32 @@ PYBIND11_MODULE(_tmap, m) {
   py::register_exception<tmap::ResourceError>(m, "ResourceError", error.ptr());
   py::register_exception<tmap::SystemError>(m, "SystemError", error.ptr());
   py::register_exception<tmap::InternalError>(m, "InternalError", error.ptr());
+  py::class_<PyMachine>(m, "Machine",
+                        "A machine read once (tm-map's -t with --node and --host-names), for any number of calls: "
+                        "tmap.Machine('fattree:2;4,4;1,2;1,2', node='package:2 core:8', host_names='cn[01-16]')")
+      .def(py::init(&machine_of), py::arg("machine"), py::arg("node") = "", py::arg("host_names") = "")
+      .def_property_readonly(
+          "pes", [](const PyMachine& m) { return m.topology->size(); }, "Its PEs (the places a rank can run)")
+      .def_property_readonly(
+          "nodes", [](const PyMachine& m) { return m.topology->num_nodes(); }, "Its nodes")
+      .def_property_readonly("kind", [](const PyMachine& m) { return m.topology->kind(); })
+      .def_property_readonly("description", [](const PyMachine& m) { return m.topology->description(); })
+      .def(
+          "describe",
+          [](const PyMachine& m) { return as_dict(tmap::description_json(tmap::describe_machine(*m.topology))); },
+          "What tmap understood (tm-topo --describe's JSON): hosts, PEs per node, cables, one example per distance")
+      .def(
+          "distance",
+          [](const PyMachine& m, tmap::PE a, tmap::PE b) {
+            if (a < 0 || b < 0 || a >= m.topology->size() || b >= m.topology->size()) {
+              throw tmap::ParameterError("distance: PEs are 0 to " + std::to_string(m.topology->size() - 1));
+            }
+            return m.topology->distance(a, b);
+          },
+          py::arg("a"), py::arg("b"), "Hops between two PEs")
+      .def("__repr__", [](const PyMachine& m) {
+        return "tmap.Machine(" + m.topology->description() + ", " + std::to_string(m.topology->size()) + " PEs)";
+      });
   m.def("map", &map_traffic, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"), py::arg("machine"),
         py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"), py::arg("alloc"),
         py::arg("strategy"), py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"),
@@ -311,6 +305,6 @@ PYBIND11_MODULE(_tmap, m) {
         py::arg("alloc"), py::arg("strategies"), py::arg("seed"), py::arg("objective"), py::arg("preset"),
         py::arg("config"), py::arg("options"), py::arg("path") = "");
   m.def("launch_file", &launch_file, py::arg("mapping"), py::arg("machine"), py::arg("node"), py::arg("host_names"),
-        py::arg("format"), py::arg("program"));
+        py::arg("alloc"), py::arg("format"), py::arg("slots"), py::arg("program"));
   m.attr("__version__") = std::string(tmap::version());
 }

@@ -122,20 +122,6 @@ void check_problem(const Problem& problem) {
   }
 }
 
-void set_strategy_option(Context& context, std::string_view key, std::string_view value) {
-  std::string known;
-  for (const auto& s : rows()) {
-    for (const auto& option : s.options) {
-      if (option.key == key) {
-        option.apply(context, value);
-        return;
-      }
-      known += (known.empty() ? "" : ", ") + std::string(option.key);
-    }
-  }
-  throw ParameterError("unknown strategy option '" + std::string(key) + "' (known: " + known + ")");
-}
-
 Mapping map(const Problem& problem, const Context& context, const RunHooks& hooks) {
   return map_with(context.strategy, problem, Run(context, hooks));
 }

@@ -241,28 +241,4 @@ NodeArgs parse_node_args(const std::vector<std::string>& args, const std::string
   return parsed;
 }
 
-MachineSpec machine_spec_from_text(const std::string& topology, const std::string& nodes, const std::string& host_names,
-                                   const std::string& prefix) {
-  std::vector<std::string> node_args;
-  for (std::size_t start = 0; start < nodes.size();) {
-    const auto end = std::min(nodes.find(';', start), nodes.size());
-    const auto entry = nodes.substr(start, end - start);
-    // An empty entry (";;", a ';' at either end) is a mistake, never "one PE a node".
-    if (entry.find_first_not_of(" \t") == std::string::npos) {
-      throw ParameterError(prefix + "NODE '" + nodes.substr(0, 80) +
-                           "': an empty entry between ';' (entries are SPEC or HOSTS=SPEC, e.g. "
-                           "'package:2 core:12;gpu[01-04]=core:16')");
-    }
-    node_args.push_back(entry);
-    start = end + 1;
-  }
-  if (nodes.ends_with(';')) {
-    throw ParameterError(prefix + "NODE '" + nodes.substr(0, 80) + "': an empty entry after the last ';'");
-  }
-  const auto parsed = parse_node_args(node_args, prefix + "NODE");
-  MachineSpec spec{topology, parsed.node, {}, {}, parsed.by_hosts};
-  if (!host_names.empty()) spec.host_names = detail::expand_hostlist(host_names, prefix + "HOST_NAMES");
-  return spec;
-}
-
 }  // namespace tmap

@@ -263,7 +263,7 @@ std::vector<BadInput> tmap::test::malformed_inputs() {
       {"link_loads_without_routing",
        {{"c.mat", kGood}, {"d.dist", "3\n0 1 1\n1 0 1\n1 1 0\n"}},
        {"-t", "d.dist", "-c", "c.mat", "--link-loads", "l.csv"},
-       "--link-bw/--link-loads: a dist topology has no routing model"},
+       "--link-loads: a dist topology has no routing model"},
       {"grid2d_bw_bad_value",
        {{"c.mat", "0 1\n1 0\n"}, {"bw.txt", "intra 1 1\ninter 0.5 x\n"}},
        {"-t", "cmplt 2", "-c", "c.mat", "-s", "grid2d", "--grid2d-bw", "bw.txt"},

@@ -24,8 +24,9 @@ TEST(MpiPlacement, BadMachineVariablesAreRefusedInTheirOwnWords) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_NE(reason("fattree:2;2,2;1,1;1,1", ";;", "").find("TMAP_NODE ';;': an empty entry between ';'"),
-            std::string::npos)
+  EXPECT_NE(
+      reason("fattree:2;2,2;1,1;1,1", ";;", "").find("TMAP_NODE (topo_tmap_node) ';;': an empty entry between ';'"),
+      std::string::npos)
       << reason("fattree:2;2,2;1,1;1,1", ";;", "");
   EXPECT_NE(reason("fattree:2;2,2;1,1;1,1", "core:2;", "").find("TMAP_NODE"), std::string::npos);
   EXPECT_NE(reason("fattree:2;2,2;1,1;1,1", "core:2;gpu[1-2]=", "").find("TMAP_NODE"), std::string::npos)

@@ -9,6 +9,7 @@
 #include "fixtures.hpp"
 #include "strategies/rb/rb.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/config.hpp"
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/machine.hpp"
@@ -104,11 +105,11 @@ TEST(Rb, HoldsConstraintsAndIsDeterministic) {
 // Without Fiduccia-Mattheyses passes the cuts are only grown, never better.
 TEST(Rb, PassesOptionIsSetByKey) {
   Context none;
-  tmap::set_strategy_option(none, "rb-passes", "0");
+  tmap::set_option(none, "rb-passes", "0");
   EXPECT_EQ(none.rb.passes, 0);
   EXPECT_EQ(Context{}.rb.passes, -1);
   try {
-    tmap::set_strategy_option(none, "rb-passes", "-1");
+    tmap::set_option(none, "rb-passes", "-1");
     FAIL() << "a negative pass count was accepted";
   } catch (const tmap::ParameterError& e) {
     EXPECT_NE(std::string(e.what()).find("rb-passes:"), std::string::npos) << e.what();

@@ -250,15 +250,15 @@ TEST(Scotch, EveryTargetKindFindsTheCliqueOptimum) {
   const Problem problem{comm, *topology, Constraints::all(*topology)};
   for (const char* kind : {"auto", "table", "grouped", "graph"}) {
     tmap::Run context;
-    tmap::set_strategy_option(context, "scotch-target", kind);
+    tmap::set_option(context, "scotch-target", kind);
     EXPECT_EQ(tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes, 3200) << kind;
   }
   tmap::Run context;
-  tmap::set_strategy_option(context, "scotch-target", "native");
+  tmap::set_option(context, "scotch-target", "native");
   EXPECT_THROW((void)tmap::map_with("scotch+", problem, context), tmap::UnsupportedError);
-  EXPECT_THROW(tmap::set_strategy_option(context, "scotch-target", "deco"), tmap::ParameterError);
+  EXPECT_THROW(tmap::set_option(context, "scotch-target", "deco"), tmap::ParameterError);
   const auto mesh = tmap::load_topology("mesh2D 4 4");
-  tmap::set_strategy_option(context, "scotch-target", "grouped");
+  tmap::set_option(context, "scotch-target", "grouped");
   EXPECT_THROW((void)tmap::map_with("scotch+", Problem{comm, *mesh, Constraints::all(*mesh)}, context),
                tmap::UnsupportedError);
 }
@@ -277,10 +277,10 @@ TEST(Scotch, GraphTargetOnAFragmentedAllocation) {
   const auto constraints = Constraints::allowed(*topology, allowed, 1);
   const auto comm = tmap::gen::stencil({7, 8}, 5, 1000);
   tmap::Run context;
-  tmap::set_strategy_option(context, "scotch-target", "graph");
+  tmap::set_option(context, "scotch-target", "graph");
   const Problem problem{comm, *topology, constraints};
   const auto graph = tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes;
-  tmap::set_strategy_option(context, "scotch-target", "table");
+  tmap::set_option(context, "scotch-target", "table");
   const auto table = tmap::evaluate(comm, *topology, tmap::map_with("scotch+", problem, context)).hop_bytes;
   const auto random = tmap::evaluate(comm, *topology, tmap::map_with("random", problem, Context{})).hop_bytes;
   EXPECT_LE(graph * 4, table * 5);

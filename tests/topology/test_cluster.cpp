@@ -11,6 +11,7 @@
 #include "routing/fat_tree.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/job.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/mapping.hpp"
 #include "tmap/routing.hpp"
@@ -484,20 +485,33 @@ TEST(Cluster, TwoKindsRoutesCountEachEndsDepth) {
 // with kinds after ';', TMAP_HOST_NAMES): the cluster tm-map builds from
 // the same flags.
 TEST(Cluster, MachineFromTextEqualsTheFlags) {
-  const auto spec =
-      tmap::machine_spec_from_text("fattree:2;2,2;1,1;1,1", "core:2;gpu[1-2]=core:1", "cpu[1-2],gpu[1-2]", "TMAP_");
-  EXPECT_EQ(spec.node, "core:2");
-  ASSERT_EQ(spec.node_by_hosts.size(), 1U);
-  EXPECT_EQ(spec.node_by_hosts.front(), (std::pair<std::string, std::string>{"gpu[1-2]", "core:1"}));
-  const auto machine = tmap::load_machine(spec);
+  tmap::JobSpec spec;
+  spec.words = tmap::JobWords::mpi();
+  tmap::set_job_field(spec, "machine", "fattree:2;2,2;1,1;1,1");
+  tmap::set_job_field(spec, "node", "core:2;gpu[1-2]=core:1");
+  tmap::set_job_field(spec, "host-names", "cpu[1-2],gpu[1-2]");
+  EXPECT_EQ(spec.machine.nodes, (std::vector<std::string>{"core:2", "gpu[1-2]=core:1"}));
+  const auto machine = tmap::Job(spec).machine_shared();
   EXPECT_EQ(machine->size(), 6);  // 2 x 2 + 2 x 1
   EXPECT_EQ(tmap::host_name(*machine, 3), "gpu2");
   EXPECT_EQ(machine->node_of(5), 3);
+  spec.machine.nodes.clear();
+  tmap::set_job_field(spec, "node", "core:2;core:4");
   try {
-    (void)tmap::machine_spec_from_text("fattree:2;2,2;1,1;1,1", "core:2;core:4", "", "TMAP_");
+    (void)tmap::Job(spec).machine();
     ADD_FAILURE() << "two nodes for every node accepted";
   } catch (const tmap::ParameterError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("TMAP_NODE: 'core:2' and 'core:4' are each for every node", 0), 0U)
+    EXPECT_EQ(
+        std::string(e.what()).rfind("TMAP_NODE (topo_tmap_node): 'core:2' and 'core:4' are each for every node", 0), 0U)
         << e.what();
+  }
+  // An empty entry is a mistake, never "one PE a node", said in the variable's words.
+  for (const auto* list : {"core:2;;gpu[1-2]=core:1", "core:2;", ";core:2"}) {
+    try {
+      tmap::set_job_field(spec, "node", list);
+      ADD_FAILURE() << list << " accepted";
+    } catch (const tmap::ParameterError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("TMAP_NODE (topo_tmap_node) '", 0), 0U) << e.what();
+    }
   }
 }

@@ -209,24 +209,12 @@ void RoutingOptions::add_to(CLI::App& app) {
       ->check(file_name());
 }
 
-std::unique_ptr<RoutingModel> RoutingOptions::load(const Topology& topology) const {
-  auto routing = make_routing(topology);
-  if (!routing) {
-    if (!bandwidths.empty() || !loads_file.empty()) {
-      throw InputError("--link-bw/--link-loads: a " + topology.kind() +
-                       " topology has no routing model (meshes, tori, hypercubes, complete graphs, trees, hwloc "
-                       "and Tianhe-3 have one)");
-    }
-    return nullptr;
+void RoutingOptions::check(const Topology& topology, const RoutingModel* routing) const {
+  if (routing == nullptr && !loads_file.empty()) {
+    throw InputError("--link-loads: a " + topology.kind() +
+                     " topology has no routing model (meshes, tori, hypercubes, complete graphs, trees, hwloc and "
+                     "Tianhe-3 have one)");
   }
-  if (!bandwidths.empty()) {
-    try {
-      routing->set_bandwidths(bandwidths);
-    } catch (const InputError& e) {
-      throw InputError(bandwidths_origin + ": " + e.what());
-    }
-  }
-  return routing;
 }
 
 void RoutingOptions::write_loads(const RoutingModel* routing, const std::optional<RouteMetrics>& metrics) const {

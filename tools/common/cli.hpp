@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "tmap/job.hpp"
 #include "tmap/launch.hpp"
 #include "tmap/tmap.hpp"
 
@@ -79,6 +80,8 @@ struct CommInput {
   /// `names`: the option's flags, e.g. "-c,--comm".
   void add_to(CLI::App& app, const std::string& names);
   [[nodiscard]] CommMatrix load() const;
+  /// As a job's traffic source.
+  [[nodiscard]] TrafficSource source() const;
   /// Whether it names Open MPI monitoring output (a prefix, one of its
   /// files, their folder, or --comm-format prof).
   [[nodiscard]] bool is_monitoring() const;
@@ -86,7 +89,9 @@ struct CommInput {
   [[nodiscard]] std::vector<std::string> files() const;
 };
 
-/// Options naming the inputs shared by tm-map and tm-eval.
+/// Options naming the inputs shared by tm-map, tm-eval, tm-sim and
+/// tm-pmap: the tool's flags, translated into a JobSpec (tmap/job.hpp),
+/// whose Job assembles the machine, the traffic and where ranks may go.
 struct InputOptions {
   std::string topology;
   std::string hwloc_xml;
@@ -113,29 +118,11 @@ struct InputOptions {
   [[nodiscard]] std::string default_node() const;
   /// --node HOSTS=SPEC: (host list, node) pairs.
   [[nodiscard]] std::vector<std::pair<std::string, std::string>> nodes_by_hosts() const;
-  [[nodiscard]] std::unique_ptr<Topology> load_topology() const;
-  [[nodiscard]] CommMatrix load_comm() const;
-  /// The allocation of --alloc or --alloc-from-env, checked against the
-  /// topology; empty without either.
-  [[nodiscard]] std::optional<Allocation> load_allocation(const Topology& topology) const;
-  /// All PEs, a -b file or the allocation's nodes, with -o K slots per PE.
-  [[nodiscard]] Constraints load_constraints(const Topology& topology,
-                                             const std::optional<Allocation>& allocation) const;
-  /// The CPUs each rank takes (tmap/launch.hpp) when the scheduler gave
-  /// parts of nodes or a rank takes several CPUs; empty otherwise.
-  [[nodiscard]] RankSlots rank_slots(const Topology& topology, const std::optional<Allocation>& allocation) const;
-  /// --hosts: one host name per line in the machine's node order, or
-  /// nothing. InputError naming the file and line for a count that differs
-  /// from the machine's nodes or a name listed twice.
-  [[nodiscard]] std::vector<std::string> load_hosts(const Topology& topology) const;
-  /// Host names for launcher files: as the allocation spelled them, else
-  /// --hosts, else the topology's own (cn<node>).
-  [[nodiscard]] std::function<std::string(PE)> host_names(const Topology& topology,
-                                                          const std::optional<Allocation>& allocation) const;
-  /// Says which PEs were taken as one host where the machine does not say
-  /// (a bare tleaf) and --pes-per-node did not: for launcher files and
-  /// allocations, where it decides the hosts.
-  void note_node_choice(const Topology& topology) const;
+  /// The job these flags describe (machine, traffic, allocation), in
+  /// tm-map's words.
+  [[nodiscard]] JobSpec job_spec() const;
+  /// Its Job, notes printed as "TOOL: note: ..." unless `quiet`.
+  [[nodiscard]] Job job(bool quiet = false) const;
   /// The files named by these options that exist (for protect_inputs).
   [[nodiscard]] std::vector<std::string> files() const;
   /// Was a machine given: -t, -x, or the scheduler's (--alloc-from-env
@@ -144,18 +131,6 @@ struct InputOptions {
   [[nodiscard]] bool has_constraints() const {
     return !constraints_file.empty() || alloc.has_value() || alloc_from_env;
   }
-
- private:
-  /// The machine as -t, -x, --node and --host-names give it.
-  [[nodiscard]] std::unique_ptr<Topology> load_machine_as_given() const;
-  /// The machine of --alloc-from-env with no -t: Slurm's switch tree (the
-  /// job's nodes on one switch when it has none), each node --node or, by
-  /// default, this machine as hwloc sees it.
-  [[nodiscard]] std::unique_ptr<Topology> scheduler_machine() const;
-  /// --hosts' text, read once: a pipe gives its content only once.
-  mutable std::optional<std::string> hosts_text_;
-  /// rank_slots' answer, computed once (it may print a note).
-  mutable std::optional<RankSlots> slots_;
 };
 
 /// Checks a mapping read from `file` against the problem it claims to solve:
@@ -168,14 +143,12 @@ void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ra
 /// --link-bw and --link-loads, shared by tm-map and tm-eval.
 struct RoutingOptions {
   std::string bandwidths;
-  /// Where `bandwidths` came from, for messages ("cfg.json: link-bw").
-  std::string bandwidths_origin = "--link-bw";
   std::string loads_file;
 
   void add_to(CLI::App& app);
-  /// The topology's routing model with the bandwidths set, or nullptr when
-  /// it has none (an InputError then if --link-bw or --link-loads asked).
-  [[nodiscard]] std::unique_ptr<RoutingModel> load(const Topology& topology) const;
+  /// InputError when --link-loads asks for the loads of a machine without
+  /// routes (the job's routing(), which has the --link-bw bandwidths).
+  void check(const Topology& topology, const RoutingModel* routing) const;
   /// Writes --link-loads when asked.
   void write_loads(const RoutingModel* routing, const std::optional<RouteMetrics>& metrics) const;
 };

@@ -52,31 +52,17 @@ bool CommInput::is_monitoring() const {
   return is_ompi_monitoring(path) || std::filesystem::is_directory(path, ec);
 }
 
+TrafficSource CommInput::source() const {
+  TrafficSource source;
+  source.path = path;
+  source.format = format;
+  source.monitoring = monitoring;
+  source.monitoring.messages = monitoring_count == "messages";
+  return source;
+}
+
 CommMatrix CommInput::load() const {
-  auto selection = monitoring;
-  selection.messages = monitoring_count == "messages";
-  std::error_code ec;
-  if (format.empty() && !is_ompi_monitoring(path) && !std::filesystem::is_directory(path, ec)) {
-    bool known = true;
-    try {
-      (void)comm_format_from_path(path);
-    } catch (const InputError&) {
-      known = false;
-    }
-    if (!known && !std::filesystem::exists(path, ec)) {
-      throw InputError(path, "no such file, nor Open MPI monitoring output " + path +
-                                 ".<rank>.prof (check the name: -c takes the prefix given to "
-                                 "pml_monitoring_filename, one of its files or their folder)");
-    }
-    if (!known) {
-      throw InputError(path, "cannot tell the communication format from the extension '" +
-                                 std::filesystem::path(path).extension().string() +
-                                 "': name it with --comm-format FORMAT (" +
-                                 fmt::format("{}", fmt::join(comm_format_names(), ", ")) + ")");
-    }
-  }
-  if (format.empty()) return read_comm(path, std::nullopt, selection);
-  return read_comm(path, comm_format_from_name(format), selection);
+  return read_traffic(source());
 }
 
 std::vector<std::string> CommInput::files() const {
@@ -142,45 +128,6 @@ void InputOptions::add_to(CLI::App& app) {
       ->transform(whole_number(0, 1 << 20));
 }
 
-std::unique_ptr<Topology> InputOptions::load_topology() const {
-  auto machine = load_machine_as_given();
-  if (!pes_per_node) return machine;
-  if (auto regrouped = machine->with_node_pes(*pes_per_node)) return regrouped;
-  const auto choice = machine->node_choice();
-  if (choice.sizes.empty()) {
-    throw ParameterError(fmt::format("--pes-per-node: {} says itself which PEs share a host", machine->description()));
-  }
-  throw ParameterError(fmt::format("--pes-per-node {}: a host of {} holds the PEs below one of its levels: {}",
-                                   *pes_per_node, machine->description(), fmt::join(choice.sizes, ", ")));
-}
-
-void InputOptions::note_node_choice(const Topology& t) const {
-  const auto choice = t.node_choice();
-  if (pes_per_node || choice.sizes.size() < 2) return;
-  std::vector<PE> others;
-  for (const auto size : choice.sizes) {
-    if (size != choice.taken) others.push_back(size);
-  }
-  note(
-      fmt::format("{} does not say which level is a host: each {} PEs under a last-level switch taken as one "
-                  "({} hosts); --pes-per-node {} takes a higher level",
-                  t.description(), choice.taken, t.num_nodes(), fmt::join(others, " or ")));
-}
-
-namespace {
-
-/// The machine of `spec`, its parameter errors named as the flags they
-/// came from ("node: ..." is --node).
-std::unique_ptr<Topology> machine_of(const MachineSpec& spec) {
-  try {
-    return load_machine(spec);
-  } catch (const ParameterError& e) {
-    throw ParameterError("--" + std::string(e.what()));
-  }
-}
-
-}  // namespace
-
 std::string InputOptions::default_node() const {
   return parse_node_args(node_args, "--node").node;
 }
@@ -189,31 +136,36 @@ std::vector<std::pair<std::string, std::string>> InputOptions::nodes_by_hosts() 
   return parse_node_args(node_args, "--node").by_hosts;
 }
 
-std::unique_ptr<Topology> InputOptions::load_machine_as_given() const {
-  const auto node_spec = default_node();
-  if (!hwloc_xml.empty()) {
-    if (!node_args.empty() || !host_name_list.empty()) {
-      throw ParameterError("--node/--host-names describe the nodes of a network (-t fattree:...), not -x");
-    }
-    return tmap::load_hwloc_xml(hwloc_xml);
+JobSpec InputOptions::job_spec() const {
+  JobSpec spec;
+  auto& m = spec.machine;
+  m.topology = topology;
+  m.hwloc_xml = hwloc_xml;
+  m.nodes = node_args;
+  m.host_names = host_name_list;
+  m.hosts_file = hosts_file;
+  m.host_pattern = host_pattern;
+  m.pes_per_node = pes_per_node;
+  spec.traffic = comm.source();
+  auto& a = spec.allocation;
+  using Kind = AllocationSource::Kind;
+  if (!constraints_file.empty()) {
+    a.kind = Kind::PeFile;
+    a.pe_file = constraints_file;
+  } else if (alloc) {
+    a.kind = Kind::Hosts;
+    a.hosts = *alloc;
+  } else if (alloc_from_env) {
+    a.kind = Kind::Scheduler;
   }
-  if (topology.empty() && alloc_from_env) return scheduler_machine();
-  MachineSpec spec{topology, node_spec, {}, {}, nodes_by_hosts()};
-  if (!host_name_list.empty()) spec.host_names = expand_hostlist(host_name_list, "--host-names");
-  return machine_of(spec);
+  a.oversubscription = oversub;
+  a.cpus_per_rank = cpus_per_rank;
+  a.het_group = het_group;
+  return spec;
 }
 
-std::unique_ptr<Topology> InputOptions::scheduler_machine() const {
-  if (!host_name_list.empty()) {
-    throw ParameterError("--host-names: with --alloc-from-env and no -t, the scheduler names the nodes");
-  }
-  const auto machine = tmap::scheduler_machine(default_node(), nodes_by_hosts(), host_pattern, het_group);
-  note(machine.note);
-  return machine_of(machine.spec);
-}
-
-CommMatrix InputOptions::load_comm() const {
-  return comm.load();
+Job InputOptions::job(bool quiet) const {
+  return Job(job_spec(), quiet ? NoteSink{} : NoteSink{[](const std::string& text) { note(text); }});
 }
 
 std::vector<std::string> InputOptions::files() const {
@@ -229,58 +181,6 @@ std::vector<std::string> InputOptions::files() const {
   for (auto& file : comm.files()) list.push_back(std::move(file));
   std::erase_if(list, [](const std::string& f) { return f.empty(); });
   return list;
-}
-
-std::vector<std::string> InputOptions::load_hosts(const Topology& t) const {
-  if (hosts_file.empty()) return {};
-  if (!hosts_text_) hosts_text_ = read_file(hosts_file);
-  return parse_hosts_file(*hosts_text_, hosts_file, t.num_nodes());
-}
-
-std::optional<Allocation> InputOptions::load_allocation(const Topology& t) const {
-  std::optional<Allocation> allocation;
-  const auto known = allocation_host_ids(t, load_hosts(t));
-  const HostIds* listed = known.empty() ? nullptr : &known;
-  try {
-    if (alloc) allocation = parse_allocation(*alloc, host_pattern, "--alloc", listed);
-    if (alloc_from_env) allocation = allocation_from_env(host_pattern, listed, het_group, cpus_per_rank.has_value());
-  } catch (const ParameterError& e) {  // "host-pattern: ..." is our --host-pattern
-    throw ParameterError("--" + std::string(e.what()));
-  } catch (const NoSchedulerError& e) {
-    throw InputError("--alloc-from-env: " + std::string(e.what()));
-  }
-  if (allocation) {
-    allocation->resolve(t);
-    if (listed == nullptr && host_pattern.empty()) {
-      if (const auto read = host_number_note(*allocation, t); !read.empty()) note(read);
-    }
-    if (cpus_per_rank) {
-      allocation->cpus_per_rank = *cpus_per_rank;
-      allocation->cpus_per_rank_origin = "--cpus-per-rank";
-    }
-    if (const auto why = add_slurm_cpu_ids(*allocation); !why.empty()) note(why);
-  }
-  return allocation;
-}
-
-RankSlots InputOptions::rank_slots(const Topology& t, const std::optional<Allocation>& allocation) const {
-  if (slots_) return *slots_;
-  const auto per_rank = allocation ? allocation->cpus_per_rank : cpus_per_rank.value_or(1);
-  slots_ = constraints_file.empty() ? job_rank_slots(t, allocation ? &*allocation : nullptr, per_rank) : RankSlots{};
-  if (!slots_->shortfall.empty()) note(slots_->shortfall);
-  return *slots_;
-}
-
-Constraints InputOptions::load_constraints(const Topology& t, const std::optional<Allocation>& allocation) const {
-  if (!constraints_file.empty()) {
-    return Constraints::allowed(t, read_pe_list(constraints_file, t.size()), oversub);
-  }
-  return job_constraints(t, allocation ? &*allocation : nullptr, rank_slots(t, allocation), oversub);
-}
-
-std::function<std::string(PE)> InputOptions::host_names(const Topology& t,
-                                                        const std::optional<Allocation>& allocation) const {
-  return launch_host_names(t, allocation ? &*allocation : nullptr, load_hosts(t));
 }
 
 void check_mapping_file(const Mapping& mapping, const std::string& file, Rank ranks, const std::string& matrix,

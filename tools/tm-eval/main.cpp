@@ -34,12 +34,16 @@ int main(int argc, char** argv) {
     protect_inputs(inputs);
     check_outputs({output, links.loads_file});
     if (!in.has_topology() || in.comm.path.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
-    const auto topology = in.load_topology();
-    const auto comm = in.load_comm();
-    const auto routing = links.load(*topology);
+    auto spec = in.job_spec();
+    if (!links.bandwidths.empty()) spec.context.options.emplace_back("link-bw", links.bandwidths);
+    Job job(std::move(spec), [](const std::string& text) { note(text); });
+    const auto* topology = &job.machine();
+    const auto& comm = job.traffic();
+    const auto* routing = job.routing();
+    links.check(*topology, routing);
     // The mapping must respect -b/--alloc and -o (one rank per PE unless
     // -o says otherwise), as a mapping tm-map writes does.
-    const auto constraints = in.load_constraints(*topology, in.load_allocation(*topology));
+    const auto& constraints = job.constraints();
     const auto mapping = read_mapping(mapping_file, *topology, constraints);
     check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm.path, *topology, &constraints);
     std::map<PE, std::int64_t> per_pe;
@@ -72,7 +76,7 @@ int main(int argc, char** argv) {
       auto histogram = nlohmann::ordered_json::array();
       for (const auto& [d, bytes] : m.bytes_by_distance) histogram.push_back({{"distance", d}, {"bytes", bytes}});
       j["bytes_by_distance"] = std::move(histogram);
-      links.write_loads(routing.get(), routes);
+      links.write_loads(routing, routes);
       emit(j.dump(2) + "\n", output);
       return kExitOk;
     }
@@ -80,7 +84,7 @@ int main(int argc, char** argv) {
                                    m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, most);
     for (const auto& [d, bytes] : m.bytes_by_distance) text += fmt::format("bytes_at_distance {} {}\n", d, bytes);
     if (routes) text += route_metrics_text(*routes);
-    links.write_loads(routing.get(), routes);
+    links.write_loads(routing, routes);
     emit(text, output);
     return kExitOk;
   });

@@ -106,18 +106,24 @@ int main(int argc, char** argv) {
       comm = CommMatrix::from_entries(comm.num_ranks(), std::move(entries));
     }
     const auto target_text = target_file.empty() || target_file == "-" ? read_input("", "target") : std::string();
-    const auto topology = load_topology(target_text.empty() ? target_file : target_text);
-    const auto constraints = Constraints::all(*topology);
-    Context context;
-    context.seed = seed;
     // gmap's strategy: -m as given; else -c's letters and -b's ratio (gmap
     // builds its default, flags 0 at 1 %, when neither is given).
     if (!scotch_strategy.empty() && (imbalance || !strategy_flags.empty())) {
       throw InputError("-m: options -b / -c and -m are exclusive (as scotch_gmap)");
     }
-    context.scotch.flags = strategy_flags;
-    context.scotch.imbalance = imbalance.value_or(0.01);
-    if (!scotch_strategy.empty()) set_strategy_option(context, "scotch-strategy", scotch_strategy);
+    // The job gmap's words describe: the target (every PE once) and the
+    // configuration (the seed, gmap's strategy).
+    JobSpec spec;
+    spec.machine.topology = target_text.empty() ? target_file : target_text;
+    auto& options = spec.context.options;
+    options.emplace_back("seed", std::to_string(seed));
+    options.emplace_back("scotch-imbalance", fmt::format("{}", imbalance.value_or(0.01)));
+    if (!strategy_flags.empty()) options.emplace_back("scotch-flags", strategy_flags);
+    if (!scotch_strategy.empty()) options.emplace_back("scotch-strategy", scotch_strategy);
+    Job job_of_flags(std::move(spec));
+    const auto* topology = &job_of_flags.machine();
+    const auto& constraints = job_of_flags.constraints();
+    const auto& context = job_of_flags.context();
     const auto read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto map_start = std::chrono::steady_clock::now();
     const Problem problem{comm, *topology, constraints};
@@ -133,7 +139,7 @@ int main(int argc, char** argv) {
     const auto map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - map_start).count();
     MappingReport report;
     if (scotch_terminals_are_nodes(*topology)) {
-      report.scotch_terminal_of = [&topology](PE pe) { return node_label(*topology, topology->node_of(pe)); };
+      report.scotch_terminal_of = [topology](PE pe) { return node_label(*topology, topology->node_of(pe)); };
     }
     // The log as gmap writes it: S (strategy), T (timing), M (mapping).
     // Plain Scotch's lines come from libscotch itself; other strategies'

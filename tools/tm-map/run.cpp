@@ -31,13 +31,14 @@ RunResult external_result(const std::string& spec, const Problem& problem, const
   return report_external(name, read_checked(file, problem), problem, routing, links);
 }
 
-RunResult initial_result(const std::string& file, const Problem& problem, const Run& run, const RoutingModel* routing) {
+RunResult initial_result(const std::string& file, Job& job, const RunHooks& hooks) {
+  const auto problem = job.problem();
   auto mapping = read_checked(file, problem);
-  if (run.hooks.log && run.hooks.verbosity >= 1) {  // (the scoring only for the note)
-    run.note(1, fmt::format("starting from {}: hop_bytes {}", file,
-                            evaluate(problem.comm, problem.topology, mapping).hop_bytes));
+  if (hooks.log && hooks.verbosity >= 1) {  // (the scoring only for the note)
+    hooks.log(fmt::format("starting from {}: hop_bytes {}", file,
+                          evaluate(problem.comm, problem.topology, mapping).hop_bytes));
   }
-  return refine_and_report("initial", std::move(mapping), problem, run, routing);
+  return job.refine(std::move(mapping), hooks);
 }
 
 }  // namespace tmap::cli

@@ -20,8 +20,7 @@ using RunResult = ReportedMapping;
                                         std::string_view links);
 
 /// --initial FILE: the file's mapping, checked as --compare-file's, then
-/// improved by the run's refinement and objective (refine_and_report).
-[[nodiscard]] RunResult initial_result(const std::string& file, const Problem& problem, const Run& run,
-                                       const RoutingModel* routing);
+/// improved by the job's refinement and objective (Job::refine).
+[[nodiscard]] RunResult initial_result(const std::string& file, Job& job, const RunHooks& hooks);
 
 }  // namespace tmap::cli

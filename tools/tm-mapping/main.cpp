@@ -101,17 +101,28 @@ int main(int argc, char** argv) {
     if (greedy_k) note("-k has no effect: tmap's treematch splits groups by exact-size bisection");
     if (bucket) note("-g has no effect: tmap's treematch has no bucket grouping");
     if (physical) note("-n has no effect: tmap numbers hwloc PUs logically");
-    const auto topology = xml.empty() ? load_topology(tgt) : load_hwloc_xml(xml);
-    const auto comm = read_topomatch_matrix(comm_file);
-    const auto constraints = binding.empty()
-                                 ? Constraints::all(*topology, oversub)
-                                 : Constraints::allowed(*topology, read_pe_list(binding, topology->size()), oversub);
+    // The job TopoMatch's words describe: -t or -x, -b and -o, the seed,
+    // threads, -a and -e as options.
+    JobSpec spec;
+    spec.machine.topology = tgt;
+    spec.machine.hwloc_xml = xml;
+    spec.traffic.matrix = read_topomatch_matrix(comm_file);
+    spec.allocation.oversubscription = oversub;
+    if (!binding.empty()) {
+      spec.allocation.kind = AllocationSource::Kind::PeFile;
+      spec.allocation.pe_file = binding;
+    }
+    auto& options = spec.context.options;
+    options.emplace_back("seed", std::to_string(seed));
+    options.emplace_back("threads", std::to_string(threads));
+    if (sparse) options.emplace_back("sparse-factor", fmt::format("{}", *sparse));
+    if (exhaustive) options.emplace_back("tau", "10000000");
+    Job job(std::move(spec));
+    const auto* topology = &job.machine();
+    const auto& comm = job.traffic();
+    const auto& constraints = job.constraints();
+    const auto& context = job.context();
     const auto io_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    Context context;
-    context.seed = seed;
-    context.threads = static_cast<int>(threads);
-    if (sparse) set_strategy_option(context, "sparse-factor", fmt::format("{}", *sparse));
-    if (exhaustive) set_strategy_option(context, "tau", "10000000");
     const std::string chosen = !strategy.empty() ? strategy : (tleaf_strategy == 1 ? "scotch+" : "treematch");
     const auto map_start = std::chrono::steady_clock::now();
     const auto sigma = map_with(chosen, Problem{comm, *topology, constraints}, context);

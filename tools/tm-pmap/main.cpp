@@ -21,9 +21,11 @@
 #include "distributed/gathered_map.hpp"
 #include "distributed/map_distributed.hpp"
 #include "distributed/read_share.hpp"
+#include "tmap/config.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
+#include "tmap/job.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/report.hpp"
 #include "tmap/topology.hpp"
@@ -38,6 +40,10 @@ struct Options {
   std::uint64_t seed = 0;
   std::string format = "perm";
   std::string program;  ///< --format hydra's program
+  std::string rankfile_slots = "core";
+  std::string preset = "default";
+  std::string config;
+  std::string objective;
   std::string output;
   bool quiet = false;
   /// auto: the job's order or its grid when better (as tm-map's default
@@ -135,14 +141,24 @@ int run(const Options& o, int rank, int size) {
     tmap::cli::protect_inputs(inputs);
     tmap::cli::check_outputs({o.output == "-" ? std::string() : o.output});
   });
-  const auto topology = o.in.load_topology();  // -t, --node, --host-names, --pes-per-node as tm-map reads them
-  auto in = o.in;
-  in.oversub = o.oversub;
-  const auto allocation = in.load_allocation(*topology);
-  const auto constraints = in.load_constraints(*topology, allocation);
+  // The machine, where ranks may go and the configuration, as tm-map's
+  // job has them (the traffic stays in shares: no process reads it whole).
+  auto spec = o.in.job_spec();
+  spec.traffic = {};
+  spec.allocation.oversubscription = o.oversub;
+  spec.context.preset = o.preset;
+  spec.context.config_file = o.config;
+  spec.context.options.emplace_back("seed", std::to_string(o.seed));
+  if (!o.objective.empty()) spec.context.options.emplace_back("objective", o.objective);
+  spec.output.format = tmap::mapping_format_from_name(o.format);
+  spec.output.slots = o.rankfile_slots == "pu" ? tmap::SlotKind::Pu : tmap::SlotKind::Core;
+  spec.output.program = o.program;
+  tmap::Job job(std::move(spec),
+                rank == 0 ? tmap::NoteSink{[](const std::string& text) { tmap::cli::note(text); }} : tmap::NoteSink{});
+  const auto* topology = &job.machine();
+  const auto& constraints = job.constraints();
+  const auto& context = job.context();
   const auto graph = tmap::dist::read_share(MPI_COMM_WORLD, o.comm);
-  tmap::Context context;
-  context.seed = o.seed;
   tmap::dist::DistributedStats stats;
   const auto mapping =
       o.strategy == "ptscotch"
@@ -157,22 +173,18 @@ int run(const Options& o, int rank, int size) {
   MPI_Reduce(&rss, &rss_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&rss, &rss_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank != 0) return 0;
-  tmap::MappingReport report;
+  tmap::ReportedMapping result;
+  result.mapping = mapping;
+  auto& report = result.report;
   report.strategy = "ptscotch";
   report.topology = topology->description();
   report.num_pes = topology->size();
   report.metrics.hop_bytes = hop_bytes;
   report.time_s = seconds;
   report.seed = o.seed;
-  report.host_of = in.host_names(*topology, allocation);
-  report.program = o.program;
-  // The CPUs a scheduler gave (or a rank's several CPUs), as tm-map writes them.
-  if (auto slots = in.rank_slots(*topology, allocation); !slots.cpus_of.empty()) {
-    report.slot_of = [slots = std::move(slots)](tmap::PE pe) { return slots.slot_text(pe); };
-  } else {
-    report.slot_of = [&topology](tmap::PE pe) { return std::to_string(slot_in_node(*topology, pe)); };
-  }
-  const auto text = tmap::format_mapping(tmap::mapping_format_from_name(o.format), mapping, report);
+  // Hosts, CPUs and the scheduler's order as tm-map writes them.
+  job.prepare_output(result);
+  const auto text = job.output(result);
   if (o.output.empty() || o.output == "-") {
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
       std::cerr << "tm-pmap: error: stdout: write failed\n";
@@ -243,6 +255,12 @@ int main(int argc, char** argv) {
   app.add_option("--format", o.format, "Output format (as tm-map's: every one of them)")
       ->check(CLI::IsMember(tmap::mapping_format_names()));
   app.add_option("--program", o.program, "--format hydra: the program and its arguments, e.g. './app -x 4'");
+  app.add_option("--rankfile-slots", o.rankfile_slots, "What a rankfile's slot= names: core or pu (as tm-map's)")
+      ->check(CLI::IsMember({"core", "pu"}));
+  app.add_option("-P,--preset", o.preset, "The configuration's preset (as tm-map's; the gathered mapping uses it)")
+      ->check(CLI::IsMember(tmap::preset_names()));
+  app.add_option("--config", o.config, "A configuration file (as tm-map's --config)");
+  app.add_option("--objective", o.objective, "What the gathered mapping minimises (as tm-map's --objective)");
   app.add_option("--output", o.output, "Output file (whole or not at all; default stdout)");
   app.add_flag("-q,--quiet", o.quiet, "No summary on stderr");
   app.add_option("--gather-entries", o.gather_entries,

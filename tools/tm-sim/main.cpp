@@ -89,31 +89,25 @@ std::vector<std::string> strategy_list(const std::string& list) {
 /// naming a file, a pipe included): read once here and copied into each
 /// run's folder, where the platform module reads it.
 struct Machine {
-  std::unique_ptr<Topology> topology;
+  /// The machine read from the text (a file without --node), else null:
+  /// the job reads it as tm-map does.
+  std::shared_ptr<const Topology> built;
   std::string text;
   std::string copy_name;
 };
 
-Machine load_machine(const InputOptions& in) {
+Machine machine_file(const InputOptions& in) {
   namespace fs = std::filesystem;
   Machine m;
   std::error_code ec;
   const bool from_file = !in.hwloc_xml.empty() || (!in.topology.starts_with("tianhe3:") &&
                                                    fs::exists(in.topology, ec) && !fs::is_directory(in.topology, ec));
-  if (!from_file) {
-    m.topology = in.load_topology();
-    return m;
-  }
+  if (!from_file) return m;
   const auto& path = in.hwloc_xml.empty() ? in.topology : in.hwloc_xml;
-  if (!in.node_args.empty()) {
-    // A Slurm topology.conf with --node: the machine as tm-map reads it,
-    // the file's text for the platform module (which gets --node too).
-    m.topology = in.load_topology();
-    m.text = read_text(path);
-  } else {
-    m.text = read_text(path);
-    m.topology = parse_topology_file(m.text, path, !in.hwloc_xml.empty());
-  }
+  m.text = read_text(path);
+  // A Slurm topology.conf with --node: the machine as tm-map reads it, the
+  // file's text for the platform module (which gets --node too).
+  if (in.node_args.empty()) m.built = parse_topology_file(m.text, path, !in.hwloc_xml.empty());
   // The copy is named for what it was read as (parse_topology_file's rules:
   // the content decides; a number first is a .dist).
   const auto first = m.text.find_first_not_of(" \t\r\n");
@@ -197,8 +191,12 @@ int run_tool(const Options& o) {
     throw InputError("--app replay runs the traffic of -c: give -c (a matrix, or Open MPI monitoring output)");
   }
   const auto strategies = o.strategies.empty() ? std::vector<std::string>{} : strategy_list(o.strategies);
-  auto machine = load_machine(o.in);
-  const auto& topology = machine.topology;
+  const auto machine = machine_file(o.in);
+  auto spec = o.in.job_spec();
+  spec.machine.built = machine.built;
+  spec.context.options.emplace_back("seed", std::to_string(o.seed));
+  Job job(std::move(spec), [](const std::string& text) { note(text); });
+  const auto* topology = &job.machine();
   const auto routing = topology->routing_model();
   if (!routing) {
     throw UnsupportedError(topology->kind() +
@@ -236,10 +234,9 @@ int run_tool(const Options& o) {
   platform.options.node_latency = o.node_latency_us * 1e-6;
   if (!o.bandwidths.empty()) sim::parse_bandwidths(o.bandwidths, *routing, platform.options);
 
-  const auto allocation = o.in.load_allocation(*topology);
-  const auto constraints = o.in.load_constraints(*topology, allocation);
+  const auto& constraints = job.constraints();
   std::optional<CommMatrix> comm;
-  if (!o.in.comm.path.empty()) comm = o.in.load_comm();
+  if (!o.in.comm.path.empty()) comm = job.traffic();
   std::vector<std::pair<std::string, Mapping>> mappings;
   if (!o.mapping_file.empty()) {
     auto mapping = read_mapping(o.mapping_file, *topology, constraints);
@@ -251,10 +248,7 @@ int run_tool(const Options& o) {
     const auto list = strategies.empty() && o.mapping_file.empty() ? std::vector<std::string>{"auto"} : strategies;
     for (const auto& name : list) {
       check_interrupted();
-      Context context;
-      context.strategy = name;
-      context.seed = o.seed;
-      mappings.emplace_back(name, map(Problem{*comm, *topology, constraints}, context));
+      mappings.emplace_back(name, job.run({}, name).mapping);
     }
   }
 

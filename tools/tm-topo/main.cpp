@@ -16,6 +16,7 @@
 
 #include "cli.hpp"
 #include "tmap/describe.hpp"
+#include "tmap/job.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/tianhe3.hpp"
@@ -78,12 +79,13 @@ int write_network_view(const std::string& spec, const std::vector<std::string>& 
                        const std::string& xml_file) {
   using namespace tmap;
   if (!xml_file.empty()) throw UnsupportedError("--xml: for tianhe3; a network's node is --node itself");
-  const auto nodes = parse_node_args(node_args, "--node");
-  MachineSpec machine{spec, nodes.node, {}, {}, nodes.by_hosts};
-  if (!host_names.empty()) machine.host_names = expand_hostlist(host_names, "--host-names");
-  std::unique_ptr<Topology> topology;
+  JobSpec job;
+  job.machine.topology = spec;
+  job.machine.nodes = node_args;
+  job.machine.host_names = host_names;
+  std::shared_ptr<const Topology> topology;
   try {
-    topology = load_machine(machine);
+    topology = Job(std::move(job)).machine_shared();
   } catch (const InputError& e) {  // say which argument it was: the machine
     if (!e.file().empty()) throw;
     throw InputError("machine '" + spec + "' (tianhe3, or a machine as tm-map -t reads it): " + e.problem());
@@ -252,17 +254,18 @@ int main(int argc, char** argv) {
     if (!picture.empty() && !describe) throw ParameterError("--picture draws what --describe says: give --describe");
     if (describe) {
       if (!picture.empty()) check_outputs({picture});
-      std::unique_ptr<Topology> topology;
+      std::shared_ptr<const Topology> topology;
       if (machine == "tianhe3") {
         if (rows->count() == 0 || cols->count() == 0) throw InputError("tianhe3: --rows and --cols are needed");
         shape.cores = cores.value_or(1);
         topology = tianhe3_topology(shape);
       } else {
         if (!node_xml.empty()) node_args.insert(node_args.begin(), node_xml);
-        const auto nodes = parse_node_args(node_args, "--node");
-        MachineSpec spec{machine, nodes.node, {}, {}, nodes.by_hosts};
-        if (!host_names.empty()) spec.host_names = expand_hostlist(host_names, "--host-names");
-        topology = load_machine(spec);
+        JobSpec job;
+        job.machine.topology = machine;
+        job.machine.nodes = node_args;
+        job.machine.host_names = host_names;
+        topology = Job(std::move(job)).machine_shared();
       }
       const auto description = describe_machine(*topology);
       const auto json = description_json(description);
@@ -297,13 +300,16 @@ int main(int argc, char** argv) {
     std::optional<NodeDescription> node;
     if (have_hwloc()) node = node_xml.empty() ? describe_node(node_synthetic, false) : describe_node(node_xml, true);
     shape.cores = cores.value_or(node ? node->pus : kDefaultNodePUs);
-    const auto machine_model = tianhe3_topology(shape);
+    const std::shared_ptr<const Topology> machine_model = tianhe3_topology(shape);
     std::vector<NodeId> nodes;
     if (alloc) {
-      // The same syntax as tm-map --alloc: id ranges or a Slurm host list.
-      auto allocation = parse_allocation(*alloc, host_pattern);
-      allocation.resolve(*machine_model);
-      nodes = allocation.nodes;
+      // As tm-map --alloc reads it: id ranges or a Slurm host list.
+      JobSpec job;
+      job.machine.built = machine_model;
+      job.machine.host_pattern = host_pattern;
+      job.allocation.kind = AllocationSource::Kind::Hosts;
+      job.allocation.hosts = *alloc;
+      nodes = Job(std::move(job)).allocation()->nodes;
       std::sort(nodes.begin(), nodes.end());
     }
     // Build everything first: outputs are written only when all succeeded.

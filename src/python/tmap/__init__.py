@@ -14,7 +14,8 @@ Traffic is a square numpy array, a scipy.sparse matrix, a networkx graph
 nodes in the graph's order are ranks 0..n-1) or a file tm-map reads (a
 .mat, .coo, .mtx, .graph, Open MPI monitoring output). Machines are
 tm-map's -t strings and files; `node` and `host_names` describe a network's
-nodes as --node and --host-names do. Errors raise tmap.Error subclasses:
+nodes as --node and --host-names do; tmap.Machine(...) reads one once for
+many calls (and says what tmap understood: .describe()). Errors raise tmap.Error subclasses:
 InputError, ParameterError, UnsupportedError, ResourceError, SystemError,
 InternalError.
 """
@@ -32,20 +33,33 @@ from ._tmap import (  # noqa: F401  (the exceptions are the package's API)
     __version__,
 )
 from . import _tmap
+from ._tmap import Machine
 
-__all__ = ["map", "evaluate", "compare", "launch_file", "Report", "Error", "InputError", "ParameterError", "UnsupportedError",
+__all__ = ["map", "evaluate", "compare", "launch_file", "Machine", "Report", "Error", "InputError", "ParameterError", "UnsupportedError",
            "ResourceError", "SystemError", "InternalError", "__version__"]
 
 
 class Report(dict):
     """tm-map's JSON report of a mapping: a dict whose keys are also
-    attributes (result.mapping, result.hop_bytes)."""
+    attributes (result.mapping, result.hop_bytes). A result of tmap.map also
+    knows its job: result.launch_file("rankfile") is tm-map's launcher file."""
 
     def __getattr__(self, name):
         try:
             return self[name]
         except KeyError:
             raise AttributeError(name) from None
+
+    def launch_file(self, format="rankfile", *, slots="core", program=""):
+        """tm-map --format FORMAT's launcher file for this mapping, on the
+        machine and allocation it was mapped on (see tmap.launch_file)."""
+        job = self.__dict__.get("_job")
+        if job is None:
+            raise ParameterError("launch_file: this report is not a tmap.map result (give the mapping and machine "
+                                 "to tmap.launch_file)")
+        machine, node, host_names, alloc = job
+        return _tmap.launch_file(_pes("mapping", self["mapping"]), machine, node, host_names, alloc,
+                                 _text("format", format), _text("slots", slots), _text("program", program))
 
 
 def _traffic(traffic):
@@ -181,6 +195,13 @@ def _text(name, value, optional=False):
     raise ParameterError(f"{name}: expected a string, not {type(value).__name__} {value!r:.60}")
 
 
+def _machine(machine):
+    """A tmap.Machine as it is, or a machine's text (a path-like too), checked."""
+    if isinstance(machine, Machine):
+        return machine
+    return _text("machine", machine)
+
+
 def _count(name, value, least, most=2**63 - 1, optional=False):
     """A whole-number argument in [least, most], checked."""
     import numbers
@@ -259,19 +280,22 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     released while mapping. Every mistake raises a tmap.Error naming the
     argument."""
     n, rows, cols, volumes, path = _traffic(traffic)
-    return Report(_tmap.map(n, rows, cols, volumes, _text("machine", machine), _text("node", node),
-                            _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
-                            _pes("allowed", allowed), _text("alloc", alloc, optional=True),
+    job = (_machine(machine), _text("node", node), _text("host_names", host_names),
+           _text("alloc", alloc, optional=True))
+    report = Report(_tmap.map(n, rows, cols, volumes, job[0], job[1], job[2],
+                            _count("oversubscription", oversubscription, 1), _pes("allowed", allowed), job[3],
                             _text("strategy", strategy, optional=True), _count("seed", seed, 0, 2**64 - 1, True),
                             _text("objective", objective, optional=True), _text("preset", preset, optional=True),
                             _text("config", config, optional=True), _options(options),
                             _count("threads", threads, 0, 4096), _progress(progress), _pes("initial", initial), path))
+    report._job = job
+    return report
 
 
 def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths=""):
     """The report of a given mapping (mapping[rank] = PE), as tm-eval scores it."""
     n, rows, cols, volumes, path = _traffic(traffic)
-    return Report(_tmap.evaluate(n, rows, cols, volumes, _text("machine", machine), _text("node", node),
+    return Report(_tmap.evaluate(n, rows, cols, volumes, _machine(machine), _text("node", node),
                                  _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
                                  _pes("mapping", mapping), _text("link_bandwidths", link_bandwidths), path))
 
@@ -287,7 +311,7 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
         except TypeError:
             raise ParameterError("strategies: expected \"all\", a comma-separated string or a list of names") \
                 from None
-    table, report = _tmap.compare(n, rows, cols, volumes, _text("machine", machine), _text("node", node),
+    table, report = _tmap.compare(n, rows, cols, volumes, _machine(machine), _text("node", node),
                                   _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
                                   _pes("allowed", allowed), _text("alloc", alloc, optional=True), strategies,
                                   _count("seed", seed, 0, 2**64 - 1, True), _text("objective", objective, True),
@@ -298,11 +322,23 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
     return table, report
 
 
-def launch_file(mapping, machine, format="rankfile", *, node="", host_names="", program=""):
+def launch_file(mapping, machine=None, format="rankfile", *, node="", host_names="", alloc=None, slots="core",
+                program=""):
     """The launcher file tm-map --format writes for a mapping: "rankfile"
     (Open MPI, rank R=HOST slot=CORE), "hostfile" (a host per rank, Slurm's
     --distribution=arbitrary), "machinefile" (MPICH's host:count) or "hydra"
-    (a -configfile; needs `program`). Hosts are the machine's names
-    (host_names, else cn<node>)."""
-    return _tmap.launch_file(_pes("mapping", mapping), _text("machine", machine), _text("node", node),
-                             _text("host_names", host_names), _text("format", format), _text("program", program))
+    (a -configfile; needs `program`). launch_file(result, "rankfile") takes
+    a tmap.map result, its machine and allocation; launch_file(mapping,
+    machine, "rankfile", ...) a mapping and the machine it is on. Hosts are
+    the machine's names (host_names, else cn<node>), or as alloc spells them
+    (tm-map --alloc's host list); slots "pu" names hardware threads (tm-map
+    --rankfile-slots pu, for mpirun --use-hwthread-cpus)."""
+    if isinstance(mapping, Report) and "_job" in mapping.__dict__:
+        if format != "rankfile" or node or host_names or alloc is not None:
+            raise ParameterError("launch_file(result, FORMAT): the result holds its machine and allocation")
+        return mapping.launch_file("rankfile" if machine is None else machine, slots=slots, program=program)
+    if machine is None:
+        raise ParameterError("machine: give the machine the mapping is on (or a tmap.map result instead of a mapping)")
+    return _tmap.launch_file(_pes("mapping", mapping), _machine(machine), _text("node", node),
+                             _text("host_names", host_names), _text("alloc", alloc, optional=True),
+                             _text("format", format), _text("slots", slots), _text("program", program))
