@@ -52,11 +52,11 @@ refused() {
 }
 refused tmap_util core routing topology io gen refine strategies config capi sim distributed mpi
 refused tmap_core routing topology io refine strategies config
-refused tmap_topology core io refine strategies config
+refused tmap_topology io refine strategies config job
 refused tmap_refine topology strategies config
 refused tmap_strategies config capi io distributed mpi report
-refused tmap_report config capi distributed mpi sched
-refused tmap_capi util core topology strategies config
+refused tmap_report capi distributed mpi job
+refused tmap_capi distributed mpi sim
 refused tmap_cli core topology refine strategies config sched
 refused tm-map core topology refine strategies config distributed sched
 

@@ -63,14 +63,6 @@ Distance RoutingModel::route_hops(PE a, PE b) const {
   return hops;
 }
 
-// The default for kinds without links of their own: up-down routes on
-// tree-shaped machines (tleaf, ltleaf, hwloc), none otherwise. Kinds with
-// links override Topology::routing_model.
-std::unique_ptr<RoutingModel> Topology::routing_model() const {
-  if (size() > 0 && tree_view() != nullptr) return std::make_unique<routing::TreeRouting>(*this);
-  return nullptr;
-}
-
 std::unique_ptr<RoutingModel> make_routing(const Topology& topology) {
   return topology.routing_model();
 }

@@ -1,4 +1,5 @@
-// Up-down routing on trees given by Topology::tree_path.
+// Up-down routing on trees given by the machine's tree view (a virtual
+// call: routing needs nothing of the topology module's code).
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -11,9 +12,17 @@ namespace tmap::routing {
 
 namespace {
 
+/// The tree path of `pe`, false where the machine is no tree.
+bool path_in_tree(const Topology& topology, PE pe, std::vector<std::int64_t>& path) {
+  const auto* view = topology.tree_view();
+  if (view == nullptr) return false;
+  view->tree_path(pe, path);
+  return true;
+}
+
 std::vector<std::string> level_kinds(const Topology& topology) {
   std::vector<std::int64_t> path;
-  if (topology.size() == 0 || !tree_path(topology, 0, path)) {
+  if (topology.size() == 0 || !path_in_tree(topology, 0, path)) {
     throw InternalError("tree routing needs a tree-shaped topology");
   }
   std::vector<std::string> kinds;
@@ -31,7 +40,7 @@ struct KeyHash {
 
 TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(topology)) {
   std::vector<std::int64_t> path;
-  (void)tree_path(topology, 0, path);
+  (void)path_in_tree(topology, 0, path);
   depth_ = static_cast<std::int64_t>(path.size());
   depth_of_ = {0};
   parent_ = {-1};
@@ -39,7 +48,7 @@ TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(to
   std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::int64_t, KeyHash> ids;
   path_.reserve(static_cast<std::size_t>(topology.size() * depth_));
   for (PE pe = 0; pe < topology.size(); ++pe) {
-    if (!tree_path(topology, pe, path) || static_cast<std::int64_t>(path.size()) != depth_) {
+    if (!path_in_tree(topology, pe, path) || static_cast<std::int64_t>(path.size()) != depth_) {
       throw InputError("routing: the tree's leaves are not all at one depth");
     }
     std::int64_t parent = 0;

@@ -10,6 +10,7 @@
 #include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
 #include "tmap/topology.hpp"
+#include "util/file.hpp"
 #include "util/hostlist.hpp"
 #include "util/text.hpp"
 
@@ -252,7 +253,7 @@ Allocation allocation_from_env(const std::string& host_pattern, const HostIds* k
   }
   if (env("SLURM_JOB_NODELIST") != nullptr) return slurm_group("", host_pattern, known, cpus_per_rank_given);
   if (const char* pbs = std::getenv("PBS_NODEFILE"); pbs != nullptr && *pbs != '\0') {
-    const auto text = read_file(pbs);
+    const auto text = detail::read_text_file(pbs);
     Allocation a;
     a.origin = pbs;
     detail::LineReader lines(text);

@@ -1,5 +1,7 @@
 // The free functions of tmap/topology_views.hpp: a capability's answer, or
 // "none" where the machine lacks it.
+#include "routing/models.hpp"
+#include "tmap/routing.hpp"
 #include "tmap/topology_views.hpp"
 
 namespace tmap {
@@ -37,6 +39,14 @@ std::optional<DistanceGraph> distance_graph(const Topology& topology) {
   const auto* view = topology.graph_view();
   if (view == nullptr || view->graph_edges() > kMaxGraphEdges) return std::nullopt;
   return view->distance_graph();
+}
+
+// The default for kinds without links of their own: up-down routes on
+// tree-shaped machines (tleaf, ltleaf, hwloc), none otherwise. Kinds with
+// links override Topology::routing_model.
+std::unique_ptr<RoutingModel> Topology::routing_model() const {
+  if (size() > 0 && tree_view() != nullptr) return std::make_unique<routing::TreeRouting>(*this);
+  return nullptr;
 }
 
 std::int64_t Topology::top_group(PE pe) const {
