@@ -75,48 +75,10 @@ struct Allocation {
 /// is the machine's own name (cn<id>) or the allocation gave ids.
 [[nodiscard]] std::string host_number_note(const Allocation& allocation, const Topology& topology);
 
-/// Expands Slurm's compressed counts ("72(x2),36" -> 72 72 36).
-[[nodiscard]] std::vector<std::int64_t> expand_slurm_counts(std::string_view text, const std::string& origin);
-
 /// `--alloc`: id ranges ("0-95,192-287") or a Slurm host list.
 /// Hosts may be separated by commas, white space or newlines.
 [[nodiscard]] Allocation parse_allocation(std::string_view list, const std::string& host_pattern = {},
                                           const std::string& origin = "--alloc", const HostIds* known = nullptr);
-
-/// allocation_from_env outside any job: no scheduler's variables are set
-/// (an InputError like any other, told apart by its type).
-class NoSchedulerError : public InputError {
- public:
-  using InputError::InputError;
-};
-
-/// `--alloc-from-env`: SLURM_JOB_NODELIST (with SLURM_JOB_CPUS_PER_NODE,
-/// "72(x2),36", giving the CPUs held on each node, SLURM_CPUS_PER_TASK and
-/// SLURM_JOB_ID), a heterogeneous job's SLURM_JOB_NODELIST_HET_GROUP_<g>
-/// & co. (every group, a host in several counted once with their CPUs
-/// added, or only group `het_group`), else PBS_NODEFILE (one host per line,
-/// repeated per slot: the repetitions count the CPUs). InputError when
-/// none is set (NoSchedulerError), or naming the variable that is malformed.
-/// `cpus_per_rank_given`: the caller sets the CPUs per rank itself (a flag
-/// overrides the variable), so SLURM_CPUS_PER_TASK is not read at all.
-[[nodiscard]] Allocation allocation_from_env(const std::string& host_pattern = {}, const HostIds* known = nullptr,
-                                             std::optional<int> het_group = {}, bool cpus_per_rank_given = false);
-
-/// The machine a job runs on when none is given: Slurm's switch tree
-/// (topology/tree: asked of slurmctld through libslurm, else the
-/// topology.conf beside the slurm.conf Slurm's tools read), else (topology/
-/// none, PBS) the job's nodes under one switch (InputError outside a job).
-/// Each node holds `node` (empty: "this", the node tmap runs on as hwloc
-/// sees it), the nodes of `node_by_hosts`' host lists theirs. `note` says
-/// where the machine came from, for the caller to show.
-struct SchedulerMachine {
-  MachineSpec spec;
-  std::string note;
-};
-[[nodiscard]] SchedulerMachine scheduler_machine(const std::string& node,
-                                                 std::vector<std::pair<std::string, std::string>> node_by_hosts = {},
-                                                 const std::string& host_pattern = {},
-                                                 std::optional<int> het_group = {});
 
 }  // namespace tmap
 

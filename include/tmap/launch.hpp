@@ -84,18 +84,13 @@ struct RankSlots {
 /// "1-3,5": a CPU list as rankfiles and Slurm write them.
 [[nodiscard]] std::string cpu_list_text(const std::vector<std::int64_t>& cpus);
 
-/// Asks Slurm's controller which CPUs the allocation's jobs hold on each
-/// node and records them (Allocation::cpu_ids). Where it cannot, keeps the
-/// counts and returns a note saying why (for the caller to show); empty
-/// otherwise, and for allocations that are not Slurm's.
-[[nodiscard]] std::string add_slurm_cpu_ids(Allocation& allocation);
-
-/// Slurm's order: srun binds a node's tasks (in rank order) to the job's
-/// CPU groups there in increasing order. Where the node's PEs are
-/// interchangeable (Topology::node_uniform_distance), the mapping's ranks on
-/// each node are put on its groups in that order (same cost), so a
-/// hostfile launch binds every rank to the CPUs the rankfile names.
-void keep_slurm_order(Mapping& mapping, const Topology& topology, const RankSlots& slots);
+/// The launcher's order: srun and mpirun bind a node's tasks, in rank
+/// order, to the job's CPU groups there in increasing order. Where the
+/// node's PEs are interchangeable (Topology::node_uniform_distance), the
+/// mapping's ranks on each node are put on its groups in that order (same
+/// cost), so a hostfile launch binds every rank to the CPUs the rankfile
+/// names.
+void keep_launch_order(Mapping& mapping, const Topology& topology, const RankSlots& slots);
 
 /// Where a node's ranks run when a launcher binds them itself (a hostfile,
 /// machinefile or Hydra configfile names only hosts): each node's ranks,

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "tmap/job.hpp"
+#include "tmap/scheduler.hpp"
 #include "tmap/tmap.h"
 #include "tmap/tmap.hpp"
 

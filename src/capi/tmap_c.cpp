@@ -155,7 +155,8 @@ tmap_status tmap_constraints_create(const tmap_topology* topology, const int64_t
 tmap_status tmap_topology_from_scheduler(const char* node, tmap_topology** out, char** error) {
   if (out == nullptr) return missing(error, "out");
   return guarded(error, [&] {
-    const auto machine = tmap::scheduler_machine(node != nullptr ? node : "");  // its note is for tools to show
+    // Its note is for tools to show.
+    const auto machine = tmap::job_scheduler().machine(node != nullptr ? node : "", {}, {});
     *out = new tmap_topology{std::shared_ptr<tmap::Topology>(tmap::load_machine(machine.spec))};
   });
 }

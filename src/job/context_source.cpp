@@ -32,8 +32,8 @@ Context build_context(const ContextSource& source, const JobWords& words) {
     naming(words, "preset", [&] { c = preset(source.preset); });
   }
   if (!source.config_file.empty()) c = load_config(read_file(source.config_file), source.config_file, c);
-  for (const auto& [key, value] : source.options) {
-    naming(words, key, [&] { set_option(c, key, value); });
+  for (const auto& option : source.options) {
+    naming(words, option.first, [&] { set_option(c, option.first, option.second); });
   }
   if (!source.strategy.empty()) {
     naming(words, "strategy", [&] {

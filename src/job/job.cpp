@@ -13,6 +13,7 @@
 #include "job/job_state.hpp"
 #include "tmap/config.hpp"
 #include "tmap/machine.hpp"
+#include "tmap/scheduler.hpp"
 #include "util/text.hpp"
 
 namespace tmap {
@@ -53,7 +54,10 @@ std::shared_ptr<const Topology> load_given_machine(const Job::State& s) {
     if (!m.host_names.empty()) {
       throw ParameterError("--host-names: with --alloc-from-env and no -t, the scheduler names the nodes");
     }
-    auto machine = scheduler_machine(nodes.node, nodes.by_hosts, m.host_pattern, s.spec.allocation.het_group);
+    AllocationRequest request;
+    request.host_pattern = m.host_pattern;
+    request.het_group = s.spec.allocation.het_group;
+    auto machine = job_scheduler().machine(nodes.node, nodes.by_hosts, request);
     s.note(machine.note);
     return load_machine(machine.spec);
   }
@@ -64,7 +68,7 @@ std::shared_ptr<const Topology> load_given_machine(const Job::State& s) {
 }
 
 /// --pes-per-node: which level of a tleaf is a host.
-std::shared_ptr<const Topology> with_node_pes(std::shared_ptr<const Topology> machine, std::int64_t pes) {
+std::shared_ptr<const Topology> with_node_pes(const std::shared_ptr<const Topology>& machine, std::int64_t pes) {
   if (auto regrouped = machine->with_node_pes(pes)) return regrouped;
   const auto choice = machine->node_choice();
   if (choice.sizes.empty()) {
@@ -81,7 +85,7 @@ const Topology& Job::machine() {
   if (!s.machine) {
     s.machine = s.in_words([&] {
       auto machine = load_given_machine(s);
-      if (s.spec.machine.pes_per_node) machine = with_node_pes(std::move(machine), *s.spec.machine.pes_per_node);
+      if (s.spec.machine.pes_per_node) machine = with_node_pes(machine, *s.spec.machine.pes_per_node);
       return machine;
     });
   }
@@ -123,9 +127,11 @@ const std::optional<Allocation>& Job::allocation() {
     const HostIds* listed = known.empty() ? nullptr : &known;
     using Kind = AllocationSource::Kind;
     if (a.kind == Kind::Hosts) s.allocation = parse_allocation(a.hosts, m.host_pattern, s.spec.words.alloc, listed);
+    const Scheduler* scheduler = nullptr;
     if (a.kind == Kind::Scheduler) {
+      scheduler = &job_scheduler();
       try {
-        s.allocation = allocation_from_env(m.host_pattern, listed, a.het_group, a.cpus_per_rank.has_value());
+        s.allocation = scheduler->allocation({m.host_pattern, listed, a.het_group, a.cpus_per_rank.has_value()});
       } catch (const NoSchedulerError& e) {
         throw InputError(s.spec.words.scheduler + ": " + e.what());
       }
@@ -138,7 +144,7 @@ const std::optional<Allocation>& Job::allocation() {
       allocation.cpus_per_rank = *a.cpus_per_rank;
       allocation.cpus_per_rank_origin = s.spec.words.cpus_per_rank;
     }
-    s.note(add_slurm_cpu_ids(allocation));
+    if (scheduler != nullptr) s.note(scheduler->add_cpu_ids(allocation));
     return 0;
   });
   s.allocation_done = true;
@@ -167,7 +173,8 @@ const Constraints& Job::constraints() {
   const auto& a = s.spec.allocation;
   using Kind = AllocationSource::Kind;
   if (a.kind == Kind::PeFile) {
-    s.constraints = s.in_words([&] { return Constraints::allowed(t, read_pe_list(a.pe_file, t.size()), a.oversubscription); });
+    s.constraints =
+        s.in_words([&] { return Constraints::allowed(t, read_pe_list(a.pe_file, t.size()), a.oversubscription); });
   } else if (a.kind == Kind::Pes) {
     s.constraints = s.in_words([&] {
       try {
@@ -179,8 +186,8 @@ const Constraints& Job::constraints() {
   } else {
     const auto& slots = rank_slots();
     const auto& allocation = this->allocation();
-    s.constraints = s.in_words(
-        [&] { return job_constraints(t, allocation ? &*allocation : nullptr, slots, a.oversubscription); });
+    s.constraints =
+        s.in_words([&] { return job_constraints(t, allocation ? &*allocation : nullptr, slots, a.oversubscription); });
   }
   return *s.constraints;
 }
@@ -214,20 +221,22 @@ const RoutingModel* Job::routing() {
 }
 
 Problem Job::problem() {
-  state_->in_words([&] {
-    check_output(state_->spec.output);
-    return 0;
-  });
+  auto& s = *state_;
   // The machine first: a matrix given as the machine is -t's mistake.
   const auto& t = machine();
   const auto& c = constraints();
   const auto& comm = traffic();
-  if (comm.num_ranks() > c.num_slots()) {
-    throw InputError(state_->spec.words.say(
-        not_fitting(comm, c, rank_slots().shortfall, t, !state_->spec.machine.nodes.empty())));
-  }
   const Problem problem{comm, t, c};
+  if (s.problem_checked) return problem;
+  s.in_words([&] {
+    check_output(s.spec.output);
+    return 0;
+  });
+  if (comm.num_ranks() > c.num_slots()) {
+    throw InputError(s.spec.words.say(not_fitting(comm, c, rank_slots().shortfall, t, !s.spec.machine.nodes.empty())));
+  }
   check_problem(problem);
+  s.problem_checked = true;
   return problem;
 }
 

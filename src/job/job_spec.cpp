@@ -3,8 +3,8 @@
 // variables). Unknown keys and bad values are refused naming the key in
 // the spec's words.
 #include <charconv>
-#include <utility>
 #include <string>
+#include <utility>
 
 #include "job/job_state.hpp"
 #include "tmap/config.hpp"
@@ -45,13 +45,17 @@ void add_nodes(std::vector<std::string>& nodes, std::string_view list) {
 
 /// The front end's word for a field's key.
 std::string field_word(const JobWords& w, std::string_view key) {
-  const std::pair<std::string_view, const std::string*> fields[] = {
-      {"machine", &w.topology},         {"node", &w.node},
-      {"host-names", &w.host_names},    {"hosts", &w.hosts_file},
-      {"host-pattern", &w.host_pattern}, {"alloc", &w.alloc},
-      {"alloc-from-env", &w.scheduler}, {"constraints", &w.constraints},
-      {"oversubscription", &w.oversubscription}, {"cpus-per-rank", &w.cpus_per_rank},
-      {"pes-per-node", &w.pes_per_node}};
+  const std::pair<std::string_view, const std::string*> fields[] = {{"machine", &w.topology},
+                                                                    {"node", &w.node},
+                                                                    {"host-names", &w.host_names},
+                                                                    {"hosts", &w.hosts_file},
+                                                                    {"host-pattern", &w.host_pattern},
+                                                                    {"alloc", &w.alloc},
+                                                                    {"alloc-from-env", &w.scheduler},
+                                                                    {"constraints", &w.constraints},
+                                                                    {"oversubscription", &w.oversubscription},
+                                                                    {"cpus-per-rank", &w.cpus_per_rank},
+                                                                    {"pes-per-node", &w.pes_per_node}};
   for (const auto& [name, word] : fields) {
     if (name == key) return *word;
   }

@@ -25,6 +25,7 @@ struct Job::State {
   std::optional<Constraints> constraints;
   std::optional<Context> context;
   bool routing_done = false;
+  bool problem_checked = false;  ///< the ranks fit and the traffic is sound: checked once
   std::unique_ptr<RoutingModel> routing;
 
   /// Tells the front end (in its words); empty notes are nothing to say.

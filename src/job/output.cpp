@@ -99,7 +99,7 @@ void Job::prepare(ReportedMapping& result, const OutputSpec& output) {
     // The CPUs the scheduler gave, a group per rank, in srun's order on
     // each node where that costs nothing (a hostfile launch then binds
     // every rank where the rankfile says).
-    keep_slurm_order(result.mapping, *machine, slots);
+    keep_launch_order(result.mapping, *machine, slots);
     result.report.slot_of = [slots](PE pe) { return slots.slot_text(pe); };
   } else if (output.slots == SlotKind::Pu) {
     result.report.slot_of = [machine](PE pe) { return std::to_string(pu_in_node(*machine, pe)); };

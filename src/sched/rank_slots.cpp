@@ -1,9 +1,9 @@
-// Rank slots, the CPUs Slurm gave and Slurm's order (tmap/launch.hpp).
+// Rank slots: the CPUs a scheduler gave, grouped per rank, and the
+// launcher's binding order (tmap/launch.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "sched/slurm_cpus.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/launch.hpp"
@@ -112,23 +112,7 @@ Constraints job_constraints(const Topology& t, const Allocation* allocation, con
   return Constraints::allowed(t, std::move(pes), oversubscription);
 }
 
-std::string add_slurm_cpu_ids(Allocation& allocation) {
-  if (allocation.jobs.empty() || !allocation.origin.starts_with("SLURM_JOB_NODELIST")) return {};
-  const auto answer = sched::slurm_job_cpus(allocation.jobs);
-  if (!answer.unavailable.empty()) {
-    return "which CPUs Slurm gave is not known (" + answer.unavailable +
-           "): using each node's first CPUs, as many as SLURM_JOB_CPUS_PER_NODE counts";
-  }
-  allocation.cpu_ids.assign(allocation.nodes.size(), {});
-  for (std::size_t k = 0; k < allocation.nodes.size() && k < allocation.hosts.size(); ++k) {
-    if (const auto it = answer.by_host.find(allocation.hosts[k]); it != answer.by_host.end()) {
-      allocation.cpu_ids[k] = it->second;
-    }
-  }
-  return {};
-}
-
-void keep_slurm_order(Mapping& mapping, const Topology& t, const RankSlots& slots) {
+void keep_launch_order(Mapping& mapping, const Topology& t, const RankSlots& slots) {
   if (slots.cpus_of.empty() || !t.node_uniform_distance()) return;
   // Per node: its ranks in rank order, and its groups' PEs in CPU order.
   std::map<NodeId, std::vector<std::size_t>> ranks_on;

@@ -1,29 +1,32 @@
-// The machine of a job with no machine given (tmap/allocation.hpp).
+// The machine of a job with no machine given (tmap/scheduler.hpp).
 #include <fmt/format.h>
 
-#include "sched/slurm_topology.hpp"
-#include "tmap/allocation.hpp"
+#include "tmap/scheduler.hpp"
 
 namespace tmap {
 
-SchedulerMachine scheduler_machine(const std::string& node,
-                                   std::vector<std::pair<std::string, std::string>> node_by_hosts,
-                                   const std::string& host_pattern, std::optional<int> het_group) {
+SchedulerMachine Scheduler::machine(const std::string& node,
+                                    std::vector<std::pair<std::string, std::string>> node_by_hosts,
+                                    const AllocationRequest& request) const {
   SchedulerMachine machine;
   auto& spec = machine.spec;
   spec.node = node.empty() ? "this" : node;
   spec.node_by_hosts = std::move(node_by_hosts);
   const auto* node_origin = node.empty() ? "as hwloc sees this one" : "of --node";
-  auto tree = sched::slurm_switch_tree();
+  auto tree = switch_tree();
   if (!tree.text.empty()) {
     machine.note =
-        fmt::format("no -t: the machine is Slurm's switch tree (from {}), each node {}", tree.origin, node_origin);
+        fmt::format("no -t: the machine is {}'s switch tree (from {}), each node {}",
+                    name() == "slurm" ? std::string("Slurm") : std::string(name()), tree.origin, node_origin);
     spec.topology = tree.origin;
     spec.topology_text = std::move(tree.text);
     return machine;
   }
   // No tree to go by: the job's nodes, all one switch apart.
-  const auto job = allocation_from_env(host_pattern, nullptr, het_group, true);
+  AllocationRequest whole_nodes = request;
+  whole_nodes.known = nullptr;
+  whole_nodes.cpus_per_rank_given = true;
+  const auto job = allocation(whole_nodes);
   machine.note =
       fmt::format("no -t and no switch tree ({}): the job's {} nodes are taken as one switch's, each node {}",
                   tree.unavailable, job.hosts.size(), node_origin);

@@ -67,20 +67,24 @@ TEST(JobSpec, FieldsByKeyAreCheckedAsTheyAreSet) {
   tmap::set_job_field(spec, "objective", "congestion");
   ASSERT_EQ(spec.context.options.size(), 1U);
   EXPECT_EQ(spec.context.options.front().first, "objective");
-  EXPECT_EQ(message_of<tmap::ParameterError>([&] { tmap::set_job_field(spec, "colour", "blue"); })
-                .rfind("--colour: unknown option 'colour'", 0),
+  EXPECT_EQ(message_of<tmap::ParameterError>([&] {
+              tmap::set_job_field(spec, "colour", "blue");
+            }).rfind("--colour: unknown option 'colour'", 0),
             0U);
   EXPECT_EQ(message_of<tmap::ParameterError>([&] { tmap::set_job_field(spec, "oversubscription", "0"); }),
             "-o: '0' is not a whole number from 1 to 16777216");
   spec.words = tmap::JobWords::mpi();
-  EXPECT_EQ(message_of<tmap::ParameterError>([&] { tmap::set_job_field(spec, "objective", "speed"); })
-                .rfind("TMAP_OBJECTIVE (topo_tmap_objective): ", 0),
+  EXPECT_EQ(message_of<tmap::ParameterError>([&] {
+              tmap::set_job_field(spec, "objective", "speed");
+            }).rfind("TMAP_OBJECTIVE (topo_tmap_objective): ", 0),
             0U);
-  EXPECT_EQ(message_of<tmap::ParameterError>([&] { tmap::set_job_field(spec, "strategy", "scoth"); })
-                .rfind("TMAP_STRATEGY (topo_tmap_strategy): ", 0),
+  EXPECT_EQ(message_of<tmap::ParameterError>([&] {
+              tmap::set_job_field(spec, "strategy", "scoth");
+            }).rfind("TMAP_STRATEGY (topo_tmap_strategy): ", 0),
             0U);
-  EXPECT_EQ(message_of<tmap::ParameterError>([&] { tmap::set_job_field(spec, "node", "core:2;;core:4"); })
-                .rfind("TMAP_NODE (topo_tmap_node) 'core:2;;core:4': an empty entry between ';'", 0),
+  EXPECT_EQ(message_of<tmap::ParameterError>([&] {
+              tmap::set_job_field(spec, "node", "core:2;;core:4");
+            }).rfind("TMAP_NODE (topo_tmap_node) 'core:2;;core:4': an empty entry between ';'", 0),
             0U);
 }
 

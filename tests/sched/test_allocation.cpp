@@ -3,13 +3,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
+#include "sched/slurm_environment.hpp"
 #include "tmap/allocation.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/io.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/report.hpp"
+#include "tmap/scheduler.hpp"
 #include "tmap/topology.hpp"
 
 using tmap::expand_hostlist;
@@ -23,6 +26,18 @@ std::string error_of(const std::function<void()>& f) {
   }
   return "no error";
 }
+}  // namespace
+
+namespace {
+
+/// The allocation of the scheduler whose job the environment names
+/// (Slurm, then PBS, else none), as tm-map --alloc-from-env asks for it.
+tmap::Allocation env_allocation(std::optional<int> het_group = {}) {
+  tmap::AllocationRequest request;
+  request.het_group = het_group;
+  return tmap::job_scheduler().allocation(request);
+}
+
 }  // namespace
 
 TEST(Allocation, SlurmHostListsExpandWithPaddingAndSeveralPrefixes) {
@@ -72,18 +87,24 @@ TEST(Allocation, ParseChecksAgainstTheTopology) {
 }
 
 TEST(Allocation, FromSlurmAndPbsEnvironments) {
+  EXPECT_EQ(tmap::job_scheduler().name(), "none");
+  EXPECT_FALSE(tmap::job_scheduler().in_job());
   ::setenv("SLURM_JOB_NODELIST", "cn[3-4]", 1);
-  auto a = tmap::allocation_from_env();
+  EXPECT_EQ(tmap::job_scheduler().name(), "slurm");
+  auto a = env_allocation();
   EXPECT_EQ(a.origin, "SLURM_JOB_NODELIST");
   EXPECT_EQ(a.hosts, (std::vector<std::string>{"cn3", "cn4"}));
   ::unsetenv("SLURM_JOB_NODELIST");
   const auto file = (std::filesystem::temp_directory_path() / "tmap_pbs_nodes").string();
   std::ofstream(file) << "cn9\ncn9\ncn2\ncn2\n";
   ::setenv("PBS_NODEFILE", file.c_str(), 1);
-  a = tmap::allocation_from_env();
+  EXPECT_EQ(tmap::job_scheduler().name(), "pbs");
+  a = env_allocation();
   EXPECT_EQ(a.nodes, (std::vector<tmap::NodeId>{9, 2}));
+  EXPECT_EQ(a.cpus, (std::vector<std::int64_t>{2, 2}));  // a line per slot
   ::unsetenv("PBS_NODEFILE");
-  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env(); }).find("neither SLURM_JOB_NODELIST nor PBS_NODEFILE"),
+  EXPECT_THROW((void)env_allocation(), tmap::NoSchedulerError);
+  EXPECT_NE(error_of([] { (void)env_allocation(); }).find("neither SLURM_JOB_NODELIST nor PBS_NODEFILE"),
             std::string::npos);
   std::filesystem::remove(file);
 }
@@ -93,20 +114,19 @@ TEST(Allocation, SlurmCpusPerTaskAndHeterogeneousJobs) {
   ::setenv("SLURM_JOB_NODELIST", "cn[1-2]", 1);
   ::setenv("SLURM_CPUS_PER_TASK", "4", 1);
   ::setenv("SLURM_JOB_ID", "812", 1);
-  auto a = tmap::allocation_from_env();
+  auto a = env_allocation();
   EXPECT_EQ(a.cpus_per_rank, 4);
   EXPECT_EQ(a.cpus_per_rank_origin, "SLURM_CPUS_PER_TASK");
   EXPECT_EQ(a.jobs, (std::vector<std::string>{"812"}));
   for (const char* bad : {"abc", "0", "-2", "4x"}) {
     ::setenv("SLURM_CPUS_PER_TASK", bad, 1);
     EXPECT_NE(error_of([] {
-                (void)tmap::allocation_from_env();
+                (void)env_allocation();
               }).find("SLURM_CPUS_PER_TASK '" + std::string(bad) + "': expected a positive number"),
               std::string::npos)
         << bad;
   }
-  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env({}, nullptr, 1); }).find("not a heterogeneous Slurm job"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { (void)env_allocation(1); }).find("not a heterogeneous Slurm job"), std::string::npos);
   ::unsetenv("SLURM_CPUS_PER_TASK");
   ::unsetenv("SLURM_JOB_ID");
   ::unsetenv("SLURM_JOB_NODELIST");
@@ -117,19 +137,17 @@ TEST(Allocation, SlurmCpusPerTaskAndHeterogeneousJobs) {
   ::setenv("SLURM_JOB_NODELIST_HET_GROUP_1", "cn[2-3]", 1);
   ::setenv("SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1", "1,3", 1);
   ::setenv("SLURM_JOB_ID_HET_GROUP_1", "41", 1);
-  a = tmap::allocation_from_env();
+  a = env_allocation();
   EXPECT_EQ(a.hosts, (std::vector<std::string>{"cn1", "cn2", "cn3"}));
   EXPECT_EQ(a.cpus, (std::vector<std::int64_t>{2, 3, 3}));
   EXPECT_EQ(a.jobs, (std::vector<std::string>{"40", "41"}));
-  a = tmap::allocation_from_env({}, nullptr, 1);
+  a = env_allocation(1);
   EXPECT_EQ(a.hosts, (std::vector<std::string>{"cn2", "cn3"}));
   EXPECT_EQ(a.cpus, (std::vector<std::int64_t>{1, 3}));
   EXPECT_EQ(a.origin, "SLURM_JOB_NODELIST_HET_GROUP_1");
-  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env({}, nullptr, 2); }).find("2 is not a group of this job"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { (void)env_allocation(2); }).find("2 is not a group of this job"), std::string::npos);
   ::setenv("SLURM_CPUS_PER_TASK_HET_GROUP_1", "2", 1);
-  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env(); }).find("map each group with --het-group N"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { (void)env_allocation(); }).find("map each group with --het-group N"), std::string::npos);
   for (const char* name :
        {"SLURM_JOB_NODELIST_HET_GROUP_0", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0", "SLURM_JOB_ID_HET_GROUP_0",
         "SLURM_JOB_NODELIST_HET_GROUP_1", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1", "SLURM_JOB_ID_HET_GROUP_1",
@@ -140,23 +158,24 @@ TEST(Allocation, SlurmCpusPerTaskAndHeterogeneousJobs) {
 
 // Issue 16: parts of nodes, white-space lists, deco labels as node ids.
 TEST(Allocation, PartialNodesAndLabels) {
-  EXPECT_EQ(tmap::expand_slurm_counts("72(x2),36", "S"), (std::vector<std::int64_t>{72, 72, 36}));
-  EXPECT_NE(error_of([] { (void)tmap::expand_slurm_counts("4(x", "S"); }).find("S: bad repetition"), std::string::npos);
-  EXPECT_NE(error_of([] { (void)tmap::expand_slurm_counts("0", "S"); }).find("S: bad CPU count"), std::string::npos);
+  EXPECT_EQ(tmap::sched::expand_slurm_counts("72(x2),36", "S"), (std::vector<std::int64_t>{72, 72, 36}));
+  EXPECT_NE(error_of([] { (void)tmap::sched::expand_slurm_counts("4(x", "S"); }).find("S: bad repetition"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { (void)tmap::sched::expand_slurm_counts("0", "S"); }).find("S: bad CPU count"),
+            std::string::npos);
   ::setenv("SLURM_JOB_NODELIST", "cn[3-5]", 1);
   ::setenv("SLURM_JOB_CPUS_PER_NODE", "2(x2),1", 1);
-  const auto a = tmap::allocation_from_env();
+  const auto a = env_allocation();
   EXPECT_EQ(a.cpus, (std::vector<std::int64_t>{2, 2, 1}));
   ::setenv("SLURM_JOB_CPUS_PER_NODE", "2", 1);
-  EXPECT_NE(error_of([] { (void)tmap::allocation_from_env(); }).find("gives 1 counts for the 3 nodes"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { (void)env_allocation(); }).find("gives 1 counts for the 3 nodes"), std::string::npos);
   ::unsetenv("SLURM_JOB_CPUS_PER_NODE");
   ::unsetenv("SLURM_JOB_NODELIST");
   // PBS repeats a host once per CPU.
   const auto file = (std::filesystem::temp_directory_path() / "tmap_pbs_cpus").string();
   std::ofstream(file) << "cn9\ncn2\ncn9\ncn9\n";
   ::setenv("PBS_NODEFILE", file.c_str(), 1);
-  EXPECT_EQ(tmap::allocation_from_env().cpus, (std::vector<std::int64_t>{3, 1}));
+  EXPECT_EQ(env_allocation().cpus, (std::vector<std::int64_t>{3, 1}));
   ::unsetenv("PBS_NODEFILE");
   std::filesystem::remove(file);
   // Hosts pasted with spaces or newlines are separate hosts.

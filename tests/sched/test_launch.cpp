@@ -60,7 +60,7 @@ TEST(Launch, SlurmOrderPutsANodesRanksOnItsCpusInRankOrder) {
   // Ranks 0, 1, 2 mapped on PEs 3, 1, 2: srun binds rank 0 to CPU 1, rank 1
   // to 2, rank 2 to 3, so the mapping becomes 1, 2, 3 (same cost).
   tmap::Mapping mapping = {3, 1, 2};
-  tmap::keep_slurm_order(mapping, *t, slots);
+  tmap::keep_launch_order(mapping, *t, slots);
   EXPECT_EQ(mapping, (tmap::Mapping{1, 2, 3}));
   // Two CPUs a rank: groups 1-2 (then 3 is left over).
   const auto pairs = tmap::job_rank_slots(*t, &allocation, 2);
