@@ -250,3 +250,49 @@ def test_a_file_needs_no_numpy(stencil):
     lines = out.strip().split("\n")
     assert int(lines[0]) == tmap.map(folder / "s.coo", MACHINE)["hop_bytes"]
     assert "needs numpy" in lines[1]
+
+
+def test_a_machine_read_once_is_the_strings_machine(stencil):
+    # Issue 62: tmap.Machine parses once; every call takes it in place of the strings.
+    folder, _, _ = stencil
+    network, node, hosts = "fattree:2;2,2;1,1;1,1", "package:2 core:4 pu:2", "cn[01-04]"
+    machine = tmap.Machine(network, node=node, host_names=hosts)
+    assert (machine.pes, machine.nodes, machine.kind) == (64, 4, "fattree")
+    assert "cn01" in repr(machine) or "fattree" in repr(machine)
+    assert machine.distance(0, 1) == machine.distance(1, 0) and machine.distance(0, 0) == 0
+    assert machine.distance(0, 63) > machine.distance(0, 15)  # another node is farther than one's own
+    described = machine.describe()
+    assert described["hosts"] == ["cn01", "cn02", "cn03", "cn04"], described
+    by_string = tmap.map(folder / "s.coo", network, node=node, host_names=hosts)
+    by_machine = tmap.map(folder / "s.coo", machine)
+    assert by_machine.mapping == by_string.mapping
+    assert tmap.evaluate(folder / "s.coo", machine, by_machine.mapping).hop_bytes == by_machine.hop_bytes
+    table, _ = tmap.compare(folder / "s.coo", machine, "inorder,greedy")
+    assert "greedy" in table
+    with pytest.raises(tmap.ParameterError, match="^node, host_names: a tmap.Machine holds"):
+        tmap.map(folder / "s.coo", machine, node="core:2")
+    with pytest.raises(tmap.ParameterError, match="^distance: PEs are 0 to 63"):
+        machine.distance(0, 64)
+
+
+def test_a_results_launch_file_is_tm_maps_on_its_allocation(stencil):
+    # Issue 62 (contract section 9): launch_file(result, FORMAT) and result.launch_file(FORMAT)
+    # write tm-map's file for the machine and allocation the result was mapped on.
+    folder, _, _ = stencil
+    network, node, hosts = "fattree:2;2,4;1,1;1,1", "package:2 core:4 pu:2", "cn[01-08]"
+    flags = ["-t", network, "--node", node, "--host-names", hosts, "--alloc", "cn[03-06]", "-c", "s.coo", "-q"]
+    result = tmap.map(folder / "s.coo", network, node=node, host_names=hosts, alloc="cn[03-06]")
+    for fmt in ("rankfile", "hostfile", "machinefile"):
+        expected = tool("tm-map", *flags, "--format", fmt, cwd=folder)
+        assert result.launch_file(fmt) == expected, fmt
+        assert tmap.launch_file(result, fmt) == expected, fmt
+    pu = tool("tm-map", *flags, "--format", "rankfile", "--rankfile-slots", "pu", cwd=folder)
+    assert result.launch_file("rankfile", slots="pu") == pu
+    assert pu != result.launch_file("rankfile")  # hardware threads, not cores
+    assert all(line.split("=")[1].split()[0] in {"cn03", "cn04", "cn05", "cn06"} for line in pu.splitlines())
+    with pytest.raises(tmap.ParameterError, match="^format: 'json' is not a launcher's"):
+        result.launch_file("json")
+    with pytest.raises(tmap.ParameterError, match="the result holds its machine"):
+        tmap.launch_file(result, "rankfile", node="core:2")
+    with pytest.raises(tmap.ParameterError, match="^machine: give the machine"):
+        tmap.launch_file(result.mapping)
