@@ -276,6 +276,10 @@ enum StrategyTraits : unsigned {
   /// Works on tree machines only and hands other machines to scotch: the
   /// portfolio leaves it out where the machine is not a tree.
   kTreesOnly = 1U << 2,
+  /// Maps a graph spread over MPI processes (ptscotch): the distributed
+  /// front ends run it there; in one process it maps as its counterpart,
+  /// and --compare all leaves it out (it would repeat that row).
+  kDistributed = 1U << 3,
 };
 
 /// One option of a strategy: `key` is tm-map's flag without "--" and the C

@@ -17,6 +17,7 @@
 #endif
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
+#include "tmap/mapper.hpp"
 #include "tmap/topology.hpp"
 
 namespace tmap::mpi {
@@ -51,6 +52,14 @@ std::vector<ProcessSite> gather_sites(const Settings& settings, MPI_Comm comm, i
     sites.push_back(std::move(s));
   }
   return sites;
+}
+
+/// A distributed strategy of the table (ptscotch): it maps where the graph lives.
+bool maps_where_the_graph_lives(const std::string& strategy) {
+  for (const auto& row : strategy_table()) {
+    if (row.name == strategy) return row.has(kDistributed);
+  }
+  return false;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -171,7 +180,7 @@ std::vector<int> decide(const Settings& settings, MPI_Comm comm, const char* rou
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
   const auto sites = gather_sites(settings, comm, rank, size);
-  int distributed = rank == 0 && settings.context.strategy == "ptscotch" ? 1 : 0;
+  int distributed = rank == 0 && maps_where_the_graph_lives(settings.context.strategy) ? 1 : 0;
   PMPI_Bcast(&distributed, 1, MPI_INT, 0, comm);
   if (distributed != 0) return decide_distributed(settings, comm, routine, source, sites);
   const Graph graph = source.gather();

@@ -36,11 +36,8 @@ Settings settings_from(const tmap_orders_settings* given) {
     spec.context.preset = preset_name;
     spec.context.config_file = config;
     if (!objective.empty()) spec.context.options.emplace_back("objective", objective);
-    // ptscotch (PT-Scotch where the graph lives) is the MPI layer's own,
-    // outside the strategy table (issue 62 makes it a row).
-    if (strategy != "ptscotch") spec.context.strategy = strategy;
+    spec.context.strategy = strategy;
     s.context = Job(std::move(spec)).context();
-    if (strategy == "ptscotch") s.context.strategy = strategy;
   } catch (const std::exception& e) {
     s.error = e.what();
   }

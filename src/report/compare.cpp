@@ -15,8 +15,11 @@ std::vector<std::string> comparison_strategies(std::string_view list) {
   std::vector<std::string> names;
   if (list == "all") {
     // Every row of the table, the default (auto) included: it is what a
-    // user runs, even where its row repeats the candidate it chose.
-    for (const auto& s : strategy_table()) names.emplace_back(s.name);
+    // user runs, even where its row repeats the candidate it chose; not the
+    // distributed ones, which in one process repeat their counterpart's.
+    for (const auto& s : strategy_table()) {
+      if (!s.has(kDistributed)) names.emplace_back(s.name);
+    }
     return names;
   }
   std::string_view rest = list;

@@ -69,7 +69,6 @@ namespace {
 
 using sched::expand_slurm_counts;
 
-
 /// The variable's value, or nullptr when unset or empty.
 const char* env(const std::string& name) {
   const char* value = std::getenv(name.c_str());

@@ -16,6 +16,7 @@
 #include "strategies/multilevel/multilevel.hpp"
 #include "strategies/ohtma/ohtma.hpp"
 #include "strategies/ohtma/ohtma_plus.hpp"
+#include "strategies/ptscotch/ptscotch.hpp"
 #include "strategies/random/random.hpp"
 #include "strategies/rb/rb.hpp"
 #include "strategies/rcm/rcm.hpp"
@@ -48,6 +49,10 @@ const std::vector<StrategyInfo>& rows() {
       {"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
       {"scotch", "Scotch's static mapping through libscotch, exactly as scotch_gmap -Cd -cb (the Scotch baseline)",
        make<strategies::ScotchMapper>, 0, 0, strategies::scotch_options()},
+      {"ptscotch",
+       "PT-Scotch where the graph lives, under MPI (tm-pmap -s ptscotch, TMAP_STRATEGY=ptscotch); in one process "
+       "as scotch",
+       make<strategies::PtScotchMapper>, kDistributed},
       {"scotch+", "tmap's portfolio of libscotch runs (settings, exact-distance targets, a compact block) and scotch",
        make<strategies::ScotchPlusMapper>, 0, 6, strategies::scotch_plus_options()},
       {"treematch", "TreeMatch-like top-down grouping on tree machines (tleaf, hwloc, Tianhe-3 nodes)",

@@ -26,6 +26,35 @@ TEST(Strategies, TableHasTheBaselinesAndFindsThem) {
   EXPECT_THROW((void)tmap::find_strategy("nope"), tmap::ParameterError);
 }
 
+// Issue 62: ptscotch is a row of the table (a distributed trait), run over
+// MPI processes by tm-pmap and the MPI layer; in one process it maps as
+// scotch, its counterpart, and says so through the fallback hook.
+TEST(Strategies, PtScotchIsADistributedRowThatMapsAsScotchInOneProcess) {
+  const auto& row = tmap::find_strategy("ptscotch");
+  EXPECT_TRUE(row.has(tmap::kDistributed));
+  EXPECT_EQ(row.portfolio_order, 0);  // not one of best's constructions
+  for (const auto& other : tmap::strategy_table()) {
+    if (other.name != "ptscotch") {
+      EXPECT_FALSE(other.has(tmap::kDistributed)) << other.name;
+    }
+  }
+  const auto topology = tmap::load_topology("tleaf 2 4 10 8 1");
+  const auto comm = tmap::gen::stencil({4, 8}, 5, 1000);
+  const auto constraints = tmap::Constraints::all(*topology);
+  const tmap::Problem problem{comm, *topology, constraints};
+  tmap::Context scotch;
+  scotch.strategy = "scotch";
+  tmap::Context ptscotch;
+  ptscotch.strategy = "ptscotch";
+  std::string instead;
+  tmap::RunHooks hooks;
+  hooks.fallback = [&instead](std::string_view who, std::string_view to, std::string_view /*why*/) {
+    if (who == "ptscotch") instead = std::string(to);
+  };
+  EXPECT_EQ(tmap::map(problem, ptscotch, hooks), tmap::map(problem, scotch));
+  EXPECT_EQ(instead, "scotch");
+}
+
 TEST(Strategies, InOrderFillsEachPeThenTheNext) {
   const auto t = tmap::load_topology("cmplt 4");
   const auto comm = tmap::gen::random_sparse(5, 2, 10, 0);

@@ -220,6 +220,15 @@ int run(const Options& o, int rank, int size) {
 
 }  // namespace
 
+/// auto and the strategy table's distributed rows (ptscotch).
+std::vector<std::string> distributed_strategies() {
+  std::vector<std::string> names{"auto"};
+  for (const auto& row : tmap::strategy_table()) {
+    if (row.has(tmap::kDistributed)) names.emplace_back(row.name);
+  }
+  return names;
+}
+
 /// Under mpirun every process parses the same arguments: only the first
 /// says what is wrong (before MPI_Init, so that --help needs no MPI).
 bool first_process() {
@@ -272,7 +281,7 @@ int main(int argc, char** argv) {
                  "auto (default): the job's own order or its stencil grid when either is better or optimal, else "
                  "the sequential default on the gathered graph (up to --gather-entries) or PT-Scotch's mapping "
                  "refined across block borders; ptscotch: PT-Scotch's mapping alone")
-      ->check(CLI::IsMember({"auto", "ptscotch"}));
+      ->check(CLI::IsMember(distributed_strategies()));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
