@@ -7,14 +7,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <filesystem>
 #include <utility>
 
 #include "job/job_state.hpp"
 #include "tmap/config.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/scheduler.hpp"
-#include "util/text.hpp"
 
 namespace tmap {
 
