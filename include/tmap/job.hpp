@@ -62,6 +62,9 @@ struct JobWords {
   [[nodiscard]] static JobWords mpi();
   /// `message` (a library error) in these words.
   [[nodiscard]] std::string say(std::string message) const;
+  /// The word for a field's key (set_job_field's: "machine" is -t,
+  /// machine, TMAP_TOPOLOGY (topo_tmap_topology)), else option(key).
+  [[nodiscard]] std::string field(std::string_view key) const;
   /// The word for configuration option `key` ("--seed", "seed", "TMAP_SEED (topo_tmap_seed)").
   [[nodiscard]] std::string option(std::string_view key) const;
 };

@@ -43,25 +43,6 @@ void add_nodes(std::vector<std::string>& nodes, std::string_view list) {
   }
 }
 
-/// The front end's word for a field's key.
-std::string field_word(const JobWords& w, std::string_view key) {
-  const std::pair<std::string_view, const std::string*> fields[] = {{"machine", &w.topology},
-                                                                    {"node", &w.node},
-                                                                    {"host-names", &w.host_names},
-                                                                    {"hosts", &w.hosts_file},
-                                                                    {"host-pattern", &w.host_pattern},
-                                                                    {"alloc", &w.alloc},
-                                                                    {"alloc-from-env", &w.scheduler},
-                                                                    {"constraints", &w.constraints},
-                                                                    {"oversubscription", &w.oversubscription},
-                                                                    {"cpus-per-rank", &w.cpus_per_rank},
-                                                                    {"pes-per-node", &w.pes_per_node}};
-  for (const auto& [name, word] : fields) {
-    if (name == key) return *word;
-  }
-  return w.option(key);
-}
-
 }  // namespace
 
 void set_job_field(JobSpec& spec, std::string_view key, std::string_view value) {
@@ -126,7 +107,7 @@ void set_job_field(JobSpec& spec, std::string_view key, std::string_view value) 
     }
   } catch (const Error& e) {
     // "KEY: problem" or the problem alone, said with the front end's word.
-    throw ParameterError(named(e.what(), key, field_word(spec.words, key)));
+    throw ParameterError(named(e.what(), key, spec.words.field(key)));
   }
 }
 

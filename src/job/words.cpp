@@ -41,6 +41,23 @@ JobWords JobWords::mpi() {
 
 namespace {
 
+/// Each field's key (set_job_field's) and its word: one table for the
+/// front ends' words and for saying the library's messages in them.
+constexpr std::array<std::pair<std::string_view, std::string JobWords::*>, 12> kFields{{
+    {"machine", &JobWords::topology},
+    {"node", &JobWords::node},
+    {"host-names", &JobWords::host_names},
+    {"hosts", &JobWords::hosts_file},
+    {"host-pattern", &JobWords::host_pattern},
+    {"alloc", &JobWords::alloc},
+    {"alloc-from-env", &JobWords::scheduler},
+    {"constraints", &JobWords::constraints},
+    {"oversubscription", &JobWords::oversubscription},
+    {"cpus-per-rank", &JobWords::cpus_per_rank},
+    {"pes-per-node", &JobWords::pes_per_node},
+    {"het-group", &JobWords::het_group},
+}};
+
 /// "--host-names" -> "host-names": the key the library's messages also use.
 std::string_view bare(std::string_view flag) {
   while (flag.starts_with('-')) flag.remove_prefix(1);
@@ -76,22 +93,18 @@ std::string JobWords::option(std::string_view key) const {
   return std::string(key);
 }
 
+std::string JobWords::field(std::string_view key) const {
+  for (const auto& [name, word] : kFields) {
+    if (name == key) return this->*word;
+  }
+  return option(key);
+}
+
 std::string JobWords::say(std::string message) const {
   const JobWords library;
-  const std::array<std::pair<const std::string*, const std::string*>, 12> fields{{
-      {&library.topology, &topology},
-      {&library.node, &node},
-      {&library.host_names, &host_names},
-      {&library.hosts_file, &hosts_file},
-      {&library.host_pattern, &host_pattern},
-      {&library.alloc, &alloc},
-      {&library.constraints, &constraints},
-      {&library.oversubscription, &oversubscription},
-      {&library.cpus_per_rank, &cpus_per_rank},
-      {&library.pes_per_node, &pes_per_node},
-      {&library.het_group, &het_group},
-      {&library.scheduler, &scheduler},
-  }};
+  std::array<std::pair<const std::string*, const std::string*>, kFields.size()> fields{};
+  for (std::size_t k = 0; k < kFields.size(); ++k)
+    fields[k] = {&(library.*kFields[k].second), &(this->*kFields[k].second)};
   // The field a message starts with: "-t '...'", "--node: ...", or its key
   // alone ("node: ...", "host-names: ..."), which tm-map says as its flag.
   for (const auto& [from, to] : fields) {

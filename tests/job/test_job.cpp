@@ -52,6 +52,11 @@ TEST(JobWords, SayTheFrontEndsWordForEachField) {
   EXPECT_EQ(tmap::JobWords::flags().say("-t 'x': bad"), "-t 'x': bad");
   EXPECT_EQ(python.say("traffic: 0 ranks"), "traffic: 0 ranks");
   EXPECT_EQ(python.option("seed"), "seed");
+  // A field's key (set_job_field's) and its word, from the same table.
+  EXPECT_EQ(python.field("het-group"), "het_group");
+  EXPECT_EQ(mpi.field("machine"), "TMAP_TOPOLOGY (topo_tmap_topology)");
+  EXPECT_EQ(tmap::JobWords::flags().field("oversubscription"), "-o");
+  EXPECT_EQ(python.field("seed"), "seed");
   EXPECT_EQ(tmap::JobWords::flags().option("refine-iters"), "--refine-iters");
   EXPECT_EQ(mpi.option("refine-iters"), "TMAP_REFINE_ITERS (topo_tmap_refine_iters)");
 }

@@ -24,6 +24,10 @@ void note(const std::string& message) {
   fmt::print(stderr, "{}: note: {}\n", g_tool, message);
 }
 
+NoteSink printed_notes() {
+  return [](const std::string& text) { note(text); };
+}
+
 std::string read_text(const std::string& path) {
   return detail::read_text_file(path);
 }

@@ -32,6 +32,9 @@ inline constexpr int kExitInterrupted = 130;
 /// input tmap adjusted).
 void note(const std::string& message);
 
+/// A job's note sink that prints each note as note() does.
+[[nodiscard]] NoteSink printed_notes();
+
 /// The whole text of an input file (bounded; InputError naming it).
 [[nodiscard]] std::string read_text(const std::string& path);
 
@@ -121,8 +124,6 @@ struct InputOptions {
   /// The job these flags describe (machine, traffic, allocation), in
   /// tm-map's words.
   [[nodiscard]] JobSpec job_spec() const;
-  /// Its Job, notes printed as "TOOL: note: ..." unless `quiet`.
-  [[nodiscard]] Job job(bool quiet = false) const;
   /// The files named by these options that exist (for protect_inputs).
   [[nodiscard]] std::vector<std::string> files() const;
   /// Was a machine given: -t, -x, or the scheduler's (--alloc-from-env

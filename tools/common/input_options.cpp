@@ -164,10 +164,6 @@ JobSpec InputOptions::job_spec() const {
   return spec;
 }
 
-Job InputOptions::job(bool quiet) const {
-  return Job(job_spec(), quiet ? NoteSink{} : NoteSink{[](const std::string& text) { note(text); }});
-}
-
 std::vector<std::string> InputOptions::files() const {
   std::vector<std::string> list{topology, hwloc_xml, constraints_file, hosts_file};
   std::error_code ec;

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     if (!in.has_topology() || in.comm.path.empty()) throw InputError("both -t TOPOLOGY and -c COMM are needed");
     auto spec = in.job_spec();
     if (!links.bandwidths.empty()) spec.context.options.emplace_back("link-bw", links.bandwidths);
-    Job job(std::move(spec), [](const std::string& text) { note(text); });
+    Job job(std::move(spec), printed_notes());
     const auto* topology = &job.machine();
     const auto& comm = job.traffic();
     const auto* routing = job.routing();

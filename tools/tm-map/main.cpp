@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     // on: an interruption while reading exits 130 with a message.
     stop_on_interrupt();
     // Notes say what a user must know about an input tmap adjusted: even -q prints them.
-    Job job(f.job_spec(app), [](const std::string& text) { note(text); });
+    Job job(f.job_spec(app), printed_notes());
     if (f.dump_config) {
       const auto config = save_config(job.context());
       check_outputs({f.output});

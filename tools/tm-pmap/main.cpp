@@ -153,8 +153,7 @@ int run(const Options& o, int rank, int size) {
   spec.output.format = tmap::mapping_format_from_name(o.format);
   spec.output.slots = o.rankfile_slots == "pu" ? tmap::SlotKind::Pu : tmap::SlotKind::Core;
   spec.output.program = o.program;
-  tmap::Job job(std::move(spec),
-                rank == 0 ? tmap::NoteSink{[](const std::string& text) { tmap::cli::note(text); }} : tmap::NoteSink{});
+  tmap::Job job(std::move(spec), rank == 0 ? tmap::cli::printed_notes() : tmap::NoteSink{});
   const auto* topology = &job.machine();
   const auto& constraints = job.constraints();
   const auto& context = job.context();

@@ -195,7 +195,7 @@ int run_tool(const Options& o) {
   auto spec = o.in.job_spec();
   spec.machine.built = machine.built;
   spec.context.options.emplace_back("seed", std::to_string(o.seed));
-  Job job(std::move(spec), [](const std::string& text) { note(text); });
+  Job job(std::move(spec), printed_notes());
   const auto* topology = &job.machine();
   const auto routing = topology->routing_model();
   if (!routing) {
