@@ -20,10 +20,6 @@ class ScotchView {
   virtual ~ScotchView() = default;
   /// The machine as a Scotch target file (text, ends with a newline).
   [[nodiscard]] virtual std::string to_tgt() const = 0;
-  /// True when libscotch computes exactly these distances from to_tgt()
-  /// (the kinds Scotch has natively and gets right; checked by
-  /// test_scotch_distances), so the scotch strategy hands it the target as is.
-  [[nodiscard]] virtual bool scotch_native() const { return false; }
   /// True when to_tgt() has one terminal per node, labelled by the node's
   /// label (host_layout.hpp): a Scotch .map then names nodes, not PEs
   /// (deco, cmpltw, Tianhe-3).
@@ -32,9 +28,6 @@ class ScotchView {
   /// (increasing indices), keeping the whole machine's distances; empty
   /// when this kind cannot write one.
   [[nodiscard]] virtual std::string node_subset_tgt(std::span<const NodeId> /*nodes*/) const { return {}; }
-  /// False where libscotch cannot take a `sub` of this target (a deco's
-  /// terminals are looked up off by one in libscotch 7.0.3).
-  [[nodiscard]] virtual bool scotch_sub_allowed() const { return true; }
   /// Where nodes fall into groups of uniform distances (Tianhe-3's chip
   /// halves: any two nodes of a group are equally far apart, and the
   /// distance between nodes of two groups depends on the groups only), the
@@ -54,14 +47,10 @@ class ScotchView {
 /// The machine as a Scotch target file: its own, else a deco 0 of its
 /// distances (InputError where two PEs are 0 apart, which Scotch refuses).
 [[nodiscard]] std::string scotch_target(const Topology& topology);
-/// ScotchView::scotch_native, false where the machine has no view.
-[[nodiscard]] bool scotch_native(const Topology& topology);
 /// ScotchView::scotch_terminals_are_nodes, false where it has no view.
 [[nodiscard]] bool scotch_terminals_are_nodes(const Topology& topology);
 /// ScotchView::node_subset_tgt, empty where it has no view.
 [[nodiscard]] std::string scotch_node_subset_target(const Topology& topology, std::span<const NodeId> nodes);
-/// ScotchView::scotch_sub_allowed, true where it has no view.
-[[nodiscard]] bool scotch_sub_allowed(const Topology& topology);
 /// ScotchView::uniform_group, -1 where it has no view.
 [[nodiscard]] std::int64_t scotch_uniform_group(const Topology& topology, NodeId node);
 /// ScotchView::scotch_source, empty where it has no view.

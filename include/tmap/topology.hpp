@@ -101,17 +101,13 @@ class Topology {
   /// One-line description a user can read and give back to -t.
   [[nodiscard]] virtual std::string description() const = 0;
 
-  // Capabilities beyond distances: views of the distances themselves
-  // (tmap/topology_views.hpp: a tree, a grid, a weighted graph), nullptr
-  // where this machine has none. Code outside the machines uses that
-  // header's free functions, which answer "none" for them.
-  [[nodiscard]] virtual const TreeView* tree_view() const { return nullptr; }
-  [[nodiscard]] virtual const GridView* grid_view() const { return nullptr; }
-  [[nodiscard]] virtual const GraphView* graph_view() const { return nullptr; }
-
-  /// Interfaces that other headers define and some machines implement (an
-  /// adapter's way in: how a machine exports itself or names its parts),
-  /// found by their type; nullptr where this machine does not implement it.
+  /// Capabilities beyond distances, one mechanism for all: interfaces that
+  /// other headers define and some machines implement, found by their type;
+  /// nullptr where this machine does not implement it. Views of the
+  /// distances themselves (tmap/topology_views.hpp: TreeView, GridView,
+  /// GraphView; code outside the machines uses that header's free
+  /// functions), how a machine exports itself (ScotchView) or names its
+  /// hosts (HostLayout).
   template <typename Interface>
   [[nodiscard]] const Interface* find() const {
     return static_cast<const Interface*>(find_interface(typeid(Interface)));

@@ -14,7 +14,7 @@ namespace {
 
 /// The tree path of `pe`, false where the machine is no tree.
 bool path_in_tree(const Topology& topology, PE pe, std::vector<std::int64_t>& path) {
-  const auto* view = topology.tree_view();
+  const auto* view = topology.find<TreeView>();
   if (view == nullptr) return false;
   view->tree_path(pe, path);
   return true;

@@ -84,7 +84,7 @@ ClusterTopology::ClusterTopology(std::shared_ptr<const routing::Network> network
   node_depth_ = same_depth ? deepest : 0;
   std::vector<std::int64_t> path;
   network_tree_ = network_->tree_path(0, path) && std::all_of(models_.begin(), models_.end(), [](const NodeModel& m) {
-                    return !m.tree || m.tree->tree_view() != nullptr;
+                    return !m.tree || m.tree->find<TreeView>() != nullptr;
                   });
   max_distance_ = std::max(inside, nodes > 1 ? 2 * deepest + network_->max_hops() : Distance{0});
   if (mixed) return;  // nodes of different kinds are not alike
@@ -147,7 +147,7 @@ std::int64_t ClusterTopology::pu_in_node(PE pe) const {
   return m.tree ? tmap::pu_in_node(*m.tree, local(pe, node)) : 0;
 }
 
-// tree_view() is set only where the network is a tree and every node has
+// TreeView is found only where the network is a tree and every node has
 // a tree view, so both paths exist.
 void ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
   const auto node = node_of(pe);

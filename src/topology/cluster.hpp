@@ -51,10 +51,11 @@ class ClusterTopology final : public Topology, public TreeView, public HostLayou
   [[nodiscard]] std::int64_t pu_in_node(PE pe) const override;
   /// Where the network is a tree (fat trees): its branches from the top
   /// down, then the node's own path: the distance is this tree's.
-  [[nodiscard]] const TreeView* tree_view() const override { return network_tree_ ? this : nullptr; }
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
+  /// A tree only where the network is one and every node is (network_tree_).
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<HostLayout>(this, type);
+    if (type == typeid(TreeView) && !network_tree_) return nullptr;
+    return interface_of<HostLayout, TreeView>(this, type);
   }
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
   [[nodiscard]] std::int64_t part_of(PE pe) const override { return network_->part_of(node_of(pe)); }

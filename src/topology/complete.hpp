@@ -30,12 +30,9 @@ class CompleteTopology final : public Topology, public ScotchView, public HostLa
   [[nodiscard]] std::string kind() const override { return weights_.empty() ? "cmplt" : "cmpltw"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
-  /// cmplt is native; cmpltw's capacities are not Scotch terminals of ours.
-  [[nodiscard]] bool scotch_native() const override { return weights_.empty(); }
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<ScotchView, HostLayout>(this, type);
+    return interface_of<ScotchView, HostLayout, GraphView>(this, type);
   }
-  [[nodiscard]] const GraphView* graph_view() const override { return this; }
   [[nodiscard]] std::int64_t graph_edges() const override { return size(); }
   [[nodiscard]] DistanceGraph distance_graph() const override;
   /// Direct links between cmplt's PEs (up to 8192 of them: N^2/2 links).

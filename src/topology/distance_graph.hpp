@@ -1,5 +1,5 @@
 // The distance graphs of the kinds that have one (tmap::GraphView): each
-// kind's graph_view() builds its graph here, where the edge lists of all
+// kind's GraphView builds its graph here, where the edge lists of all
 // kinds share one layout.
 #pragma once
 

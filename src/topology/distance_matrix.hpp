@@ -42,8 +42,6 @@ class DistanceMatrixTopology final : public Topology, public ScotchView, public 
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
     return interface_of<ScotchView, HostLayout>(this, type);
   }
-  /// Its target is a deco, which libscotch 7.0.3 cannot take a sub of.
-  [[nodiscard]] bool scotch_sub_allowed() const override { return false; }
   [[nodiscard]] std::string kind() const override { return kind_; }
   [[nodiscard]] std::string description() const override;
   /// A deco 0 target (needs every distance between distinct terminals >= 1).

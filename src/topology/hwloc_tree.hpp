@@ -54,9 +54,8 @@ class HwlocTreeTopology final : public Topology, public TreeView, public HostLay
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override {
     path.assign(ancestors_[pe].begin(), ancestors_[pe].end());
   }
-  [[nodiscard]] const TreeView* tree_view() const override { return this; }
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<HostLayout>(this, type);
+    return interface_of<HostLayout, TreeView>(this, type);
   }
   [[nodiscard]] std::string kind() const override { return "hwloc"; }
   [[nodiscard]] std::string description() const override { return "hwloc tree of " + source_; }

@@ -24,11 +24,9 @@ class HypercubeTopology final : public Topology, public ScotchView, public Graph
   [[nodiscard]] std::string kind() const override { return "hcub"; }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
-  [[nodiscard]] bool scotch_native() const override { return true; }
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<ScotchView>(this, type);
+    return interface_of<ScotchView, GraphView>(this, type);
   }
-  [[nodiscard]] const GraphView* graph_view() const override { return this; }
   [[nodiscard]] std::int64_t graph_edges() const override { return size() * std::max<Distance>(dimension_, 1); }
   [[nodiscard]] DistanceGraph distance_graph() const override;
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;

@@ -24,11 +24,9 @@ class MeshTopology final : public Topology, public GridView, public ScotchView, 
   [[nodiscard]] std::string kind() const override;
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
-  [[nodiscard]] const GridView* grid_view() const override { return this; }
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<ScotchView>(this, type);
+    return interface_of<ScotchView, GridView, GraphView>(this, type);
   }
-  [[nodiscard]] const GraphView* graph_view() const override { return this; }
   void grid_coordinates(PE pe, std::vector<std::int64_t>& coordinates) const override;
   void grid_extent(std::vector<std::int64_t>& extent, bool& wraps) const override {
     extent = dims_;
@@ -36,9 +34,6 @@ class MeshTopology final : public Topology, public GridView, public ScotchView, 
   }
   [[nodiscard]] std::int64_t graph_edges() const override { return size() * static_cast<std::int64_t>(dims_.size()); }
   [[nodiscard]] DistanceGraph distance_graph() const override;
-  /// Scotch's meshXD uses the torus formula (Scotch 7.0.3), so only mesh2D,
-  /// mesh3D and the tori are native.
-  [[nodiscard]] bool scotch_native() const override { return torus_ || dims_.size() == 2 || dims_.size() == 3; }
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
 
   [[nodiscard]] const std::vector<std::int64_t>& dims() const noexcept { return dims_; }

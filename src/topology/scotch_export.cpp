@@ -25,11 +25,6 @@ std::string scotch_target(const Topology& topology) {
                             });
 }
 
-bool scotch_native(const Topology& topology) {
-  const auto* view = topology.find<ScotchView>();
-  return view != nullptr && view->scotch_native();
-}
-
 bool scotch_terminals_are_nodes(const Topology& topology) {
   const auto* view = topology.find<ScotchView>();
   return view != nullptr && view->scotch_terminals_are_nodes();
@@ -38,11 +33,6 @@ bool scotch_terminals_are_nodes(const Topology& topology) {
 std::string scotch_node_subset_target(const Topology& topology, std::span<const NodeId> nodes) {
   const auto* view = topology.find<ScotchView>();
   return view != nullptr ? view->node_subset_tgt(nodes) : std::string();
-}
-
-bool scotch_sub_allowed(const Topology& topology) {
-  const auto* view = topology.find<ScotchView>();
-  return view == nullptr || view->scotch_sub_allowed();
 }
 
 std::int64_t scotch_uniform_group(const Topology& topology, NodeId node) {

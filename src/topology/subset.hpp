@@ -32,9 +32,10 @@ class SubTopology final : public Topology, public TreeView, public ScotchView, p
   // is one; hosts, slots and labels the base's; the Scotch target a sub of
   // the base's (or, for whole nodes of Tianhe-3, its target of those nodes).
   // A grid's subset is no grid, nor is its graph the subset's.
-  [[nodiscard]] const TreeView* tree_view() const override { return base_->tree_view() != nullptr ? this : nullptr; }
+  /// A tree where its base is one (its PEs keep their base's paths).
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<ScotchView, HostLayout>(this, type);
+    if (type == typeid(TreeView) && base_->find<TreeView>() == nullptr) return nullptr;
+    return interface_of<ScotchView, HostLayout, TreeView>(this, type);
   }
   [[nodiscard]] std::string host_name(NodeId node) const override { return tmap::host_name(*base_, base_node_[node]); }
   [[nodiscard]] NodeId node_label(NodeId node) const override { return tmap::node_label(*base_, base_node_[node]); }

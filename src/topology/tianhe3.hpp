@@ -45,11 +45,9 @@ class Tianhe3Topology final : public Topology, public TreeView, public ScotchVie
     const auto half = shape_.nodes / 2;
     path = {node / shape_.nodes, (node % shape_.nodes) / half, node % half, pe % shape_.cores};
   }
-  [[nodiscard]] const TreeView* tree_view() const override { return this; }
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<ScotchView, HostLayout>(this, type);
+    return interface_of<ScotchView, HostLayout, TreeView, GraphView>(this, type);
   }
-  [[nodiscard]] const GraphView* graph_view() const override { return this; }
   /// A node per vertex, two switches per chip and their links.
   [[nodiscard]] std::int64_t graph_edges() const override {
     return num_nodes() + shape_.rows * shape_.cols * (1 + shape_.rows + shape_.cols);

@@ -46,22 +46,14 @@ class TreeLeafTopology final : public Topology,
   /// Any level's subtrees could be the hosts: the PEs below each level.
   [[nodiscard]] NodeChoice node_choice() const override;
   [[nodiscard]] std::unique_ptr<Topology> with_node_pes(PE pes) const override;
-  [[nodiscard]] const TreeView* tree_view() const override { return this; }
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
-    return interface_of<ScotchView, HostLayout>(this, type);
+    return interface_of<ScotchView, HostLayout, TreeView, GraphView>(this, type);
   }
-  [[nodiscard]] const GraphView* graph_view() const override { return this; }
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
   [[nodiscard]] std::int64_t graph_edges() const override { return size(); }
   [[nodiscard]] DistanceGraph distance_graph() const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return leaf(pe) % node_pes_; }
   [[nodiscard]] std::string kind() const override { return permutation_.empty() ? "tleaf" : "ltleaf"; }
-  /// tleaf is native; Scotch's ltleaf distances differ from the labelled
-  /// tree's, and libscotch refuses a level of fan-out 1 ("tleaf 3 1 10 ...":
-  /// archTleafArchLoad: bad input), which tmap reads as the tree it is.
-  [[nodiscard]] bool scotch_native() const override {
-    return permutation_.empty() && std::find(fanouts_.begin(), fanouts_.end(), 1) == fanouts_.end();
-  }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] std::string to_tgt() const override { return description() + "\n"; }
 

@@ -15,28 +15,28 @@ constexpr std::int64_t kMaxGraphEdges = std::int64_t{1} << 27;
 }  // namespace
 
 bool tree_path(const Topology& topology, PE pe, std::vector<std::int64_t>& path) {
-  const auto* view = topology.tree_view();
+  const auto* view = topology.find<TreeView>();
   if (view == nullptr) return false;
   view->tree_path(pe, path);
   return true;
 }
 
 bool grid_coordinates(const Topology& topology, PE pe, std::vector<std::int64_t>& coordinates) {
-  const auto* view = topology.grid_view();
+  const auto* view = topology.find<GridView>();
   if (view == nullptr) return false;
   view->grid_coordinates(pe, coordinates);
   return true;
 }
 
 bool grid_extent(const Topology& topology, std::vector<std::int64_t>& extent, bool& wraps) {
-  const auto* view = topology.grid_view();
+  const auto* view = topology.find<GridView>();
   if (view == nullptr) return false;
   view->grid_extent(extent, wraps);
   return true;
 }
 
 std::optional<DistanceGraph> distance_graph(const Topology& topology) {
-  const auto* view = topology.graph_view();
+  const auto* view = topology.find<GraphView>();
   if (view == nullptr || view->graph_edges() > kMaxGraphEdges) return std::nullopt;
   return view->distance_graph();
 }
@@ -45,7 +45,7 @@ std::optional<DistanceGraph> distance_graph(const Topology& topology) {
 // tree-shaped machines (tleaf, ltleaf, hwloc), none otherwise. Kinds with
 // links override Topology::routing_model.
 std::unique_ptr<RoutingModel> Topology::routing_model() const {
-  if (size() > 0 && tree_view() != nullptr) return std::make_unique<routing::TreeRouting>(*this);
+  if (size() > 0 && find<TreeView>() != nullptr) return std::make_unique<routing::TreeRouting>(*this);
   return nullptr;
 }
 

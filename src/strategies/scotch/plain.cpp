@@ -25,6 +25,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "strategies/scotch/accepts.hpp"
 #include "strategies/scotch/libscotch.hpp"
 #include "strategies/scotch/repair.hpp"
 #include "strategies/scotch/run.hpp"
@@ -103,11 +104,10 @@ GmapPlan plan_gmap_target(const Topology& topology, const scotchmap::Terminals& 
   if (scotch_terminals_are_nodes(topology)) {
     return {terminals.size() > scotchmap::kMaxTableTerminals ? GmapSource::None : GmapSource::NodeSubset, false};
   }
-  // deco targets look terminals up off by one in libscotch 7.0.3: no sub of them.
-  if (!whole && given && !scotch_sub_allowed(topology)) return {};
+  if (!whole && given && !scotchmap::libscotch_sub_allowed(topology)) return {};
   // Machines not read from Scotch text: their scotch_target() where it is Scotch's
   // own kind (libscotch prints its refusals, so nothing else is tried).
-  if (!given && !scotch_native(topology)) return {};
+  if (!given && !scotchmap::libscotch_exact(topology)) return {};
   return {given ? GmapSource::Given : GmapSource::Written, !whole};
 }
 

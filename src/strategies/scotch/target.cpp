@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "strategies/scotch/accepts.hpp"
 #include "strategies/scotch/libscotch_errors.hpp"
 #include "tmap/error.hpp"
 #include "tmap/scotch_export.hpp"
@@ -134,7 +135,7 @@ TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choi
     throw UnsupportedError("scotch-target " + std::string(choice) + ": " + why);
   };
   if (choice == "native") {
-    if (!terminals.identity || !scotch_native(topology_)) {
+    if (!terminals.identity || !libscotch_exact(topology_)) {
       refuse("Scotch has no kind of its own for this machine and allocation");
     }
     return TargetKind::Native;
@@ -154,7 +155,7 @@ TargetKind TargetBuilder::plan(const Terminals& terminals, std::string_view choi
     if (!machine_graph()) refuse("a " + topology_.kind() + " machine has no machine graph here");
     return TargetKind::MachineGraph;
   }
-  if (terminals.identity && scotch_native(topology_)) return TargetKind::Native;
+  if (terminals.identity && libscotch_exact(topology_)) return TargetKind::Native;
   if (terminals.size() <= kMaxTableTerminals) return TargetKind::Table;
   if (const auto grouped = uniform_groups(topology_, terminals);
       grouped && grouped->groups.size() <= kMaxTableTerminals) {
