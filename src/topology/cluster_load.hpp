@@ -10,20 +10,13 @@
 #include <vector>
 
 #include "tmap/topology.hpp"
+#include "topology/kinds/kind.hpp"
 
 namespace tmap::routing {
 class Network;
 }
 
 namespace tmap::topo {
-
-/// What a network's nodes hold: `node` (see load_node; empty: one PE)
-/// for every node but those of `by_hosts`, (Slurm host list, node) pairs
-/// naming the nodes of other kinds.
-struct NodeSpecs {
-  std::string node;
-  std::vector<std::pair<std::string, std::string>> by_hosts;
-};
 
 /// Whether -t names a network of nodes ("fattree:...", "dragonfly:...", "torus:...").
 [[nodiscard]] bool is_cluster_spec(std::string_view spec);

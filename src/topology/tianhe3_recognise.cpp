@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "topology/subset.hpp"
+#include "topology/kinds/sub.hpp"
 #include "topology/tianhe3.hpp"
 
 namespace tmap::topo {

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "tmap/topology.hpp"
-#include "topology/distance_matrix.hpp"
+#include "topology/kinds/distance_matrix.hpp"
 
 namespace tmap::topo {
 

@@ -5,7 +5,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/scotch_export.hpp"
-#include "topology/tree_leaf.hpp"
+#include "topology/kinds/tree_leaf.hpp"
 
 namespace tmap::topo {
 

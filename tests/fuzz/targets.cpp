@@ -8,8 +8,8 @@
 #include "tmap/scotch_export.hpp"
 #include "tmap/tmap.hpp"
 #include "topology/cluster_load.hpp"
-#include "topology/distance_matrix.hpp"
 #include "topology/hwloc_tree.hpp"
+#include "topology/kinds/distance_matrix.hpp"
 
 namespace tmap::fuzz {
 

@@ -130,7 +130,8 @@ static bool libscotch_gives_our_distances(const char* text) {
   bool same = SCOTCH_archLoad(&arch, file) == 0 && SCOTCH_archSize(&arch) == ours->size();
   std::fclose(file);
   std::vector<SCOTCH_ArchDom> domains(static_cast<std::size_t>(same ? ours->size() : 0));
-  for (tmap::PE t = 0; same && t < ours->size(); ++t) same = SCOTCH_archDomTerm(&arch, &domains[t], static_cast<SCOTCH_Num>(t)) == 0;
+  for (tmap::PE t = 0; same && t < ours->size(); ++t)
+    same = SCOTCH_archDomTerm(&arch, &domains[t], static_cast<SCOTCH_Num>(t)) == 0;
   for (tmap::PE a = 0; same && a < ours->size(); ++a) {
     for (tmap::PE b = 0; same && b < ours->size(); ++b) {
       same = SCOTCH_archDomDist(&arch, &domains[a], &domains[b]) == ours->distance(a, b);

@@ -1,9 +1,14 @@
+// Tianhe-3 (tmap/tianhe3.hpp, the OHTMA paper's machine): its spec
+// (tianhe3:RxC[,nodes=N][,cores=K]), distances, graph, routes, Scotch target
+// and row. Its node trees, files and recognition in a deco are
+// topology/tianhe3_*.cpp.
 #include "topology/tianhe3.hpp"
 
 #include "routing/models.hpp"
 #include "tmap/error.hpp"
 #include "topology/deco.hpp"
 #include "topology/distance_graph.hpp"
+#include "topology/kinds/kind.hpp"
 #include "util/text.hpp"
 
 namespace tmap::topo {
@@ -130,8 +135,56 @@ std::unique_ptr<RoutingModel> Tianhe3Topology::routing_model() const {
   return std::make_unique<routing::Tianhe3Routing>(shape_.rows, shape_.cols, shape_.nodes, shape_.cores);
 }
 
+/// Nodes hang off their chip half's switch (1 each way: a node to a node of
+/// its half is 1 hop, scale 2); the halves of a chip are joined by 2, and a
+/// switch reaches the same half of every chip in its row and in its column
+/// by 4, so paths add 1 + [sides differ] + 2 [rows differ] + 2 [columns
+/// differ] hops, each at most once.
 DistanceGraph Tianhe3Topology::distance_graph() const {
-  return tianhe3_graph(*this);
+  const auto& shape = shape_;
+  const auto chips = shape.rows * shape.cols;
+  const NodeId nodes = num_nodes();
+  const auto half = shape.nodes / 2;
+  const auto switch_of = [&](std::int64_t chip, std::int64_t side) { return nodes + chip * 2 + side; };
+  EdgeList edges(nodes + chips * 2);
+  for (NodeId v = 0; v < nodes; ++v) edges.add(v, switch_of(v / shape.nodes, (v % shape.nodes) / half), 1);
+  for (std::int64_t chip = 0; chip < chips; ++chip) {
+    const auto row = chip / shape.cols;
+    const auto col = chip % shape.cols;
+    edges.add(switch_of(chip, 0), switch_of(chip, 1), 2);
+    for (std::int64_t side = 0; side < 2; ++side) {
+      for (auto c = col + 1; c < shape.cols; ++c)
+        edges.add(switch_of(chip, side), switch_of(row * shape.cols + c, side), 4);
+      for (auto r = row + 1; r < shape.rows; ++r)
+        edges.add(switch_of(chip, side), switch_of(r * shape.cols + col, side), 4);
+    }
+  }
+  return one_vertex_per_node(edges, *this, 2);
+}
+
+namespace {
+
+bool recognise(const MachineInput& input) {
+  return !input.is_file() && input.text().starts_with("tianhe3:");
+}
+
+std::unique_ptr<Topology> load(const MachineInput& input) {
+  return std::make_unique<Tianhe3Topology>(parse_tianhe3_spec(input.text()));
+}
+
+std::vector<KindExample> examples() {
+  return {{"tianhe3:2x3,nodes=4"}, {"tianhe3:1x2,nodes=4,cores=2"}, {"tianhe3:1x1,nodes=2,cores=1"}};
+}
+
+}  // namespace
+
+MachineKind tianhe3_kind() {
+  return {.name = "tianhe3",
+          .how_written = "tianhe3:RxC",
+          .spec_words = {"tianhe3"},
+          .recognise = recognise,
+          .load = load,
+          .examples = examples};
 }
 
 }  // namespace tmap::topo

@@ -1,9 +1,12 @@
-#include "topology/tree_leaf.hpp"
+// Scotch "tleaf" and "ltleaf" trees: the kind's machine (kinds/tree_leaf.hpp,
+// also the frame of Tianhe-3's node trees), its graph, Scotch words and row.
+#include "topology/kinds/tree_leaf.hpp"
 
 #include "tmap/error.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology_views.hpp"
 #include "topology/distance_graph.hpp"
+#include "topology/kinds/kind.hpp"
 
 namespace tmap::topo {
 
@@ -100,8 +103,49 @@ void TreeLeafTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
   }
 }
 
+/// The tree itself: a node at depth k has fan-out s_k children over links
+/// of cost l_k; a leaf climbs to the lowest common ancestor and down again,
+/// 2 x the cumulative cost (scale 2). tleaf link costs are at least 1.
 DistanceGraph TreeLeafTopology::distance_graph() const {
-  return tree_graph(*this);
+  const auto& fanouts = fanouts_;
+  const auto& links = links_;
+  // Vertex ids level by level; `level` holds the current depth's vertices.
+  std::vector<std::int64_t> level{0};
+  std::int64_t next_vertex = 1;
+  struct Edge {
+    std::int64_t a;
+    std::int64_t b;
+    std::int64_t weight;
+  };
+  std::vector<Edge> edge_list;
+  for (std::size_t k = 0; k < fanouts.size(); ++k) {
+    std::vector<std::int64_t> below;
+    below.reserve(level.size() * static_cast<std::size_t>(fanouts[k]));
+    for (const auto parent : level) {
+      for (std::int64_t c = 0; c < fanouts[k]; ++c) {
+        below.push_back(next_vertex);
+        edge_list.push_back({parent, next_vertex, links[k]});
+        ++next_vertex;
+      }
+    }
+    level = std::move(below);
+  }
+  EdgeList edges(next_vertex);
+  for (const auto& e : edge_list) edges.add(e.a, e.b, e.weight);
+  DistanceGraph graph;
+  edges.build(graph);
+  graph.scale = 2;
+  // Leaves are the last level in order; PE p sits on the leaf that carries
+  // label p (ltleaf), which tree_path reads back digit by digit.
+  graph.pe_vertex.resize(static_cast<std::size_t>(size()));
+  std::vector<std::int64_t> path;
+  for (PE p = 0; p < size(); ++p) {
+    tree_path(p, path);
+    std::int64_t leaf = 0;
+    for (std::size_t k = 0; k < fanouts.size(); ++k) leaf = leaf * fanouts[k] + path[k];
+    graph.pe_vertex[static_cast<std::size_t>(p)] = level[static_cast<std::size_t>(leaf)];
+  }
+  return graph;
 }
 
 Distance TreeLeafTopology::max_distance() const {
@@ -121,6 +165,55 @@ std::string TreeLeafTopology::description() const {
     for (const auto v : permutation_) text += " " + std::to_string(v);
   }
   return text;
+}
+
+namespace {
+
+constexpr std::int64_t kMaxExtent = std::int64_t{1} << 40;
+
+std::unique_ptr<Topology> read_tleaf_kind(detail::TokenStream& in, bool labeled) {
+  const auto levels = in.expect_int("tleaf number of levels", 1, 64);
+  std::vector<std::int64_t> fanouts;
+  std::vector<Distance> links;
+  for (std::int64_t k = 0; k < levels; ++k) {
+    fanouts.push_back(in.expect_int("tleaf fan-out of level " + std::to_string(k), 1, kMaxExtent));
+    links.push_back(in.expect_int("tleaf link cost of level " + std::to_string(k), 1, std::int64_t{1} << 40));
+  }
+  std::vector<std::int64_t> permutation;
+  if (labeled) {
+    const auto count = in.expect_int("ltleaf permutation size", 1, kMaxExtent);
+    for (std::int64_t k = 0; k < count; ++k)
+      permutation.push_back(in.expect_int("ltleaf permutation value", 0, kMaxExtent));
+  }
+  try {
+    return std::make_unique<TreeLeafTopology>(std::move(fanouts), std::move(links), std::move(permutation));
+  } catch (const InputError& e) {
+    in.fail(e.problem());
+  }
+}
+
+std::unique_ptr<Topology> read_tleaf(detail::TokenStream& in) {
+  return read_tleaf_kind(in, false);
+}
+std::unique_ptr<Topology> read_ltleaf(detail::TokenStream& in) {
+  return read_tleaf_kind(in, true);
+}
+
+std::vector<KindExample> examples() {
+  return {{"tleaf 3 2 50 3 5 2 1"},
+          {"tleaf 1 4 7"},
+          {"tleaf 3 1 10 4 5 2 1"},
+          {"ltleaf 3 2 10 2 5 4 1 4 3 0 2 1"},
+          {"ltleaf 2 3 7 2 1 2 1 0"}};
+}
+
+}  // namespace
+
+MachineKind tree_leaf_kind() {
+  return {.name = "tree",
+          .how_written = {},
+          .scotch_words = {{"tleaf", read_tleaf}, {"ltleaf", read_ltleaf}},
+          .examples = examples};
 }
 
 }  // namespace tmap::topo

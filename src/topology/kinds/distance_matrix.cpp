@@ -1,4 +1,4 @@
-#include "topology/distance_matrix.hpp"
+#include "topology/kinds/distance_matrix.hpp"
 
 #include <algorithm>
 #include <limits>

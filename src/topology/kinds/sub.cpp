@@ -1,4 +1,6 @@
-#include "topology/subset.hpp"
+// Scotch "sub": the kind's machine (kinds/sub.hpp: Tianhe-3's recognition
+// builds on it too), its Scotch word and row.
+#include "topology/kinds/sub.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,6 +9,7 @@
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/scotch_export.hpp"
+#include "topology/kinds/kind.hpp"
 
 namespace tmap::topo {
 
@@ -66,6 +69,46 @@ std::unique_ptr<RoutingModel> SubTopology::routing_model() const {
   auto base = base_->routing_model();
   if (!base) return nullptr;
   return std::make_unique<routing::SubRouting>(std::move(base), terminals_);
+}
+
+namespace {
+
+constexpr std::int64_t kMaxExtent = std::int64_t{1} << 40;
+
+/// Most `sub` targets nested in one another: each level is a recursive
+/// call, and real targets nest one or two deep.
+constexpr int kMaxSubDepth = 64;
+
+std::unique_ptr<Topology> read_sub(detail::TokenStream& in) {
+  // The nesting depth of the sub being read on this thread.
+  thread_local int depth = 0;
+  struct Nested {
+    Nested() { ++depth; }
+    ~Nested() { --depth; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+  } nested;
+  if (depth > kMaxSubDepth) in.fail("sub targets nested more than " + std::to_string(kMaxSubDepth) + " deep");
+  const auto count = in.expect_int("sub number of terminals", 1, std::int64_t{1} << 31);
+  std::vector<PE> terminals;
+  for (std::int64_t k = 0; k < count; ++k) terminals.push_back(in.expect_int("sub terminal", 0, kMaxExtent));
+  const auto line = in.line();
+  auto base = read_scotch_target(in);
+  try {
+    return std::make_unique<SubTopology>(std::move(base), std::move(terminals));
+  } catch (const InputError& e) {
+    throw InputError(in.origin(), line, e.problem());
+  }
+}
+
+std::vector<KindExample> examples() {
+  return {{"sub 3 1 5 7 mesh2D 4 2"}, {"sub 2 0 2 sub 3 1 2 3 hcub 2"}, {"sub 3 0 1 3 tleaf 2 2 10 2 1"}};
+}
+
+}  // namespace
+
+MachineKind sub_kind() {
+  return {.name = "sub", .how_written = {}, .scotch_words = {{"sub", read_sub}}, .examples = examples};
 }
 
 }  // namespace tmap::topo
