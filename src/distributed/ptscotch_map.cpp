@@ -14,12 +14,9 @@ extern "C" {
 #include <ptscotch.h>
 }
 
-#include "strategies/scotch/repair.hpp"
-#include "strategies/scotch/run.hpp"
-#include "strategies/scotch/target.hpp"
-#include "strategies/scotch/terminals.hpp"
+#include "strategies/scotch/face.hpp"
+#include "strategies/scotch/libscotch.hpp"
 #include "tmap/error.hpp"
-#include "tmap/metrics.hpp"
 #include "util/int128.hpp"
 
 namespace tmap::dist {
@@ -79,89 +76,13 @@ constexpr std::int64_t kBlockTerminals = 256;
 /// Rounds of refinement across block borders, at most.
 constexpr int kHaloRounds = 4;
 
-/// A subset of the terminals as Terminals of their own.
-scotchmap::Terminals subset(const scotchmap::Terminals& all, const std::vector<std::int64_t>& which) {
-  scotchmap::Terminals t;
-  for (const auto k : which) {
-    t.pes.push_back(all.pes[static_cast<std::size_t>(k)]);
-    t.capacity.push_back(all.capacity[static_cast<std::size_t>(k)]);
-    t.representative.push_back(all.representative[static_cast<std::size_t>(k)]);
-  }
-  return t;
-}
-
-/// libscotch's rows for a small graph given as (a, b, load) triples over
-/// vertices 0..count-1 (both directions present), and the same as a
-/// CommMatrix for the repair.
-std::pair<scotchmap::SourceGraph, CommMatrix> small_graph(Rank count, std::vector<CommEntry> entries) {
+/// libscotch's terminals for a small graph given as (a, b, load) triples
+/// over vertices 0..count-1 (both directions present).
+std::vector<std::int64_t> map_small_graph(Rank count, std::vector<CommEntry> entries, const Topology& topology,
+                                          const scotchmap::Terminals& target, const Context& context,
+                                          scotchmap::TerminalsEffort effort) {
   const auto sym = CommMatrix::from_entries(count, std::move(entries));
-  auto source = scotchmap::source_graph(sym);
-  return {std::move(source), sym};
-}
-
-/// Hop-bytes of a part's own traffic with its ranks on `terminal_of`
-/// (each at its terminal's representative PE).
-std::int64_t part_cost(const CommMatrix& sym, const Topology& topology, const scotchmap::Terminals& block,
-                       const std::vector<std::int64_t>& terminal_of) {
-  Mapping at(terminal_of.size());
-  for (std::size_t v = 0; v < at.size(); ++v) at[v] = block.representative[static_cast<std::size_t>(terminal_of[v])];
-  return evaluate(sym, topology, at).hop_bytes;
-}
-
-/// Level 3: a part's ranks onto its block's terminals (a distance table),
-/// as the sequential scotch strategy does it: zero imbalance and gmap's 1 %,
-/// on the whole block and, with fewer ranks than slots, on a compact run of
-/// it (Scotch would spread them over every terminal); overfilled terminals
-/// repaired; the lowest hop-bytes kept (ties: the first).
-std::vector<std::int64_t> map_into_block(const scotchmap::SourceGraph& source, const CommMatrix& sym,
-                                         const Topology& topology, const scotchmap::Terminals& block,
-                                         const Context& context) {
-  std::vector<scotchmap::Terminals> targets{block};
-  std::vector<std::vector<std::int64_t>> index_in_block{{}};
-  std::int64_t room = 0;
-  for (const auto c : block.capacity) room += c;
-  const auto n = static_cast<std::int64_t>(sym.num_ranks());
-  if (n < room) {
-    auto compact = scotchmap::compact_block(topology, block, n);
-    if (compact.size() < block.size()) {
-      // Where each compact terminal sits in the block (PE lists identify them).
-      std::vector<std::int64_t> where;
-      for (const auto& pes : compact.pes) {
-        where.push_back(std::find(block.pes.begin(), block.pes.end(), pes) - block.pes.begin());
-      }
-      targets.push_back(std::move(compact));
-      index_in_block.push_back(std::move(where));
-    }
-  }
-  std::vector<std::int64_t> best;
-  std::int64_t best_cost = 0;
-  for (std::size_t k = 0; k < targets.size(); ++k) {
-    const auto& target = targets[k];
-    std::int64_t slots = 0;
-    for (const auto c : target.capacity) slots += c;
-    scotchmap::TargetBuilder builder(topology);
-    scotchmap::Arch arch;
-    builder.build(arch, scotchmap::TargetKind::Table, target, context);
-    for (const auto& setting : {scotchmap::Setting{SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0, {}},
-                                scotchmap::Setting{SCOTCH_STRATBALANCE, 0.01, {}}}) {
-      auto labels = scotchmap::map_labels(source, arch, target.size(), setting, {context.seed, 1});
-      if (slots >= n) {
-        (void)scotchmap::repair_overfull(sym, target, labels, [&](std::int64_t a, std::int64_t b) {
-          return topology.distance(target.representative[static_cast<std::size_t>(a)],
-                                   target.representative[static_cast<std::size_t>(b)]);
-        });
-      }
-      if (k > 0) {
-        for (auto& t : labels) t = index_in_block[k][static_cast<std::size_t>(t)];
-      }
-      const auto cost = part_cost(sym, topology, block, labels);
-      if (best.empty() || cost < best_cost) {
-        best = std::move(labels);
-        best_cost = cost;
-      }
-    }
-  }
-  return best;
+  return scotchmap::map_onto_terminals(sym, topology, target, context, effort);
 }
 
 }  // namespace
@@ -186,7 +107,7 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
   // (compact regions), as even as the count allows.
   const auto t_count = terminals.size();
   const auto k = std::max<std::int64_t>(1, (t_count + kBlockTerminals - 1) / kBlockTerminals);
-  if (k > scotchmap::kMaxTableTerminals) {
+  if (k > scotchmap::max_mapped_terminals()) {
     throw InputError("ptscotch: " + std::to_string(t_count) + " terminals make more blocks than this strategy maps");
   }
   std::vector<std::vector<std::int64_t>> block_terminals(static_cast<std::size_t>(k));
@@ -205,9 +126,7 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
   for (const auto v : graph.volumes) local_total += v;
   long long total = 0;
   MPI_Allreduce(&local_total, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  const Int128 scale = total > scotchmap::kScotchSumLimit / 64
-                           ? (total + scotchmap::kScotchSumLimit / 64 - 1) / (scotchmap::kScotchSumLimit / 64)
-                           : 1;
+  const Int128 scale = scotchmap::load_divisor(total);
   std::vector<SCOTCH_Num> vertloctab(graph.offsets.begin(), graph.offsets.end());
   std::vector<SCOTCH_Num> edgeloctab(graph.targets.begin(), graph.targets.end());
   std::vector<SCOTCH_Num> edloloctab(graph.volumes.size());
@@ -288,15 +207,8 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
       blocks.representative.push_back(blocks.pes.back().front());
     }
     if (k > 1) {
-      auto [source, sym] = small_graph(k, std::move(entries));
-      scotchmap::TargetBuilder builder(topology);
-      scotchmap::Arch arch;
-      builder.build(arch, scotchmap::TargetKind::Table, blocks, context);
-      block_of_part = scotchmap::map_labels(source, arch, k, {SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0, {}},
-                                            {context.seed, 1});
-      (void)scotchmap::repair_overfull(sym, blocks, block_of_part, [&](std::int64_t a, std::int64_t b) {
-        return topology.distance(blocks.representative[a], blocks.representative[b]);
-      });
+      block_of_part =
+          map_small_graph(k, std::move(entries), topology, blocks, context, scotchmap::TerminalsEffort::Quality);
     }
   }
 
@@ -328,7 +240,7 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
     }
     std::sort(vertices.begin(), vertices.end());
     const auto& mine = block_terminals[static_cast<std::size_t>(block_of_part[static_cast<std::size_t>(part)])];
-    const auto block = subset(terminals, mine);
+    const auto block = scotchmap::subset(terminals, mine);
     std::vector<std::int64_t> local_terminal(vertices.size(), 0);
     if (vertices.size() > 1 && mine.size() > 1) {
       const auto index = [&](long long v) {
@@ -338,8 +250,8 @@ Mapping map_ptscotch(MPI_Comm comm, const LocalGraph& graph, const Topology& top
       for (std::size_t i = 0; i + 2 < triples.size(); i += 3) {
         if (triples[i + 1] >= 0) entries.push_back({index(triples[i]), index(triples[i + 1]), triples[i + 2]});
       }
-      auto [source, sym] = small_graph(static_cast<Rank>(vertices.size()), std::move(entries));
-      local_terminal = map_into_block(source, sym, topology, block, context);
+      local_terminal = map_small_graph(static_cast<Rank>(vertices.size()), std::move(entries), topology, block, context,
+                                       scotchmap::TerminalsEffort::Portfolio);
     }
     for (std::size_t i = 0; i < vertices.size(); ++i) {
       placed.insert(placed.end(), {vertices[i], mine[static_cast<std::size_t>(local_terminal[i])]});

@@ -79,13 +79,17 @@ Terminals compact_block(const Topology& topology, const Terminals& terminals, st
     room += terminals.capacity[static_cast<std::size_t>(t)];
   }
   std::sort(chosen.begin(), chosen.end());
-  Terminals block;
-  for (const auto t : chosen) {
-    block.pes.push_back(terminals.pes[static_cast<std::size_t>(t)]);
-    block.capacity.push_back(terminals.capacity[static_cast<std::size_t>(t)]);
-    block.representative.push_back(terminals.representative[static_cast<std::size_t>(t)]);
+  return subset(terminals, chosen);
+}
+
+Terminals subset(const Terminals& all, const std::vector<std::int64_t>& which) {
+  Terminals t;
+  for (const auto k : which) {
+    t.pes.push_back(all.pes[static_cast<std::size_t>(k)]);
+    t.capacity.push_back(all.capacity[static_cast<std::size_t>(k)]);
+    t.representative.push_back(all.representative[static_cast<std::size_t>(k)]);
   }
-  return block;
+  return t;
 }
 
 Mapping expand(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of, std::int64_t capacity) {

@@ -45,6 +45,10 @@ std::vector<std::int64_t> bisection_order(const Topology& topology, const Termin
 /// keeps them together.
 Terminals compact_block(const Topology& topology, const Terminals& terminals, std::int64_t n);
 
+/// The terminals `which` of `all` (indices, in that order), as terminals of
+/// their own.
+Terminals subset(const Terminals& all, const std::vector<std::int64_t>& which);
+
 /// Spreads the ranks of each terminal over its PEs (K slots each, in PE
 /// order): terminal_of[rank] -> PE.
 Mapping expand(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of, std::int64_t capacity);
