@@ -77,6 +77,8 @@ struct Comparison {
 /// "best", "notes").
 [[nodiscard]] std::string comparison_text(const Comparison& comparison);
 [[nodiscard]] std::string comparison_json(const Comparison& comparison);
+/// comparison_json's object, handed to `out` as a tree (tmap/report.hpp).
+void write_comparison(const Comparison& comparison, ReportWriter& out);
 
 }  // namespace tmap
 

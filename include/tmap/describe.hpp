@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tmap/export.h"
+#include "tmap/report.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/types.hpp"
 
@@ -67,6 +68,8 @@ struct MachineDescription {
 /// "examples", "graph": ends by host name or switch name).
 [[nodiscard]] std::string description_text(const MachineDescription& description);
 [[nodiscard]] std::string description_json(const MachineDescription& description);
+/// description_json's object, handed to `out` as a tree (tmap/report.hpp).
+void write_description(const MachineDescription& description, ReportWriter& out);
 
 }  // namespace tmap
 

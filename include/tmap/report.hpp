@@ -107,6 +107,36 @@ struct MappingReport {
 /// The JSON object of one result (keys of contract section 4).
 [[nodiscard]] std::string mapping_json(std::span<const PE> mapping, const MappingReport& report);
 
+/// Receives a report as a tree, field by field, with the JSON report's
+/// names and in its order: how a binding builds its own objects from a
+/// report with no text in between (Python's tmap.Report). A key comes
+/// before each member of an object; integers() is a run of integers (the
+/// mapping) in one call.
+class ReportWriter {
+ public:
+  virtual ~ReportWriter() = default;
+  virtual void begin_object() = 0;
+  virtual void end_object() = 0;
+  virtual void begin_array() = 0;
+  virtual void end_array() = 0;
+  virtual void key(std::string_view name) = 0;
+  virtual void null() = 0;
+  virtual void boolean(bool value) = 0;
+  virtual void integer(std::int64_t value) = 0;
+  /// An integer above INT64_MAX (a count the JSON holds unsigned).
+  virtual void unsigned_integer(std::uint64_t value) = 0;
+  virtual void real(double value) = 0;
+  virtual void text(std::string_view value) = 0;
+  virtual void integers(std::span<const std::int64_t> values) {
+    begin_array();
+    for (const auto v : values) integer(v);
+    end_array();
+  }
+};
+
+/// mapping_json's object, handed to `out` as a tree.
+void write_mapping_report(std::span<const PE> mapping, const MappingReport& report, ReportWriter& out);
+
 }  // namespace tmap
 
 TMAP_API_END

@@ -6,6 +6,7 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "io/report_tree.hpp"
 #include "io/topomatch_prefix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/launch.hpp"
@@ -28,7 +29,9 @@ constexpr std::array<detail::Named<MappingFormat>, 8> kFormats{{
     {MappingFormat::Hydra, "hydra"},
 }};
 
-nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingReport& r) {
+}  // namespace
+
+nlohmann::ordered_json mapping_tree(std::span<const PE> mapping, const MappingReport& r) {
   nlohmann::ordered_json j;
   j["strategy"] = r.strategy;
   j["n"] = mapping.size();
@@ -91,8 +94,6 @@ nlohmann::ordered_json result_object(std::span<const PE> mapping, const MappingR
   return j;
 }
 
-}  // namespace
-
 MappingFormat mapping_format_from_name(std::string_view name) {
   if (const auto format = detail::find_by_name(kFormats, name)) return *format;
   throw InputError("unknown mapping format '" + std::string(name) + "' (known: " + detail::joined_names(kFormats) +
@@ -109,7 +110,11 @@ std::string_view mapping_format_name(MappingFormat format) {
 }
 
 std::string mapping_json(std::span<const PE> mapping, const MappingReport& report) {
-  return result_object(mapping, report).dump();
+  return mapping_tree(mapping, report).dump();
+}
+
+void write_mapping_report(std::span<const PE> mapping, const MappingReport& report, ReportWriter& out) {
+  write_tree(mapping_tree(mapping, report), out);
 }
 
 std::string format_mapping(MappingFormat format, std::span<const PE> mapping, const MappingReport& report) {
@@ -120,7 +125,7 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
       for (const PE p : mapping) fmt::format_to(it, "{}\n", p);
       break;
     case MappingFormat::Json:
-      return result_object(mapping, report).dump(2) + "\n";
+      return mapping_tree(mapping, report).dump(2) + "\n";
     case MappingFormat::TopoMatch:
       fmt::format_to(it, "{} {}\n", detail::kTopoMatchPrefix, fmt::join(mapping, ","));
       break;

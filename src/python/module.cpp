@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "report_objects.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/compare.hpp"
 #include "tmap/config.hpp"
@@ -139,9 +140,16 @@ void set_context(tmap::JobSpec& spec, const std::optional<std::string>& preset,
   if (strategy) c.strategy = *strategy;
 }
 
-/// A report as the JSON tm-map writes, as a Python dict.
-py::object as_dict(const std::string& json) {
-  return py::module_::import("json").attr("loads")(json);
+/// tmap.Report, the dict whose keys are also attributes, that reports'
+/// objects are built as (tmap/__init__.py).
+py::object report_type() {
+  return py::module_::import("tmap").attr("Report");
+}
+
+/// A mapping's report as tmap.Report objects (tm-map's JSON report's keys).
+py::object report_of(const tmap::Mapping& mapping, const tmap::MappingReport& report) {
+  return tmap::python::report_object([&](tmap::ReportWriter& out) { tmap::write_mapping_report(mapping, report, out); },
+                                     report_type());
 }
 
 py::object map_traffic(std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
@@ -186,7 +194,7 @@ py::object map_traffic(std::int64_t n, const std::optional<Ints>& rows, const st
     result = initial ? job.refine(*initial, hooks) : job.run(hooks);
   }
   if (raised) throw std::move(*raised);
-  return as_dict(tmap::mapping_json(result.mapping, result.report));
+  return report_of(result.mapping, result.report);
 }
 
 py::object evaluate_mapping(std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
@@ -206,7 +214,7 @@ py::object evaluate_mapping(std::int64_t n, const std::optional<Ints>& rows, con
   }
   auto report = tmap::describe_mapping(problem, mapping, job.routing(), link_bandwidths);
   report.strategy = "given";
-  return as_dict(tmap::mapping_json(mapping, report));
+  return report_of(mapping, report);
 }
 
 py::tuple compare_strategies(std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
@@ -230,7 +238,9 @@ py::tuple compare_strategies(std::int64_t n, const std::optional<Ints>& rows, co
     py::gil_scoped_release release;
     comparison = tmap::compare(problem, run, names, {}, routing);
   }
-  return py::make_tuple(tmap::comparison_text(comparison), as_dict(tmap::comparison_json(comparison)));
+  return py::make_tuple(tmap::comparison_text(comparison),
+                        tmap::python::report_object(
+                            [&](tmap::ReportWriter& out) { tmap::write_comparison(comparison, out); }, report_type()));
 }
 
 std::string launch_file(const std::vector<tmap::PE>& mapping, const MachineArg& machine, const std::string& node,
@@ -278,7 +288,12 @@ PYBIND11_MODULE(_tmap, m) {
       .def_property_readonly("description", [](const PyMachine& m) { return m.topology->description(); })
       .def(
           "describe",
-          [](const PyMachine& m) { return as_dict(tmap::description_json(tmap::describe_machine(*m.topology))); },
+          [](const PyMachine& m) {
+            const auto description = tmap::describe_machine(*m.topology);
+            return tmap::python::report_object(
+                [&](tmap::ReportWriter& out) { tmap::write_description(description, out); },
+                py::module_::import("builtins").attr("dict"));
+          },
           "What tmap understood (tm-topo --describe's JSON): hosts, PEs per node, cables, one example per distance")
       .def(
           "distance",

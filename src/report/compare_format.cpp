@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "io/report_tree.hpp"
 #include "tmap/compare.hpp"
 
 namespace tmap {
@@ -76,13 +77,15 @@ std::string comparison_text(const Comparison& c) {
   return out;
 }
 
-std::string comparison_json(const Comparison& c) {
+namespace {
+
+nlohmann::ordered_json comparison_tree(const Comparison& c) {
   const auto* scotch = find_row(c, "scotch");
   const auto* inorder = find_row(c, "inorder");
   nlohmann::ordered_json j;
   auto array = nlohmann::ordered_json::array();
   for (const auto* r : sorted(c.results)) {
-    auto object = nlohmann::ordered_json::parse(mapping_json(r->mapping, r->report));
+    auto object = mapping_tree(r->mapping, r->report);
     const auto vs_scotch = ratio(*r, scotch);
     const auto vs_inorder = ratio(*r, inorder);
     object["vs_scotch"] = vs_scotch ? nlohmann::ordered_json(*vs_scotch) : nlohmann::ordered_json(nullptr);
@@ -96,7 +99,17 @@ std::string comparison_json(const Comparison& c) {
   j["best"] = array.empty() ? nlohmann::ordered_json(nullptr) : array.front()["strategy"];
   j["results"] = std::move(array);
   if (const auto said = all_notes(c); !said.empty()) j["notes"] = said;
-  return j.dump(2) + "\n";
+  return j;
+}
+
+}  // namespace
+
+std::string comparison_json(const Comparison& c) {
+  return comparison_tree(c).dump(2) + "\n";
+}
+
+void write_comparison(const Comparison& comparison, ReportWriter& out) {
+  write_tree(comparison_tree(comparison), out);
 }
 
 }  // namespace tmap

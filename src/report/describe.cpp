@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "io/report_tree.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
@@ -152,7 +153,9 @@ std::string description_text(const MachineDescription& d) {
   return fmt::to_string(out);
 }
 
-std::string description_json(const MachineDescription& d) {
+namespace {
+
+nlohmann::ordered_json description_tree(const MachineDescription& d) {
   nlohmann::ordered_json j;
   j["machine"] = d.machine;
   j["kind"] = d.kind;
@@ -195,7 +198,17 @@ std::string description_json(const MachineDescription& d) {
                      {"count", c.count}});
   }
   j["graph"] = std::move(graph);
-  return j.dump(2) + "\n";
+  return j;
+}
+
+}  // namespace
+
+std::string description_json(const MachineDescription& description) {
+  return description_tree(description).dump(2) + "\n";
+}
+
+void write_description(const MachineDescription& description, ReportWriter& out) {
+  write_tree(description_tree(description), out);
 }
 
 }  // namespace tmap

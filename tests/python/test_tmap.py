@@ -296,3 +296,41 @@ def test_a_results_launch_file_is_tm_maps_on_its_allocation(stencil):
         tmap.launch_file(result, "rankfile", node="core:2")
     with pytest.raises(tmap.ParameterError, match="^machine: give the machine"):
         tmap.launch_file(result.mapping)
+
+
+def test_reports_are_python_objects_with_tm_maps_json_keys(stencil, monkeypatch):
+    """A report is built as Python objects by the library, not parsed from
+    JSON text: with json.loads broken the calls still answer, and what they
+    answer is tm-map's JSON report (times aside), Report objects all the way
+    down, the mapping a list of ints."""
+    folder, n, entries = stencil
+    rows, cols, volumes = zip(*entries)
+    matrix = sp.csr_matrix((volumes, (rows, cols)), shape=(n, n))
+    expected = json.loads(tool("tm-map", "-t", MACHINE, "-c", "s.coo", "-s", "greedy", "--objective", "congestion",
+                               "--format", "json", cwd=folder))
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a report went through JSON text")
+
+    monkeypatch.setattr(json, "loads", refuse)
+    result = tmap.map(matrix, MACHINE, "greedy", objective="congestion")
+    evaluated = tmap.evaluate(matrix, MACHINE, result.mapping)
+    _, compared = tmap.compare(matrix, MACHINE, ["inorder", "greedy"])
+    described = tmap.Machine(MACHINE).describe()
+    monkeypatch.undo()
+
+    def timeless(value):  # each run's own seconds aside
+        if isinstance(value, dict):
+            return {k: timeless(v) for k, v in value.items() if k not in ("time_s", "seconds")}
+        if isinstance(value, list):
+            return [timeless(v) for v in value]
+        return value
+
+    assert timeless(result) == timeless(expected)
+    assert list(result.keys()) == list(expected.keys())  # the JSON report's order too
+    assert type(result.mapping) is list and all(type(pe) is int for pe in result.mapping)
+    assert isinstance(result.objective, tmap.Report) and result.objective.after == expected["objective"]["after"]
+    assert all(isinstance(r, tmap.Report) for r in compared.results)
+    assert [r.strategy for r in compared.results] == [r["strategy"] for r in compared["results"]]
+    assert evaluated.hop_bytes == expected["hop_bytes"]
+    assert type(described) is dict and described["pes"] == 64

@@ -40,9 +40,11 @@ __all__ = ["map", "evaluate", "compare", "launch_file", "Machine", "Report", "Er
 
 
 class Report(dict):
-    """tm-map's JSON report of a mapping: a dict whose keys are also
-    attributes (result.mapping, result.hop_bytes). A result of tmap.map also
-    knows its job: result.launch_file("rankfile") is tm-map's launcher file."""
+    """tm-map's JSON report of a mapping, with its keys, built as Python
+    objects by the library (no JSON text in between): a dict whose keys are
+    also attributes (result.mapping, a list of PEs; result.hop_bytes; nested
+    objects too: result.objective.after). A result of tmap.map also knows
+    its job: result.launch_file("rankfile") is tm-map's launcher file."""
 
     def __getattr__(self, name):
         try:
@@ -263,8 +265,9 @@ def _options(options):
 
 def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=None, config=None, options=None,
         node="", host_names="", oversubscription=1, allowed=None, alloc=None, threads=0, progress=None, initial=None):
-    """Maps the traffic on the machine; returns tm-map's JSON report as a dict
-    (`mapping`: the PE of each rank, `hop_bytes`, the link metrics, ...).
+    """Maps the traffic on the machine; returns tm-map's JSON report as a
+    tmap.Report (`mapping`: the PE of each rank, `hop_bytes`, the link
+    metrics, ...).
 
     strategy: any tm-map -s name (default: the preset's or config's, else
     auto); seed, objective ("hop-bytes", "congestion", "time"), preset
@@ -282,12 +285,12 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     n, rows, cols, volumes, path = _traffic(traffic)
     job = (_machine(machine), _text("node", node), _text("host_names", host_names),
            _text("alloc", alloc, optional=True))
-    report = Report(_tmap.map(n, rows, cols, volumes, job[0], job[1], job[2],
-                            _count("oversubscription", oversubscription, 1), _pes("allowed", allowed), job[3],
-                            _text("strategy", strategy, optional=True), _count("seed", seed, 0, 2**64 - 1, True),
-                            _text("objective", objective, optional=True), _text("preset", preset, optional=True),
-                            _text("config", config, optional=True), _options(options),
-                            _count("threads", threads, 0, 4096), _progress(progress), _pes("initial", initial), path))
+    report = _tmap.map(n, rows, cols, volumes, job[0], job[1], job[2],
+                       _count("oversubscription", oversubscription, 1), _pes("allowed", allowed), job[3],
+                       _text("strategy", strategy, optional=True), _count("seed", seed, 0, 2**64 - 1, True),
+                       _text("objective", objective, optional=True), _text("preset", preset, optional=True),
+                       _text("config", config, optional=True), _options(options),
+                       _count("threads", threads, 0, 4096), _progress(progress), _pes("initial", initial), path)
     report._job = job
     return report
 
@@ -295,15 +298,16 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
 def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths=""):
     """The report of a given mapping (mapping[rank] = PE), as tm-eval scores it."""
     n, rows, cols, volumes, path = _traffic(traffic)
-    return Report(_tmap.evaluate(n, rows, cols, volumes, _machine(machine), _text("node", node),
-                                 _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
-                                 _pes("mapping", mapping), _text("link_bandwidths", link_bandwidths), path))
+    return _tmap.evaluate(n, rows, cols, volumes, _machine(machine), _text("node", node),
+                          _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
+                          _pes("mapping", mapping), _text("link_bandwidths", link_bandwidths), path)
 
 
 def compare(traffic, machine, strategies="all", *, seed=None, objective=None, preset=None, config=None,
             options=None, node="", host_names="", oversubscription=1, allowed=None, alloc=None):
     """tm-map --compare: returns (table, report), the table tm-map prints and
-    its JSON (`results`, one dict per strategy, with vs_scotch and vs_inorder)."""
+    its JSON as a tmap.Report (`results`, one Report per strategy, with
+    vs_scotch and vs_inorder)."""
     n, rows, cols, volumes, path = _traffic(traffic)
     if not isinstance(strategies, str):
         try:
@@ -317,8 +321,6 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
                                   _count("seed", seed, 0, 2**64 - 1, True), _text("objective", objective, True),
                                   _text("preset", preset, True), _text("config", config, True), _options(options),
                                   path)
-    report = Report(report)
-    report["results"] = [Report(r) for r in report["results"]]
     return table, report
 
 

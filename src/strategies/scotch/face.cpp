@@ -33,8 +33,7 @@ std::int64_t cost_on(const CommMatrix& sym, const Topology& topology, const Term
 }  // namespace
 
 std::vector<std::int64_t> map_onto_terminals(const CommMatrix& traffic, const Topology& topology,
-                                             const Terminals& target, const Context& context,
-                                             TerminalsEffort effort) {
+                                             const Terminals& target, const Context& context, TerminalsEffort effort) {
   const auto source = source_graph(traffic);
   const bool portfolio = effort == TerminalsEffort::Portfolio;
   std::vector<Terminals> targets{target};
