@@ -58,6 +58,11 @@ class TokenStream {
   /// Throws InputError at the line of the last token.
   [[noreturn]] void fail(const std::string& problem) const;
 
+  /// How deep the reader is in descriptions nested in one another (Scotch's
+  /// `sub` targets): readers that recurse count it here, so the depth is
+  /// the stream's own, with no thread-local state.
+  int nesting = 0;
+
  private:
   void skip_blanks();
   std::string_view rest_;

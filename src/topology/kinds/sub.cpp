@@ -80,15 +80,14 @@ constexpr std::int64_t kMaxExtent = std::int64_t{1} << 40;
 constexpr int kMaxSubDepth = 64;
 
 std::unique_ptr<Topology> read_sub(detail::TokenStream& in) {
-  // The nesting depth of the sub being read on this thread.
-  thread_local int depth = 0;
   struct Nested {
-    Nested() { ++depth; }
-    ~Nested() { --depth; }
+    explicit Nested(detail::TokenStream& stream) : in(stream) { ++in.nesting; }
+    ~Nested() { --in.nesting; }
     Nested(const Nested&) = delete;
     Nested& operator=(const Nested&) = delete;
-  } nested;
-  if (depth > kMaxSubDepth) in.fail("sub targets nested more than " + std::to_string(kMaxSubDepth) + " deep");
+    detail::TokenStream& in;
+  } nested(in);
+  if (in.nesting > kMaxSubDepth) in.fail("sub targets nested more than " + std::to_string(kMaxSubDepth) + " deep");
   const auto count = in.expect_int("sub number of terminals", 1, std::int64_t{1} << 31);
   std::vector<PE> terminals;
   for (std::int64_t k = 0; k < count; ++k) terminals.push_back(in.expect_int("sub terminal", 0, kMaxExtent));
