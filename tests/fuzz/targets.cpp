@@ -1,6 +1,7 @@
 #include "targets.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "strategies/grid2d/grid2d.hpp"
@@ -10,6 +11,7 @@
 #include "topology/cluster_load.hpp"
 #include "topology/hwloc_tree.hpp"
 #include "topology/kinds/distance_matrix.hpp"
+#include "topology/kinds/kind.hpp"
 
 namespace tmap::fuzz {
 
@@ -115,6 +117,21 @@ void cluster(const std::uint8_t* data, std::size_t size) {
   });
 }
 
+void machine(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const auto text = text_of(data + 1, size - 1);
+  expect_input_errors_only([&] {
+    // What the kind table's recognisers see: -t's text as a spec, or a
+    // file's content under a name that says (or does not say) its kind.
+    constexpr std::array<const char*, 5> kNames{"fuzz.tgt", "fuzz.xml", "fuzz.dist", "fuzz", "topology.conf"};
+    const auto pick = data[0] % (kNames.size() + 1);
+    const auto t = pick == kNames.size() ? topo::read_machine(topo::MachineInput::spec(text))
+                                         : parse_topology_file(text, kNames[pick]);
+    for (PE a = 0; a < std::min<PE>(t->size(), 64); ++a) (void)t->distance(a, t->size() - 1 - a);
+    if (t->size() <= 64) (void)scotch_target(*t);
+  });
+}
+
 void config(const std::uint8_t* data, std::size_t size) {
   // --config: a --dump-config file or a tm-map JSON result.
   expect_input_errors_only([&] { (void)load_config(text_of(data, size), "fuzz.json"); });
@@ -131,6 +148,7 @@ Target find(std::string_view name) {
   if (name == "dist") return dist;
   if (name == "cluster") return cluster;
   if (name == "config") return config;
+  if (name == "machine") return machine;
   return nullptr;
 }
 

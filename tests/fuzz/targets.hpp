@@ -23,6 +23,9 @@ void dist(const std::uint8_t* data, std::size_t size);
 void tables(const std::uint8_t* data, std::size_t size);   ///< first byte: --link-bw or --grid2d-bw
 void cluster(const std::uint8_t* data, std::size_t size);  ///< first byte: a network spec or a topology.conf
 void config(const std::uint8_t* data, std::size_t size);
+/// First byte: a file name (.tgt, .xml, .dist, none, topology.conf) or -t's
+/// text; the rest through the kind table (topology/kinds/sources.cpp).
+void machine(const std::uint8_t* data, std::size_t size);
 
 /// Target by corpus folder name, or nullptr.
 Target find(std::string_view name);
