@@ -361,3 +361,20 @@ TEST(Topology, HwlocAsymmetricTreeFromRestrictedXml) {
   EXPECT_TRUE(dynamic_cast<const tmap::topo::HwlocTreeTopology&>(*t).symmetric_arities().empty());
   std::filesystem::remove(path);
 }
+
+// The kind table tells a file apart by its first word or character after
+// any white space, blank lines included.
+TEST(Topology, FilesAreToldApartAfterLeadingBlankLines) {
+  const auto dist = tmap::parse_topology_file("\n\n  2\n0 7\n7 0\n", "matrix");
+  EXPECT_EQ(dist->kind(), "dist");
+  EXPECT_EQ(dist->distance(0, 1), 7);
+  const auto tgt = tmap::parse_topology_file("\n\nmesh2D 2 3\n", "machine");
+  EXPECT_EQ(tgt->kind(), "mesh2D");
+  try {
+    (void)tmap::parse_topology_file("\n\n7 7\n", "c.mat.txt");
+    FAIL() << "a number first in a named file is no machine";
+  } catch (const tmap::InputError& e) {
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_NE(std::string(e.what()).find("this is not a machine"), std::string::npos) << e.what();
+  }
+}

@@ -55,7 +55,7 @@ class MachineInput {
   [[nodiscard]] bool is_regular_file() const noexcept { return regular_file_; }
   /// The extension of the file's name (".xml", ".dist"), empty for a spec.
   [[nodiscard]] std::string extension() const;
-  /// The first character of the text that is no blank, or '\0'.
+  /// The first character of the text that is no white space, or '\0'.
   [[nodiscard]] char first_char() const;
   /// The first word of the text (up to white space or ':').
   [[nodiscard]] std::string_view first_word() const;

@@ -48,16 +48,23 @@ std::string MachineInput::extension() const {
   return is_file_ ? std::filesystem::path(origin_).extension().string() : std::string();
 }
 
+namespace {
+
+/// White space between the words of a machine's text, line breaks included.
+constexpr std::string_view kWhiteSpace = " \t\r\n\v\f";
+
+}  // namespace
+
 char MachineInput::first_char() const {
   const auto all = text();
-  const auto start = all.find_first_not_of(detail::kBlanks);
+  const auto start = all.find_first_not_of(kWhiteSpace);
   return start == std::string_view::npos ? '\0' : all[start];
 }
 
 std::string_view MachineInput::first_word() const {
   std::string_view rest = text();
   std::string_view word;
-  detail::next_token(rest, word, " \t\r\n\v\f:");
+  detail::next_token(rest, word, ":" + std::string(kWhiteSpace));
   return word;
 }
 
@@ -158,7 +165,7 @@ std::unique_ptr<Topology> read_machine(const MachineInput& input, const MachineK
   if (!input.is_file() && !scotch_text) refuse_unknown(input.text());
   if (input.is_file() && !scotch_text) {
     const auto text = input.text();
-    const auto start = text.find_first_not_of(detail::kBlanks);
+    const auto start = text.find_first_not_of(kWhiteSpace);
     if (start != std::string_view::npos && text[start] >= '0' && text[start] <= '9') {
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n');
       throw InputError(input.origin(), line,
