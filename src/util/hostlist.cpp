@@ -14,6 +14,9 @@ namespace {
 
 /// Most hosts a host list may expand to.
 constexpr std::size_t kMaxHosts = std::size_t{1} << 20;
+/// Most characters its host names may hold together (a million hosts of 64
+/// characters): many long names are refused as many names are.
+constexpr std::size_t kMaxHostBytes = std::size_t{64} << 20;
 
 /// Splits at commas outside brackets.
 std::vector<std::string_view> split_top_level(std::string_view list, const std::string& origin) {
@@ -108,9 +111,18 @@ std::vector<std::string> expand_hostlist(std::string_view list, const std::strin
   std::vector<std::string> hosts;
   const auto items = split_top_level(list, origin);
   std::size_t total = 0;
-  for (const auto item : items) total = std::min(total + count_item(item), kMaxHosts + 1);
+  std::size_t bytes = 0;  // an expanded name is never longer than its item's text
+  for (const auto item : items) {
+    const auto count = count_item(item);
+    total = std::min(total + count, kMaxHosts + 1);
+    bytes = std::min(bytes + count * std::max<std::size_t>(item.size(), 1), kMaxHostBytes + 1);
+  }
   if (total > kMaxHosts) {
     throw InputError(origin + ": the host list expands to more than " + std::to_string(kMaxHosts) + " hosts");
+  }
+  if (bytes > kMaxHostBytes) {
+    throw InputError(origin + ": the host list expands to more than " + std::to_string(kMaxHostBytes >> 20) +
+                     " MiB of host names");
   }
   for (const auto item : items) expand_item(item, "", hosts, origin);
   if (hosts.empty()) throw InputError(origin + ": no hosts given");

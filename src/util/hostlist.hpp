@@ -11,7 +11,7 @@
 namespace tmap::detail {
 
 /// The hosts of `list` in order. InputError naming `origin` for unbalanced
-/// brackets, bad ranges, more than 2^20 hosts or none.
+/// brackets, bad ranges, more than 2^20 hosts, more than 64 MiB of names, or none.
 [[nodiscard]] std::vector<std::string> expand_hostlist(std::string_view list, const std::string& origin);
 
 /// Why `host` cannot name a host in a launcher file (a blank or control
