@@ -22,8 +22,12 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "quality"))
+from quality_mode import hop_bytes  # noqa: E402  (gmap's invalid mappings scored as they are)
 
 STENCIL3D = {64: "4x4x4", 1024: "16x8x8", 4096: "16x16x16", 16384: "32x32x16", 1048576: "128x128x64"}
 TORUS = {64: "torus3D 4 4 4", 1024: "torus3D 16 8 8", 4096: "torus3D 16 16 16", 16384: "torus3D 32 32 16",
@@ -69,17 +73,6 @@ def measured(cmd, env=None):
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {proc.returncode}: {err[-500:]}")
     return secs, usage.ru_maxrss / 1024.0
-
-
-def hop_bytes(tm_eval, spec, coo, mapping):
-    """(hop-bytes, valid): gmap may put two ranks on a PE (Scotch's load
-    imbalance); such a mapping is scored as it is and marked invalid."""
-    ev = subprocess.run([tm_eval, "-t", spec, "-c", coo, "-m", mapping], capture_output=True, text=True)
-    if ev.returncode == 0:
-        return int(ev.stdout.split()[1]), True
-    ev = subprocess.run([tm_eval, "-t", spec, "-c", coo, "-m", mapping, "-o", "64"], capture_output=True, text=True,
-                        check=True)
-    return int(ev.stdout.split()[1]), False
 
 
 def main():
