@@ -62,6 +62,10 @@ struct TreeMatchOptions {
   /// Below this many candidate groups C(m, a) a level is grouped by full
   /// enumeration (TopoMatch's tau).
   std::int64_t tau = 30000;
+  /// How sets of ranks are split: "auto" (multilevel bisection in jobs
+  /// above 65,536 ranks, the default), "flat" (greedy growing and FM over
+  /// every set: the quality preset) or "multilevel".
+  std::string bisection = "auto";
 
   friend bool operator==(const TreeMatchOptions&, const TreeMatchOptions&) = default;
 };
@@ -120,9 +124,13 @@ struct RbOptions {
 
 /// auto's knobs.
 struct AutoOptions {
-  /// The Scotch candidate: "scotch+" (tmap's portfolio, the default) or
-  /// "scotch" (one libscotch run, as gmap: the fast preset).
-  std::string scotch = "scotch+";
+  /// The Scotch candidate: "scotch" (one libscotch run, as gmap: the
+  /// default) or "scotch+" (tmap's portfolio of four runs: the quality preset).
+  std::string scotch = "scotch";
+  /// Where treematch is a candidate on trees: "always" (the default) or
+  /// "without-scotch" (only where Scotch is not run, above 16,384 ranks:
+  /// the fast preset, gmap's time).
+  std::string treematch = "always";
 
   friend bool operator==(const AutoOptions&, const AutoOptions&) = default;
 };

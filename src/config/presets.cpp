@@ -18,10 +18,9 @@ std::span<const std::string_view> preset_names() {
 }
 
 std::string_view preset_summary(std::string_view name) {
-  if (name == "fast") return "auto with one libscotch run (gmap's speed) instead of the scotch+ portfolio";
-  if (name == "default") return "auto: the lowest of scotch+, treematch (trees) and in-order";
-  if (name == "quality")
-    return "auto, then multilevel V-cycles and the swap descent (within 1.1 % of best with tabu, 2.7-87x faster)";
+  if (name == "fast") return "auto without treematch where Scotch runs: gmap's time";
+  if (name == "default") return "auto: the lowest of one libscotch run, treematch (trees) and in-order";
+  if (name == "quality") return "auto with the scotch+ portfolio, then multilevel V-cycles and the swap descent";
   return {};
 }
 
@@ -29,7 +28,7 @@ Context preset(std::string_view name) {
   Context context;
   if (name == "default") return context;
   if (name == "fast") {
-    context.auto_strategy.scotch = "scotch";
+    context.auto_strategy.treematch = "without-scotch";
     return context;
   }
   if (name == "quality") {
@@ -37,6 +36,8 @@ Context preset(std::string_view name) {
     // which is where best's tabu search found its gains, at a fraction of
     // its time (benchmarks/results/quality_mode.md).
     context.refine.kind = RefineKind::Multilevel;
+    context.auto_strategy.scotch = "scotch+";
+    context.treematch.bisection = "flat";
     return context;
   }
   throw ParameterError("preset: '" + std::string(name) + "' is not one of fast, default, quality");

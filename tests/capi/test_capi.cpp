@@ -255,7 +255,8 @@ TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
   EXPECT_NE(std::string(error).find(
                 "unknown option 'no-such' (known: strategy, seed, threads, refine, refine-iters, time-limit, "
                 "objective, link-bw, "
-                "scotch-imbalance, scotch-flags, scotch-strategy, sparse-factor, scotch-target, tau, ohtma-loop"),
+                "scotch-imbalance, scotch-flags, scotch-strategy, sparse-factor, scotch-target, tau, "
+                "treematch-bisection, ohtma-loop"),
             std::string::npos)
       << error;
   tmap_string_free(error);

@@ -27,10 +27,12 @@ Context everything_changed() {
   c.scotch.sparse_factor = 0.125;
   c.scotch.target = "table";
   c.treematch.tau = 1234;
+  c.treematch.bisection = "multilevel";
   c.grid2d.domain_height = 262144;
   c.grid2d.domain_width = 131072.5;
   c.rb.passes = 0;
-  c.auto_strategy.scotch = "scotch";
+  c.auto_strategy.scotch = "scotch+";
+  c.auto_strategy.treematch = "without-scotch";
   c.refine.kind = tmap::RefineKind::Tabu;
   c.refine.iterations = 999;
   c.refine.time_limit_s = 1.5;
@@ -78,7 +80,9 @@ TEST(Config, PresetsAreNamedAndDistinct) {
   EXPECT_EQ(tmap::preset("default"), Context{});
   EXPECT_EQ(tmap::preset("quality").strategy, "auto");
   EXPECT_EQ(tmap::preset("quality").refine.kind, tmap::RefineKind::Multilevel);
-  EXPECT_EQ(tmap::preset("fast").auto_strategy.scotch, "scotch");
+  EXPECT_EQ(tmap::preset("fast").auto_strategy.treematch, "without-scotch");
+  EXPECT_EQ(tmap::preset("quality").auto_strategy.scotch, "scotch+");
+  EXPECT_EQ(tmap::Context{}.auto_strategy.scotch, "scotch");
   for (const auto name : tmap::preset_names()) EXPECT_FALSE(tmap::preset_summary(name).empty()) << name;
   EXPECT_THROW((void)tmap::preset("turbo"), tmap::ParameterError);
 }

@@ -59,8 +59,11 @@ Mapping reference_ohtma(const CommMatrix& comm, const tmap::Topology& topology, 
   }
   const auto slots = constraints.slots();
   const auto m = static_cast<std::int64_t>(slots.size());
-  Dense b(m, std::vector<std::int64_t>(m, 0));
+  // Rows filled one by one: building them as copies of one zero row set
+  // off gcc 12's -Wfree-nonheap-object (a false positive) after inlining.
+  Dense b(static_cast<std::size_t>(m));
   for (std::int64_t u = 0; u < m; ++u) {
+    b[u].resize(static_cast<std::size_t>(m));
     for (std::int64_t v = 0; v < m; ++v) b[u][v] = topology.distance(slots[u], slots[v]);
   }
   // Phase 1.

@@ -91,8 +91,8 @@ std::unique_ptr<ObjectiveMeter> judging_meter(const Problem& problem, const Run&
 
 constexpr StrategyOption kAutoOptions[] = {
     {"auto-scotch",
-     "auto: its Scotch candidate, scotch+ (the portfolio, default) or scotch (one libscotch run, as gmap on one "
-     "thread: faster)",
+     "auto: its Scotch candidate, scotch (one libscotch run, as gmap on one thread: default) or scotch+ (the "
+     "portfolio of four runs: the quality preset)",
      [](Context& c, std::string_view v) {
        if (v != "scotch+" && v != "scotch") {
          throw ParameterError("auto-scotch: '" + std::string(v) + "' is not scotch+ or scotch");
@@ -100,6 +100,16 @@ constexpr StrategyOption kAutoOptions[] = {
        c.auto_strategy.scotch = std::string(v);
      },
      [](const Context& c) { return c.auto_strategy.scotch; }},
+    {"auto-treematch",
+     "auto: treematch on trees always (default) or without-scotch (only where Scotch is not run, above 16,384 "
+     "ranks: gmap's time)",
+     [](Context& c, std::string_view v) {
+       if (v != "always" && v != "without-scotch") {
+         throw ParameterError("auto-treematch: '" + std::string(v) + "' is not always or without-scotch");
+       }
+       c.auto_strategy.treematch = std::string(v);
+     },
+     [](const Context& c) { return c.auto_strategy.treematch; }},
 };
 
 }  // namespace
@@ -172,8 +182,9 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   std::vector<Candidate> candidates;
   candidates.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
   std::vector<std::string> names;
-  if (!tree || problem.comm.num_ranks() <= kScotchOnTreesRanks) names.push_back(context.auto_strategy.scotch);
-  if (tree) names.emplace_back("treematch");
+  const bool scotch_runs = !tree || problem.comm.num_ranks() <= kScotchOnTreesRanks;
+  if (scotch_runs) names.push_back(context.auto_strategy.scotch);
+  if (tree && (!scotch_runs || context.auto_strategy.treematch == "always")) names.emplace_back("treematch");
   if (judge == Objective::Time && !problem.comm.phases().empty() && problem.comm.num_ranks() <= kGreedyRanks) {
     names.emplace_back("greedy");
   }

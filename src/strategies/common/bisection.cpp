@@ -4,111 +4,70 @@
 #include <limits>
 #include <queue>
 
+#include "strategies/common/bisection_graph.hpp"
+
 namespace tmap::strategies {
 
 namespace {
 
+/// Bisection::Auto splits by multilevel bisection in jobs above this many
+/// ranks. On a million-rank stencil on Tianhe-3 treematch's grouping took
+/// 16.4 s flat and 5.2 s multilevel, for 6 % more hop-bytes (14 % on a
+/// shuffled one, 35 s against 18 s): the flat path's greedy growing from
+/// a peripheral vertex cuts grids along a plane whatever their numbering,
+/// which multilevel bisection does only when the numbering follows the
+/// grid (benchmarks/results/speed.md).
+constexpr std::int64_t kMultilevelJobs = 65536;
+
+/// Multilevel bisection splits sets above this many ranks; smaller ones
+/// are split flat (greedy growing and FM over the whole set, three seeds).
+constexpr std::int64_t kFlatLargest = 256;
+
 /// Moves past a pass's best prefix after which later passes stop.
 constexpr std::size_t kFruitlessMoves = 1000;
 
-/// The traffic among `ranks`, renumbered 0..m-1 (ranks sorted).
-struct Subgraph {
-  std::vector<std::int64_t> begin{0};
-  std::vector<std::int64_t> adj;
-  std::vector<Volume> w;
-  std::vector<Volume> total;  ///< each vertex's traffic inside the set
-
-  Subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks) {
-    // Each rank's index in the set, from a per-thread table over all ranks
-    // (-1 outside the set, restored on every way out): a lookup per edge
-    // instead of a binary search (a fifth of treematch's time). The table
-    // stays with the thread: 8 bytes per rank of the largest job it saw.
-    thread_local std::vector<std::int64_t> index_of;
-    if (index_of.size() < static_cast<std::size_t>(sym.num_ranks())) {
-      index_of.assign(static_cast<std::size_t>(sym.num_ranks()), -1);
-    }
-    struct Restore {
-      const std::vector<Rank>& ranks;
-      ~Restore() {
-        for (const Rank r : ranks) index_of[static_cast<std::size_t>(r)] = -1;
-      }
-    } const restore{ranks};
-    for (std::size_t k = 0; k < ranks.size(); ++k) {
-      index_of[static_cast<std::size_t>(ranks[k])] = static_cast<std::int64_t>(k);
-    }
-    begin.reserve(ranks.size() + 1);
-    total.reserve(ranks.size());
-    for (const Rank r : ranks) {
-      Volume sum = 0;
-      const auto targets = sym.targets(r);
-      const auto volumes = sym.volumes(r);
-      for (std::size_t e = 0; e < targets.size(); ++e) {
-        const auto at = index_of[static_cast<std::size_t>(targets[e])];
-        if (at < 0) continue;
-        adj.push_back(at);
-        w.push_back(volumes[e]);
-        sum += volumes[e];
-      }
-      begin.push_back(static_cast<std::int64_t>(adj.size()));
-      total.push_back(sum);
-    }
+/// The traffic among `ranks`, renumbered 0..m-1 (ranks sorted), each
+/// vertex of weight 1.
+detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks) {
+  // Each rank's index in the set, from a per-thread table over all ranks
+  // (-1 outside the set, restored on every way out): a lookup per edge
+  // instead of a binary search (a fifth of treematch's time). The table
+  // stays with the thread: 8 bytes per rank of the largest job it saw.
+  thread_local std::vector<std::int64_t> index_of;
+  if (index_of.size() < static_cast<std::size_t>(sym.num_ranks())) {
+    index_of.assign(static_cast<std::size_t>(sym.num_ranks()), -1);
   }
-  [[nodiscard]] std::int64_t size() const { return static_cast<std::int64_t>(total.size()); }
-};
-
-/// Max-heap of (key, vertex) with lazy deletion: an entry is valid while
-/// its key equals the vertex's current key. Ties go to the lowest vertex.
-class LazyHeap {
- public:
-  void push(Volume key, std::int64_t v) { heap_.emplace(key, -v); }
-  /// Pops the best entry whose vertex `valid(v, key)` accepts; -1 if none.
-  template <typename Valid>
-  std::int64_t pop(Valid&& valid) {
-    while (!heap_.empty()) {
-      const auto [key, neg] = heap_.top();
-      heap_.pop();
-      if (valid(-neg, key)) return -neg;
+  struct Restore {
+    const std::vector<Rank>& ranks;
+    ~Restore() {
+      for (const Rank r : ranks) index_of[static_cast<std::size_t>(r)] = -1;
     }
-    return -1;
+  } const restore{ranks};
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    index_of[static_cast<std::size_t>(ranks[k])] = static_cast<std::int64_t>(k);
   }
-
- private:
-  std::priority_queue<std::pair<Volume, std::int64_t>> heap_;
-};
-
-Volume cut_of(const Subgraph& g, const std::vector<char>& side) {
-  Volume cut = 0;
-  for (std::int64_t v = 0; v < g.size(); ++v) {
-    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
-      if (side[v] != side[g.adj[e]]) cut += g.w[e];
+  detail::BisectionGraph g;
+  g.begin.reserve(ranks.size() + 1);
+  g.total.reserve(ranks.size());
+  g.weight.assign(ranks.size(), 1);
+  for (const Rank r : ranks) {
+    Volume sum = 0;
+    const auto targets = sym.targets(r);
+    const auto volumes = sym.volumes(r);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      const auto at = index_of[static_cast<std::size_t>(targets[e])];
+      if (at < 0) continue;
+      g.adj.push_back(at);
+      g.w.push_back(volumes[e]);
+      sum += volumes[e];
     }
+    g.begin.push_back(static_cast<std::int64_t>(g.adj.size()));
+    g.total.push_back(sum);
   }
-  return cut / 2;
+  return g;
 }
 
-/// Greedy graph growing: part 0 grows from `seed`, always taking the vertex
-/// whose move cuts least (2 * traffic to part 0 - its traffic).
-std::vector<char> grow(const Subgraph& g, std::int64_t seed, std::int64_t first_size) {
-  std::vector<char> side(static_cast<std::size_t>(g.size()), 1);
-  std::vector<Volume> to_part(static_cast<std::size_t>(g.size()), 0);
-  LazyHeap heap;
-  for (std::int64_t v = 0; v < g.size(); ++v) heap.push(-g.total[v], v);
-  heap.push(std::numeric_limits<Volume>::max(), seed);
-  auto key = [&](std::int64_t v) { return 2 * to_part[v] - g.total[v]; };
-  for (std::int64_t taken = 0; taken < first_size; ++taken) {
-    const auto v = heap.pop([&](std::int64_t u, Volume k) {
-      return side[u] == 1 && (k == key(u) || (u == seed && k == std::numeric_limits<Volume>::max()));
-    });
-    side[v] = 0;
-    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
-      const auto u = g.adj[e];
-      if (side[u] == 0) continue;
-      to_part[u] += g.w[e];
-      heap.push(key(u), u);
-    }
-  }
-  return side;
-}
+using Subgraph = detail::BisectionGraph;
 
 /// Fiduccia-Mattheyses passes of paired moves (one each way), so sizes stay
 /// exact; each pass keeps its best prefix. Returns the final cut.
@@ -120,7 +79,7 @@ Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes
       for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) gain[v] += side[g.adj[e]] != side[v] ? g.w[e] : -g.w[e];
     }
     std::vector<char> locked(static_cast<std::size_t>(m), 0);
-    LazyHeap heaps[2];
+    detail::LazyHeap heaps[2];
     for (std::int64_t v = 0; v < m; ++v) heaps[side[v] != 0 ? 1 : 0].push(gain[v], v);
     auto move = [&](std::int64_t v) {
       side[v] = static_cast<char>(1 - side[v]);
@@ -173,8 +132,21 @@ Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes
   return cut;
 }
 
-/// A vertex far from `start` (breadth-first, ties to the lowest id).
-std::int64_t farthest(const Subgraph& g, std::int64_t start) {
+}  // namespace
+
+namespace detail {
+
+Volume cut_of(const BisectionGraph& g, const std::vector<char>& side) {
+  Volume cut = 0;
+  for (std::int64_t v = 0; v < g.size(); ++v) {
+    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+      if (side[v] != side[g.adj[e]]) cut += g.w[e];
+    }
+  }
+  return cut / 2;
+}
+
+std::int64_t farthest(const BisectionGraph& g, std::int64_t start) {
   std::vector<std::int64_t> level(static_cast<std::size_t>(g.size()), -1);
   std::vector<std::int64_t> queue{start};
   level[start] = 0;
@@ -192,19 +164,26 @@ std::int64_t farthest(const Subgraph& g, std::int64_t start) {
   return last;
 }
 
-}  // namespace
+}  // namespace detail
 
 std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, const std::vector<Rank>& ranks,
-                                                       std::int64_t first_size, int fm_passes) {
+                                                       std::int64_t first_size, int fm_passes, Bisection how) {
   std::vector<Rank> sorted = ranks;
   std::sort(sorted.begin(), sorted.end());
   const auto m = static_cast<std::int64_t>(sorted.size());
   if (first_size <= 0) return {{}, sorted};
   if (first_size >= m) return {sorted, {}};
-  const Subgraph g(sym, sorted);
+  const auto g = subgraph(sym, sorted);
+  std::pair<std::vector<Rank>, std::vector<Rank>> parts;
+  const auto split = [&](const std::vector<char>& side) {
+    for (std::int64_t v = 0; v < m; ++v) (side[v] == 0 ? parts.first : parts.second).push_back(sorted[v]);
+    return parts;
+  };
+  const bool multilevel = how == Bisection::Multilevel || (how == Bisection::Auto && sym.num_ranks() > kMultilevelJobs);
+  if (multilevel && m > kFlatLargest && fm_passes != 0) return split(detail::multilevel_bisect(g, first_size));
   // Seeds: both ends of a pseudo-diameter and the heaviest talker.
-  const auto end1 = farthest(g, farthest(g, 0));
-  const auto end2 = farthest(g, end1);
+  const auto end1 = detail::farthest(g, detail::farthest(g, 0));
+  const auto end2 = detail::farthest(g, end1);
   const auto heaviest = static_cast<std::int64_t>(std::max_element(g.total.begin(), g.total.end()) - g.total.begin());
   std::vector<char> best_side;
   Volume best_cut = std::numeric_limits<Volume>::max();
@@ -214,16 +193,14 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
   std::vector<std::int64_t> seeds{end1};
   if (!large) seeds.insert(seeds.end(), {end2, heaviest});
   for (const auto seed : seeds) {
-    auto side = grow(g, seed, first_size);
-    const auto cut = refine(g, side, cut_of(g, side), fm_passes >= 0 ? fm_passes : (large ? 4 : 12));
+    auto side = detail::grow(g, seed, first_size);
+    const auto cut = refine(g, side, detail::cut_of(g, side), fm_passes >= 0 ? fm_passes : (large ? 4 : 12));
     if (cut < best_cut) {
       best_cut = cut;
       best_side = std::move(side);
     }
   }
-  std::pair<std::vector<Rank>, std::vector<Rank>> parts;
-  for (std::int64_t v = 0; v < m; ++v) (best_side[v] == 0 ? parts.first : parts.second).push_back(sorted[v]);
-  return parts;
+  return split(best_side);
 }
 
 }  // namespace tmap::strategies

@@ -157,7 +157,7 @@ Groups greedy(const CommMatrix& g, std::int64_t a) {
   return groups;
 }
 
-Groups partition(const CommMatrix& g, std::int64_t a) {
+Groups partition(const CommMatrix& g, std::int64_t a, strategies::Bisection how) {
   Groups groups;
   std::vector<Rank> all(static_cast<std::size_t>(g.num_ranks()));
   std::iota(all.begin(), all.end(), Rank{0});
@@ -168,7 +168,7 @@ Groups partition(const CommMatrix& g, std::int64_t a) {
       groups.push_back(set);
       return;
     }
-    const auto [left, right] = strategies::bisect(g, set, (parts / 2) * a);
+    const auto [left, right] = strategies::bisect(g, set, (parts / 2) * a, -1, how);
     self(self, left);
     self(self, right);
   };
@@ -193,7 +193,8 @@ CommMatrix aggregate(const CommMatrix& g, const Groups& groups) {
 
 }  // namespace
 
-std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau) {
+std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau,
+                                    strategies::Bisection how) {
   std::int64_t leaves = 1;
   for (const auto a : arities) leaves *= a;
   // Pad with silent objects so the tree is full.
@@ -215,7 +216,7 @@ std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std
     } else if (a <= 5) {
       groups = greedy(current, a);
     } else {
-      groups = partition(current, a);
+      groups = partition(current, a, how);
     }
     if (a > 1) improve(current, groups);
     current = aggregate(current, groups);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "strategies/common/bisection.hpp"
 #include "tmap/comm_matrix.hpp"
 
 namespace tmap::treematch {
@@ -23,6 +24,8 @@ namespace tmap::treematch {
 /// `arities`: fan-outs from the root to the leaves (including an extra
 /// level for K slots per PE); their product >= sym.num_ranks(). Returns
 /// the leaf position (0..product-1) of each rank.
-std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau);
+/// `how`: how the k-way partitions' sets are split.
+std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau,
+                                    strategies::Bisection how = strategies::Bisection::Auto);
 
 }  // namespace tmap::treematch

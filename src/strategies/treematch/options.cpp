@@ -1,6 +1,7 @@
 // treematch's options (a row of the strategy table).
 #include "strategies/common/option_values.hpp"
 #include "strategies/treematch/treematch.hpp"
+#include "tmap/error.hpp"
 
 namespace tmap::strategies {
 
@@ -10,6 +11,16 @@ constexpr StrategyOption kTreeMatchOptions[] = {
     {"tau", "treematch: group by full enumeration below this many candidate groups (30000, at most 1e7)",
      [](Context& c, std::string_view v) { c.treematch.tau = whole_value("tau", v, 0, 10000000); },
      [](const Context& c) { return std::to_string(c.treematch.tau); }},
+    {"treematch-bisection",
+     "treematch: how sets of ranks are split: auto (multilevel in jobs above 65,536 ranks, default), flat (greedy "
+     "growing and FM over every set: the quality preset) or multilevel",
+     [](Context& c, std::string_view v) {
+       if (v != "auto" && v != "flat" && v != "multilevel") {
+         throw ParameterError("treematch-bisection: '" + std::string(v) + "' is not auto, flat or multilevel");
+       }
+       c.treematch.bisection = std::string(v);
+     },
+     [](const Context& c) { return c.treematch.bisection; }},
 };
 
 }  // namespace

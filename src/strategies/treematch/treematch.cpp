@@ -40,7 +40,8 @@ struct Trie {
 
 class Placer {
  public:
-  Placer(const CommMatrix& sym, const Trie& trie, Mapping& mapping) : sym_(sym), trie_(trie), mapping_(mapping) {}
+  Placer(const CommMatrix& sym, const Trie& trie, Mapping& mapping, strategies::Bisection how)
+      : sym_(sym), trie_(trie), mapping_(mapping), how_(how) {}
 
   void place(std::size_t lo, std::size_t hi, std::size_t depth, const std::vector<Rank>& ranks) {
     if (ranks.empty()) return;
@@ -107,7 +108,7 @@ class Placer {
     const std::size_t mid = first + (last - first) / 2;
     std::int64_t left = 0;
     for (std::size_t k = first; k < mid; ++k) left += children[k].size;
-    const auto [a, b] = strategies::bisect(sym_, ranks, left);
+    const auto [a, b] = strategies::bisect(sym_, ranks, left, -1, how_);
     split(children, first, mid, depth, a);
     split(children, mid, last, depth, b);
   }
@@ -115,6 +116,7 @@ class Placer {
   const CommMatrix& sym_;
   const Trie& trie_;
   Mapping& mapping_;
+  strategies::Bisection how_;
 };
 
 /// The fan-outs of the trie from the root, when every node of a depth has
@@ -147,9 +149,16 @@ std::vector<std::int64_t> symmetric_arities(const Trie& trie) {
   return arities;
 }
 
+strategies::Bisection bisection_of(std::string_view name) {
+  if (name == "flat") return strategies::Bisection::Flat;
+  if (name == "multilevel") return strategies::Bisection::Multilevel;
+  return strategies::Bisection::Auto;
+}
+
 }  // namespace
 
 Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
+  const auto bisection = bisection_of(context.treematch.bisection);
   const auto& topology = problem.topology;
   const auto& constraints = problem.constraints;
   Trie trie;
@@ -186,7 +195,7 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
     if (trie.capacity > 1) arities.push_back(trie.capacity);
     if (arities.empty()) arities.push_back(1);
     arities.insert(arities.begin(), 1);  // the root level itself is not grouped
-    position = treematch::bottom_up(sym, arities, context.treematch.tau);
+    position = treematch::bottom_up(sym, arities, context.treematch.tau, bisection);
     grouping_s = seconds_since(start);
   };
   const auto start = std::chrono::steady_clock::now();
@@ -203,7 +212,7 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
         }
       });
     }
-    if (top_down_runs) Placer(sym, trie, mapping).place(0, trie.pes.size(), 0, ranks);
+    if (top_down_runs) Placer(sym, trie, mapping, bisection).place(0, trie.pes.size(), 0, ranks);
     top_down_s = seconds_since(start);
   }
   if (grouping_error) std::rethrow_exception(grouping_error);

@@ -1,0 +1,81 @@
+// The graph the bisections work on: a set of ranks renumbered 0..m-1 with
+// the traffic inside the set, in compressed rows, and vertex weights (1 for
+// a rank; a coarse vertex weighs what it holds).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "tmap/types.hpp"
+
+namespace tmap::strategies::detail {
+
+struct BisectionGraph {
+  std::vector<std::int64_t> begin{0};
+  std::vector<std::int64_t> adj;
+  std::vector<Volume> w;
+  std::vector<std::int64_t> weight;  ///< vertex weights
+  std::vector<Volume> total;         ///< each vertex's traffic inside the set
+
+  [[nodiscard]] std::int64_t size() const { return static_cast<std::int64_t>(weight.size()); }
+};
+
+/// Max-heap of (key, vertex) with lazy deletion: an entry is valid while
+/// `valid(vertex, key)` accepts it (stale keys are left in and skipped).
+/// Ties go to the lowest vertex.
+class LazyHeap {
+ public:
+  void push(Volume key, std::int64_t v) { heap_.emplace(key, -v); }
+  /// The best valid entry's vertex (invalid ones are dropped), -1 if none.
+  template <typename Valid>
+  std::int64_t top(Valid&& valid) {
+    while (!heap_.empty()) {
+      const auto [key, neg] = heap_.top();
+      if (valid(-neg, key)) return -neg;
+      heap_.pop();
+    }
+    return -1;
+  }
+  /// Removes and returns the best valid entry's vertex, -1 if none.
+  template <typename Valid>
+  std::int64_t pop(Valid&& valid) {
+    const auto v = top(std::forward<Valid>(valid));
+    if (v >= 0) heap_.pop();
+    return v;
+  }
+  void pop() { heap_.pop(); }
+  /// Replaces the contents by (key, -vertex) entries, heapified at once.
+  void assign(std::vector<std::pair<Volume, std::int64_t>> entries) {
+    heap_ = std::priority_queue<std::pair<Volume, std::int64_t>>(std::less<std::pair<Volume, std::int64_t>>(),
+                                                                 std::move(entries));
+  }
+
+ private:
+  std::priority_queue<std::pair<Volume, std::int64_t>> heap_;
+};
+
+/// A vertex far from `start` (breadth-first, ties to the lowest id).
+std::int64_t farthest(const BisectionGraph& g, std::int64_t start);
+
+/// Greedy graph growing: side 0 grows from `seed`, always taking the vertex
+/// whose move cuts least (2 x its traffic to side 0 - its traffic), until
+/// it weighs `target`.
+std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t target);
+
+/// Traffic between the two sides (side[v] is 0 or 1).
+Volume cut_of(const BisectionGraph& g, const std::vector<char>& side);
+
+/// Splits g (unit vertex weights, more than a few hundred vertices) so that
+/// side 0 holds exactly `first_size` vertices, by multilevel bisection:
+/// heavy-edge matching coarsens the graph to a few hundred vertices, the
+/// coarsest is grown from a few seeds and refined by Fiduccia-Mattheyses
+/// moves within a balance window, and every finer level's projection is
+/// rebalanced and refined on its boundary. Linear in the edges per level
+/// (a flat FM pass over a million ranks touches every one of them).
+/// Deterministic.
+std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size);
+
+}  // namespace tmap::strategies::detail

@@ -1,0 +1,334 @@
+// Multilevel bisection (the scheme of Scotch's and METIS's graph
+// bisection): coarsen by heavy-edge matching, split the coarsest graph,
+// then project and refine level by level. A flat Fiduccia-Mattheyses pass
+// visits every vertex of the set, which made treematch's grouping of a
+// million ranks 16 s (fourteen levels of recursive bisection, each over all
+// the ranks, with three seeds and up to twelve passes); here a level costs
+// one sweep over its edges and its passes move only boundary vertices.
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <utility>
+
+#include "strategies/common/bisection_graph.hpp"
+
+namespace tmap::strategies::detail {
+
+namespace {
+
+/// Coarsening stops at this many vertices (where three seeds of growing and
+/// FM are cheap), or when a level shrinks by less than 15 %.
+constexpr std::int64_t kCoarsest = 256;
+/// Moves past a pass's best prefix after which the pass stops: 1 % of the
+/// level's vertices within these bounds (METIS's 2-way FM's rule).
+constexpr std::int64_t kFruitlessLeast = 15;
+constexpr std::int64_t kFruitlessMost = 100;
+/// FM passes per level at most (each stops early when it gains nothing).
+constexpr int kPasses = 4;
+
+std::int64_t weight_of_side0(const BisectionGraph& g, const std::vector<char>& side) {
+  std::int64_t w0 = 0;
+  for (std::int64_t v = 0; v < g.size(); ++v) {
+    if (side[v] == 0) w0 += g.weight[v];
+  }
+  return w0;
+}
+
+std::int64_t heaviest_vertex(const BisectionGraph& g) {
+  return *std::max_element(g.weight.begin(), g.weight.end());
+}
+
+/// One level up: vertices matched with their heaviest-traffic free
+/// neighbour (visited in id order, so a stencil pairs along its first
+/// axis), pairs at most `cap` heavy; vertices without traffic in the set
+/// are paired with each other. parent[v] = v's coarse vertex, numbered in
+/// the order of their lower member.
+BisectionGraph coarsen(const BisectionGraph& g, std::int64_t cap, std::vector<std::int64_t>& parent) {
+  const auto m = g.size();
+  std::vector<std::int64_t> match(static_cast<std::size_t>(m), -1);
+  for (std::int64_t v = 0; v < m; ++v) {
+    if (match[v] >= 0) continue;
+    std::int64_t best = -1;
+    Volume best_w = 0;
+    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+      const auto u = g.adj[e];
+      if (u == v || match[u] >= 0 || g.weight[v] + g.weight[u] > cap) continue;
+      if (best < 0 || g.w[e] > best_w || (g.w[e] == best_w && u < best)) {
+        best = u;
+        best_w = g.w[e];
+      }
+    }
+    if (best >= 0) {
+      match[v] = best;
+      match[best] = v;
+    }
+  }
+  std::int64_t pending = -1;
+  for (std::int64_t v = 0; v < m; ++v) {
+    if (match[v] >= 0 || g.begin[v] != g.begin[v + 1]) continue;
+    if (pending >= 0 && g.weight[pending] + g.weight[v] <= cap) {
+      match[pending] = v;
+      match[v] = pending;
+      pending = -1;
+    } else {
+      pending = v;
+    }
+  }
+  parent.assign(static_cast<std::size_t>(m), -1);
+  std::int64_t count = 0;
+  for (std::int64_t v = 0; v < m; ++v) {
+    if (match[v] >= 0 && match[v] < v) continue;
+    parent[v] = count;
+    if (match[v] >= 0) parent[match[v]] = count;
+    ++count;
+  }
+  BisectionGraph c;
+  c.weight.resize(static_cast<std::size_t>(count));
+  c.total.assign(static_cast<std::size_t>(count), 0);
+  c.begin.reserve(static_cast<std::size_t>(count) + 1);
+  c.adj.reserve(g.adj.size() / 2);
+  c.w.reserve(g.adj.size() / 2);
+  // slot[cu]: where the edge to coarse vertex cu sits if it is in the row
+  // being built (a slot before the row's start is an older row's).
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(count), -1);
+  for (std::int64_t v = 0; v < m; ++v) {
+    if (match[v] >= 0 && match[v] < v) continue;
+    const auto cv = parent[v];
+    const auto row = static_cast<std::int64_t>(c.adj.size());
+    c.weight[cv] = g.weight[v] + (match[v] >= 0 ? g.weight[match[v]] : 0);
+    for (const auto x : {v, match[v]}) {
+      if (x < 0) continue;
+      for (auto e = g.begin[x]; e < g.begin[x + 1]; ++e) {
+        const auto cu = parent[g.adj[e]];
+        if (cu == cv) continue;
+        if (slot[cu] < row) {
+          slot[cu] = static_cast<std::int64_t>(c.adj.size());
+          c.adj.push_back(cu);
+          c.w.push_back(g.w[e]);
+        } else {
+          c.w[slot[cu]] += g.w[e];
+        }
+        c.total[cv] += g.w[e];
+      }
+    }
+    c.begin.push_back(static_cast<std::int64_t>(c.adj.size()));
+  }
+  return c;
+}
+
+/// Each vertex's gain (cut traffic it would remove by changing sides).
+void compute_gains(const BisectionGraph& g, const std::vector<char>& side, std::vector<Volume>& gain) {
+  gain.assign(static_cast<std::size_t>(g.size()), 0);
+  for (std::int64_t v = 0; v < g.size(); ++v) {
+    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) gain[v] += side[g.adj[e]] != side[v] ? g.w[e] : -g.w[e];
+  }
+}
+
+/// Moves v to the other side, keeping gains and side 0's weight current;
+/// `touched(u)` is told of each neighbour whose gain changed.
+template <typename Touched>
+void move_vertex(const BisectionGraph& g, std::int64_t v, std::vector<char>& side, std::vector<Volume>& gain,
+                 std::int64_t& w0, Touched&& touched) {
+  w0 += side[v] == 0 ? -g.weight[v] : g.weight[v];
+  side[v] = static_cast<char>(1 - side[v]);
+  gain[v] = -gain[v];
+  for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+    const auto u = g.adj[e];
+    gain[u] += side[u] == side[v] ? -2 * g.w[e] : 2 * g.w[e];
+    touched(u);
+  }
+}
+
+/// Moves vertices off the heavier side, highest gain first, each bringing
+/// side 0's weight closer to `target`, until it is within `window`.
+void rebalance(const BisectionGraph& g, std::vector<char>& side, std::vector<Volume>& gain, std::int64_t& w0,
+               std::int64_t target, std::int64_t window) {
+  while (std::abs(w0 - target) > window) {
+    const char heavy = w0 > target ? 0 : 1;
+    // The heavier side's boundary first (a vertex joins when a neighbour
+    // moves); its interior only when the boundary has none light enough.
+    LazyHeap heap;
+    std::vector<std::pair<Volume, std::int64_t>> entries;
+    for (std::int64_t v = 0; v < g.size(); ++v) {
+      if (side[v] == heavy && gain[v] > -g.total[v]) entries.emplace_back(gain[v], -v);
+    }
+    if (entries.empty()) {
+      for (std::int64_t v = 0; v < g.size(); ++v) {
+        if (side[v] == heavy) entries.emplace_back(gain[v], -v);
+      }
+    }
+    heap.assign(std::move(entries));
+    bool moved = false;
+    while (std::abs(w0 - target) > window && (w0 > target ? 0 : 1) == heavy) {
+      const auto excess = std::abs(w0 - target);
+      const auto v = heap.top([&](std::int64_t u, Volume k) {
+        return side[u] == heavy && k == gain[u] && g.weight[u] < 2 * excess;
+      });
+      if (v < 0) break;
+      heap.pop();
+      move_vertex(g, v, side, gain, w0, [&](std::int64_t u) {
+        if (side[u] == heavy) heap.push(gain[u], u);
+      });
+      moved = true;
+    }
+    if (!moved) return;  // no vertex light enough: the window cannot be met
+  }
+}
+
+/// One Fiduccia-Mattheyses pass of single moves from the boundary, each
+/// keeping side 0 within `window` of `target` (or no further than it
+/// already is); the best prefix is kept. Returns the traffic it took off
+/// the cut.
+Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Volume>& gain, std::int64_t& w0,
+               std::int64_t target, std::int64_t window, std::vector<char>& locked) {
+  // The boundary: a vertex with traffic across (its gain exceeds -total).
+  std::vector<std::pair<Volume, std::int64_t>> entries[2];
+  for (std::int64_t v = 0; v < g.size(); ++v) {
+    if (gain[v] > -g.total[v]) entries[side[v] != 0 ? 1 : 0].emplace_back(gain[v], -v);
+  }
+  LazyHeap heaps[2];
+  heaps[0].assign(std::move(entries[0]));
+  heaps[1].assign(std::move(entries[1]));
+  const auto allowed = std::max(window, std::abs(w0 - target));
+  const auto fruitless = static_cast<std::size_t>(std::clamp<std::int64_t>(g.size() / 100, kFruitlessLeast, kFruitlessMost));
+  std::vector<std::int64_t> moved;
+  Volume running = 0;
+  Volume best = 0;
+  std::int64_t best_imbalance = std::abs(w0 - target);
+  std::size_t best_moves = 0;
+  for (;;) {
+    std::int64_t pick = -1;
+    std::int64_t pick_imbalance = 0;
+    for (int s = 0; s < 2; ++s) {
+      const auto v = heaps[s].top([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
+      if (v < 0) continue;
+      const auto after = std::abs((s == 0 ? w0 - g.weight[v] : w0 + g.weight[v]) - target);
+      if (after > allowed) continue;
+      if (pick < 0 || gain[v] > gain[pick] || (gain[v] == gain[pick] && after < pick_imbalance)) {
+        pick = v;
+        pick_imbalance = after;
+      }
+    }
+    if (pick < 0) break;
+    heaps[side[pick] != 0 ? 1 : 0].pop();
+    running += gain[pick];
+    locked[pick] = 1;
+    move_vertex(g, pick, side, gain, w0, [&](std::int64_t u) {
+      if (locked[u] == 0) heaps[side[u] != 0 ? 1 : 0].push(gain[u], u);
+    });
+    moved.push_back(pick);
+    const auto imbalance = std::abs(w0 - target);
+    if (running > best || (running == best && imbalance < best_imbalance)) {
+      best = running;
+      best_imbalance = imbalance;
+      best_moves = moved.size();
+    }
+    if (moved.size() - best_moves > fruitless) break;
+  }
+  for (std::size_t k = moved.size(); k-- > best_moves;) move_vertex(g, moved[k], side, gain, w0, [](std::int64_t) {});
+  for (const auto v : moved) locked[v] = 0;
+  return best;
+}
+
+/// Rebalances into the window, then FM passes while they gain.
+void refine_level(const BisectionGraph& g, std::vector<char>& side, std::int64_t target, std::int64_t window) {
+  auto w0 = weight_of_side0(g, side);
+  std::vector<Volume> gain;
+  compute_gains(g, side, gain);
+  rebalance(g, side, gain, w0, target, window);
+  std::vector<char> locked(static_cast<std::size_t>(g.size()), 0);
+  for (int pass = 0; pass < kPasses; ++pass) {
+    if (fm_pass(g, side, gain, w0, target, window, locked) <= 0) break;
+  }
+}
+
+/// The coarsest graph split from three seeds (both ends of a
+/// pseudo-diameter and the heaviest talker), the lowest cut kept.
+std::vector<char> initial_split(const BisectionGraph& g, std::int64_t target, std::int64_t window) {
+  const auto end1 = farthest(g, farthest(g, 0));
+  const auto end2 = farthest(g, end1);
+  const auto heaviest = static_cast<std::int64_t>(std::max_element(g.total.begin(), g.total.end()) - g.total.begin());
+  // Lowest overweight past the window first, then lowest cut.
+  std::vector<char> best_side;
+  Volume best_cut = 0;
+  std::int64_t best_over = 0;
+  for (const auto seed : {end1, end2, heaviest}) {
+    auto side = grow(g, seed, target);
+    refine_level(g, side, target, window);
+    const auto cut = cut_of(g, side);
+    const auto over = std::max<std::int64_t>(0, std::abs(weight_of_side0(g, side) - target) - window);
+    if (best_side.empty() || over < best_over || (over == best_over && cut < best_cut)) {
+      best_cut = cut;
+      best_over = over;
+      best_side = std::move(side);
+    }
+  }
+  return best_side;
+}
+
+}  // namespace
+
+std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t target) {
+  std::vector<char> side(static_cast<std::size_t>(g.size()), 1);
+  std::vector<Volume> to_part(static_cast<std::size_t>(g.size()), 0);
+  LazyHeap heap;
+  for (std::int64_t v = 0; v < g.size(); ++v) heap.push(-g.total[v], v);
+  heap.push(std::numeric_limits<Volume>::max(), seed);
+  auto key = [&](std::int64_t v) { return 2 * to_part[v] - g.total[v]; };
+  for (std::int64_t w0 = 0; w0 < target;) {
+    const auto v = heap.top([&](std::int64_t u, Volume k) {
+      return side[u] == 1 && (k == key(u) || (u == seed && k == std::numeric_limits<Volume>::max()));
+    });
+    if (v < 0) break;
+    heap.pop();
+    side[v] = 0;
+    w0 += g.weight[v];
+    for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
+      const auto u = g.adj[e];
+      if (side[u] == 0) continue;
+      to_part[u] += g.w[e];
+      heap.push(key(u), u);
+    }
+  }
+  return side;
+}
+
+std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size) {
+  const auto m = g.size();
+  const auto smaller = std::min(first_size, m - first_size);
+  // A coarse vertex weighs at most a quarter of the smaller side, and about
+  // 1.5x the average at the coarsest level: the coarsest split can balance.
+  const auto cap = std::max<std::int64_t>(2, std::min(smaller / 4, (3 * m) / (2 * kCoarsest)));
+  std::vector<BisectionGraph> coarse;              // the levels above g, finest first
+  std::vector<std::vector<std::int64_t>> parents;  // parents[k]: level k's vertex -> level k + 1's
+  const BisectionGraph* current = &g;
+  while (current->size() > kCoarsest) {
+    std::vector<std::int64_t> parent;
+    auto next = coarsen(*current, cap, parent);
+    if (next.size() * 20 > current->size() * 17) break;
+    parents.push_back(std::move(parent));
+    coarse.push_back(std::move(next));
+    current = &coarse.back();
+  }
+  const auto level = [&](std::size_t k) -> const BisectionGraph& { return k == 0 ? g : coarse[k - 1]; };
+  const auto top = coarse.size();
+  auto side = initial_split(level(top), first_size, heaviest_vertex(level(top)));
+  for (std::size_t k = top; k-- > 0;) {
+    const auto& fine = level(k);
+    std::vector<char> projected(static_cast<std::size_t>(fine.size()));
+    for (std::int64_t v = 0; v < fine.size(); ++v) projected[v] = side[parents[k][v]];
+    side = std::move(projected);
+    coarse.resize(k);  // the level above is no longer needed
+    refine_level(fine, side, first_size, heaviest_vertex(fine));
+  }
+  // Exact sizes (unit weights at the finest level).
+  auto w0 = weight_of_side0(g, side);
+  std::vector<Volume> gain;
+  compute_gains(g, side, gain);
+  rebalance(g, side, gain, w0, first_size, 0);
+  return side;
+}
+
+}  // namespace tmap::strategies::detail
