@@ -79,8 +79,8 @@ enum class RefineKind { None, Swap, Tabu, Multilevel };
 struct RefineOptions {
   RefineKind kind = RefineKind::None;
   /// Tabu moves; negative = 200 x slots, at most 3e8 / slots^2 (a move
-  /// costs slots^2 table updates); after multilevel V-cycles 500 x slots,
-  /// at most 3e8 / slots^2.
+  /// costs slots^2 table updates); after multilevel V-cycles 1e7 /
+  /// slots^2 (up to 256 slots).
   std::int64_t iterations = -1;
   /// Wall-clock cap of the tabu search in seconds (0 = none). A cap makes
   /// results depend on the machine's speed; the iteration budget does not.

@@ -16,6 +16,13 @@ class MoveTable {
  public:
   MoveTable(const DenseProblem& p, std::vector<std::int64_t>& pos)
       : p_(p), pos_(pos), n_(p.n), f_(static_cast<std::size_t>(p.n)), g_(static_cast<std::size_t>(p.n)) {
+    // dp_[a * n + b] = d(pos[a], pos[b]): the distances between items, kept
+    // current under swaps (O(n) each), so that a move's value is a sum over
+    // two contiguous rows instead of gathers through pos.
+    dp_.resize(static_cast<std::size_t>(n_ * n_));
+    for (std::int64_t a = 0; a < n_; ++a) {
+      for (std::int64_t b = 0; b < n_; ++b) dp_[static_cast<std::size_t>(a * n_ + b)] = dist(pos_[a], pos_[b]);
+    }
     delta_.assign(static_cast<std::size_t>(n_ * n_), 0);
     for (std::int64_t r = 0; r < n_; ++r) {
       for (std::int64_t s = r + 1; s < n_; ++s) set(r, s, compute(r, s));
@@ -45,11 +52,11 @@ class MoveTable {
     // positions (see the header's formula).
     const auto* wr = p_.w.data() + r * n_;
     const auto* ws = p_.w.data() + s * n_;
-    const auto* dr = p_.d.data() + pr * n_;
-    const auto* ds = p_.d.data() + ps * n_;
+    const auto* dr = dp_.data() + r * n_;
+    const auto* ds = dp_.data() + s * n_;
     for (std::int64_t k = 0; k < n_; ++k) {
       f_[static_cast<std::size_t>(k)] = ws[k] - wr[k];
-      g_[static_cast<std::size_t>(k)] = ds[pos_[k]] - dr[pos_[k]];
+      g_[static_cast<std::size_t>(k)] = ds[k] - dr[k];
     }
     for (std::int64_t u = 0; u < n_; ++u) {
       if (u == r || u == s) continue;
@@ -62,6 +69,11 @@ class MoveTable {
     }
     pos_[r] = ps;
     pos_[s] = pr;
+    // The item distances follow: rows r and s trade places, then columns
+    // (d(p_r, p_s) and the zero diagonal stay where they are).
+    std::swap_ranges(dp_.begin() + r * n_, dp_.begin() + (r + 1) * n_, dp_.begin() + s * n_);
+    for (std::int64_t k = 0; k < n_; ++k)
+      std::swap(dp_[static_cast<std::size_t>(k * n_ + r)], dp_[static_cast<std::size_t>(k * n_ + s)]);
     // Pairs with r or s: recomputed (the loop above changed them wrongly).
     for (std::int64_t u = 0; u < n_; ++u) {
       if (u != r) set(r, u, compute(r, u));
@@ -82,21 +94,19 @@ class MoveTable {
   [[nodiscard]] std::int64_t compute(std::int64_t r, std::int64_t s) const {
     // Summed over every k without branches; the k = r and k = s terms add
     // up to -2 W_rs d(p_r, p_s), taken back at the end.
-    const auto pr = pos_[r];
-    const auto ps = pos_[s];
     const auto* wr = p_.w.data() + r * n_;
     const auto* ws = p_.w.data() + s * n_;
-    const auto* dr = p_.d.data() + pr * n_;
-    const auto* ds = p_.d.data() + ps * n_;
-    const auto* pos = pos_.data();
+    const auto* dr = dp_.data() + r * n_;
+    const auto* ds = dp_.data() + s * n_;
     std::int64_t sum = 0;
-    for (std::int64_t k = 0; k < n_; ++k) sum += (wr[k] - ws[k]) * (ds[pos[k]] - dr[pos[k]]);
-    return sum + 2 * wr[s] * dr[ps];
+    for (std::int64_t k = 0; k < n_; ++k) sum += (wr[k] - ws[k]) * (ds[k] - dr[k]);
+    return sum + 2 * wr[s] * dr[s];
   }
 
   const DenseProblem& p_;
   std::vector<std::int64_t>& pos_;
   std::int64_t n_;
+  std::vector<std::int64_t> dp_;     ///< distances between the items' places
   std::vector<std::int64_t> delta_;  ///< upper triangle, row-major
   std::vector<std::int64_t> f_, g_;  ///< scratch of swap()
   std::int64_t cost_ = 0;
@@ -148,7 +158,8 @@ SearchStats dense_descent(const DenseProblem& problem, std::vector<std::int64_t>
 }
 
 SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& pos, std::int64_t iterations,
-                        double seconds, std::uint64_t seed, const StepReport& on_step) {
+                        double seconds, std::uint64_t seed, const StepReport& on_step,
+                        std::int64_t aspiration_squares) {
   const auto n = problem.n;
   MoveTable table(problem, pos);
   SearchStats stats;
@@ -159,7 +170,8 @@ SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& 
   detail::Random rng(seed, 77);
   // left[item * n + place]: the iteration when the item last left the place.
   // Never-visited places count as left long ago, staggered so that forced
-  // moves start only after about 5 N^2 iterations (Taillard's initialisation).
+  // moves start only after about (aspiration_squares - 1) N^2 iterations
+  // (Taillard's initialisation, with 5).
   std::vector<std::int64_t> left(static_cast<std::size_t>(n * n));
   for (std::int64_t k = 0; k < n * n; ++k) left[static_cast<std::size_t>(k)] = -(k + 1);
   // The same by place (left_at[place * n + item]) for contiguous scans.
@@ -170,7 +182,7 @@ SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& 
   }
   const auto t_min = std::max<std::int64_t>(2, (9 * n) / 10);
   const auto t_max = std::max<std::int64_t>(t_min + 1, (11 * n + 9) / 10);
-  const std::int64_t aspiration = 5 * n * n;
+  const std::int64_t aspiration = std::max<std::int64_t>(1, aspiration_squares) * n * n;
   std::int64_t tenure = t_min;
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t it = 0; it < iterations; ++it) {

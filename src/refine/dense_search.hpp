@@ -34,7 +34,7 @@ inline constexpr std::int64_t kPortfolioTableUpdates = 60'000'000;
 inline constexpr std::int64_t kCandidateTabuStepsPerRank = 12;
 inline constexpr const char* kTabuBudgetHelp =
     "Tabu moves (default 200 x slots, at most 3e8 / slots^2; above 1024 slots 12 steps per rank; after multilevel "
-    "500 x slots, at most 3e8 / slots^2, up to 256 slots; at most 1e9; 'default' for it)";
+    "1e7 / slots^2, up to 256 slots; at most 1e9; 'default' for it)";
 
 /// Default tabu moves for N positions: 200 N, at most kMaxTableUpdates
 /// table updates, so that any size ends in about 2 s.
@@ -52,16 +52,29 @@ inline constexpr const char* kTabuBudgetHelp =
                                 std::min<std::int64_t>(500 * slots, kMaxTableUpdates / square));
 }
 
+/// Table updates of the tabu search after the multilevel V-cycles (about
+/// 0.03 s here): the quality mode's budget at most 256 slots, where the
+/// goal is twice scotch_gmap's time plus 0.05 s.
+inline constexpr std::int64_t kQualityTableUpdates = 10'000'000;
+
 /// Tabu moves after the multilevel V-cycles on a problem of the descent's
-/// size (at most 256 slots): 500 per slot, at most kMaxTableUpdates table
-/// updates (0.7 s here). The V-cycles end in a swap-local optimum that the
-/// descent cannot leave; on 64 random ranks of a tleaf 32,000 moves find
-/// 1.4 % lower hop-bytes (below Mt-KaHyPar's process mapping) where 14,600
-/// found nothing.
+/// size (at most 256 slots): kQualityTableUpdates table updates (2,441
+/// moves at 64 slots, 152 at 256), with forced moves from N^2 on
+/// (aspiration_squares 1). The V-cycles end in a swap-local optimum that
+/// the descent cannot leave; on 64 random ranks of a tleaf Taillard's
+/// schedule (forced moves after 5 N^2) needed 32,000 moves (0.36 s) for
+/// 1.4 % lower hop-bytes and found nothing in 16,000; with forced moves
+/// from N^2 on, 2,000 moves find 0.9 % (below SharedMap's and Mt-KaHyPar's
+/// process mapping; every 64-rank row of benchmarks/results/peers.md stays
+/// at or below its best peer).
 [[nodiscard]] inline std::int64_t multilevel_tabu_iterations(std::int64_t slots) {
   const auto square = std::max<std::int64_t>(1, slots * slots);
-  return std::max<std::int64_t>(1, std::min<std::int64_t>(500 * slots, kMaxTableUpdates / square));
+  return std::max<std::int64_t>(1, kQualityTableUpdates / square);
 }
+
+/// Forced moves of the quality mode's short tabu search start after this
+/// many N^2 moves (robust_tabu's aspiration_squares).
+inline constexpr std::int64_t kQualityAspirationSquares = 1;
 
 /// Default steps of the candidate-list tabu for n ranks.
 [[nodiscard]] inline std::int64_t candidate_tabu_iterations(std::int64_t ranks) {
@@ -93,9 +106,12 @@ SearchStats dense_descent(const DenseProblem& problem, std::vector<std::int64_t>
 /// RoTS for `iterations` moves (or until `seconds` pass when > 0): the best
 /// non-tabu swap each time, tabu = both items return to places they left
 /// within the tenure (redrawn in [0.9 N, 1.1 N] every 2.2 N moves), aspiration
-/// by a new best and by places not visited for 5 N^2 moves. Returns with pos =
-/// the best solution seen. Same seed and iterations = same result.
+/// by a new best and by places not visited for `aspiration_squares` N^2
+/// moves (Taillard's 5; a short search wants its forced, diversifying moves
+/// within its budget: 1). Returns with pos = the best solution seen. Same
+/// seed and iterations = same result.
 SearchStats robust_tabu(const DenseProblem& problem, std::vector<std::int64_t>& pos, std::int64_t iterations,
-                        double seconds, std::uint64_t seed, const StepReport& on_step = {});
+                        double seconds, std::uint64_t seed, const StepReport& on_step = {},
+                        std::int64_t aspiration_squares = 5);
 
 }  // namespace tmap::refine

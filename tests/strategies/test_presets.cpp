@@ -35,7 +35,7 @@ TEST(QualityPreset, NeverAboveTheDefaultAndLowerWhereBlocksMove) {
           << machine->description();
     }
   }
-  // Random traffic on a torus: scotch+'s mapping (the default's) has blocks
+  // Random traffic on a torus: the default's Scotch mapping has blocks
   // of ranks a V-cycle moves as one (measured 798,216 -> 732,176).
   EXPECT_LT(hop_bytes_under("quality", random, *torus), hop_bytes_under("default", random, *torus) * 95 / 100);
 }

@@ -163,9 +163,8 @@ void rebalance(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
     bool moved = false;
     while (std::abs(w0 - target) > window && (w0 > target ? 0 : 1) == heavy) {
       const auto excess = std::abs(w0 - target);
-      const auto v = heap.top([&](std::int64_t u, Volume k) {
-        return side[u] == heavy && k == gain[u] && g.weight[u] < 2 * excess;
-      });
+      const auto v = heap.top(
+          [&](std::int64_t u, Volume k) { return side[u] == heavy && k == gain[u] && g.weight[u] < 2 * excess; });
       if (v < 0) break;
       heap.pop();
       move_vertex(g, v, side, gain, w0, [&](std::int64_t u) {
@@ -192,7 +191,8 @@ Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
   heaps[0].assign(std::move(entries[0]));
   heaps[1].assign(std::move(entries[1]));
   const auto allowed = std::max(window, std::abs(w0 - target));
-  const auto fruitless = static_cast<std::size_t>(std::clamp<std::int64_t>(g.size() / 100, kFruitlessLeast, kFruitlessMost));
+  const auto fruitless =
+      static_cast<std::size_t>(std::clamp<std::int64_t>(g.size() / 100, kFruitlessLeast, kFruitlessMost));
   std::vector<std::int64_t> moved;
   Volume running = 0;
   Volume best = 0;
@@ -202,7 +202,8 @@ Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
     std::int64_t pick = -1;
     std::int64_t pick_imbalance = 0;
     for (int s = 0; s < 2; ++s) {
-      const auto v = heaps[s].top([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
+      const auto v =
+          heaps[s].top([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
       if (v < 0) continue;
       const auto after = std::abs((s == 0 ? w0 - g.weight[v] : w0 + g.weight[v]) - target);
       if (after > allowed) continue;

@@ -156,7 +156,8 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
       // optimum, and the descent ends at the next one.
       const auto iterations =
           options.iterations >= 0 ? options.iterations : refine::multilevel_tabu_iterations(n_slots);
-      r = refine::robust_tabu(*dense, pos, iterations, options.time_limit_s, context.seed, on_step);
+      r = refine::robust_tabu(*dense, pos, iterations, options.time_limit_s, context.seed, on_step,
+                              refine::kQualityAspirationSquares);
       const auto descent = refine::dense_descent(*dense, pos);
       r.swaps += descent.swaps;
       stats.method = "tabu + swap";
