@@ -66,6 +66,10 @@ struct TreeMatchOptions {
   /// above 65,536 ranks, the default), "flat" (greedy growing and FM over
   /// every set: the quality preset) or "multilevel".
   std::string bisection = "auto";
+  /// Where TreeMatch's bottom-up grouping runs beside the top-down split on
+  /// full trees: "auto" (above 16,384 ranks; alone above 262,144: the
+  /// default) or "always" (up to 262,144 ranks beside it: the quality preset).
+  std::string grouping = "auto";
 
   friend bool operator==(const TreeMatchOptions&, const TreeMatchOptions&) = default;
 };

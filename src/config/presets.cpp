@@ -38,6 +38,7 @@ Context preset(std::string_view name) {
     context.refine.kind = RefineKind::Multilevel;
     context.auto_strategy.scotch = "scotch+";
     context.treematch.bisection = "flat";
+    context.treematch.grouping = "always";
     return context;
   }
   throw ParameterError("preset: '" + std::string(name) + "' is not one of fast, default, quality");

@@ -256,7 +256,7 @@ TEST(CApi, GenericOptionSetterUsesTheStrategyRows) {
                 "unknown option 'no-such' (known: strategy, seed, threads, refine, refine-iters, time-limit, "
                 "objective, link-bw, "
                 "scotch-imbalance, scotch-flags, scotch-strategy, sparse-factor, scotch-target, tau, "
-                "treematch-bisection, ohtma-loop"),
+                "treematch-bisection, treematch-grouping, ohtma-loop"),
             std::string::npos)
       << error;
   tmap_string_free(error);

@@ -28,6 +28,7 @@ Context everything_changed() {
   c.scotch.target = "table";
   c.treematch.tau = 1234;
   c.treematch.bisection = "multilevel";
+  c.treematch.grouping = "always";
   c.grid2d.domain_height = 262144;
   c.grid2d.domain_width = 131072.5;
   c.rb.passes = 0;

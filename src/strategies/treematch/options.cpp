@@ -21,6 +21,16 @@ constexpr StrategyOption kTreeMatchOptions[] = {
        c.treematch.bisection = std::string(v);
      },
      [](const Context& c) { return c.treematch.bisection; }},
+    {"treematch-grouping",
+     "treematch: where its bottom-up grouping runs beside the top-down split on full trees: auto (above 16,384 "
+     "ranks, default) or always (the quality preset)",
+     [](Context& c, std::string_view v) {
+       if (v != "auto" && v != "always") {
+         throw ParameterError("treematch-grouping: '" + std::string(v) + "' is not auto or always");
+       }
+       c.treematch.grouping = std::string(v);
+     },
+     [](const Context& c) { return c.treematch.grouping; }},
 };
 
 }  // namespace
