@@ -241,3 +241,26 @@ TEST(TreeMatchGrouping, PadsWithSilentRanksWhenTheTreeIsLarger) {
   }
   EXPECT_NE(position[0] / 4, position[1] / 4);
 }
+
+// Threads split the work (the two parts of a split side by side, the
+// grouping's k-way partition by halves, auto's candidates at once) and never
+// the result: the same mapping at 1, 2 and 3 threads, with the grouping and
+// multilevel bisection forced on a job small enough for a test.
+TEST(TreeMatch, SameMappingAtAnyThreadCount) {
+  const auto tree = tmap::load_topology("tleaf 3 4 10 16 5 64 1");
+  const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({16, 16, 16}, 7, 1000), 5);
+  const Problem problem{comm, *tree, Constraints::all(*tree)};
+  Context forced;
+  forced.treematch.grouping = "always";
+  forced.treematch.bisection = "multilevel";
+  for (const auto& base : {Context{}, forced}) {
+    const auto one = tmap::map_with("treematch", problem, base);
+    const auto auto_one = tmap::map_with("auto", problem, base);
+    for (const int threads : {2, 3}) {
+      auto more = base;
+      more.threads = threads;
+      EXPECT_EQ(tmap::map_with("treematch", problem, more), one) << threads;
+      EXPECT_EQ(tmap::map_with("auto", problem, more), auto_one) << threads;
+    }
+  }
+}

@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "strategies/geometric/geometric.hpp"
@@ -112,6 +115,56 @@ constexpr StrategyOption kAutoOptions[] = {
      [](const Context& c) { return c.auto_strategy.treematch; }},
 };
 
+/// The candidates' constructions, side by side when the run has threads
+/// (each on its share of them: results do not depend on the count; notes
+/// and progress reach the hooks one at a time, in the order they come).
+/// Plain Scotch (the default's candidate) runs on one libscotch thread.
+std::vector<Mapping> construct_all(const std::vector<std::string>& names, const Problem& problem,
+                                   const Run& construct) {
+  std::vector<Mapping> built(names.size());
+  std::vector<std::exception_ptr> errors(names.size());
+  const auto build = [&](std::size_t k, const Run& run) {
+    try {
+      built[k] =
+          names[k] == "scotch" ? ScotchMapper::map_on_one_thread(problem, run) : map_with(names[k], problem, run);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  if (construct.threads <= 1 || names.size() < 2) {
+    for (std::size_t k = 0; k < names.size(); ++k) build(k, construct);
+  } else {
+    std::mutex hooks_mutex;
+    Run shared = construct;
+    shared.threads = std::max(1, construct.threads / static_cast<int>(names.size()));
+    if (construct.hooks.log) {
+      shared.hooks.log = [&](std::string_view message) {
+        const std::scoped_lock lock(hooks_mutex);
+        construct.hooks.log(message);
+      };
+    }
+    if (construct.hooks.progress) {
+      shared.hooks.progress = [&](const Progress& event) {
+        const std::scoped_lock lock(hooks_mutex);
+        return construct.hooks.progress(event);
+      };
+    }
+    if (construct.hooks.fallback) {
+      shared.hooks.fallback = [&](std::string_view who, std::string_view instead, std::string_view why) {
+        const std::scoped_lock lock(hooks_mutex);
+        construct.hooks.fallback(who, instead, why);
+      };
+    }
+    std::vector<std::jthread> workers;
+    for (std::size_t k = 1; k < names.size(); ++k) workers.emplace_back([&, k] { build(k, shared); });
+    build(0, shared);
+  }
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return built;
+}
+
 }  // namespace
 
 std::size_t choose_candidate(std::span<const ObjectiveScore> scores, std::optional<std::int64_t> most_hop_bytes,
@@ -188,12 +241,8 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (judge == Objective::Time && !problem.comm.phases().empty() && problem.comm.num_ranks() <= kGreedyRanks) {
     names.emplace_back("greedy");
   }
-  for (const auto& name : names) {
-    // Plain Scotch (the fast preset's candidate) on one libscotch thread.
-    candidates.push_back(
-        {name,
-         name == "scotch" ? ScotchMapper::map_on_one_thread(problem, construct) : map_with(name, problem, construct),
-         {}});
+  for (auto& mapping : construct_all(names, problem, construct)) {
+    candidates.push_back({names[candidates.size() - 1], std::move(mapping), {}});
   }
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
   // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <numeric>
+#include <thread>
 
 #include "strategies/common/bisection.hpp"
 
@@ -157,23 +159,42 @@ Groups greedy(const CommMatrix& g, std::int64_t a) {
   return groups;
 }
 
-Groups partition(const CommMatrix& g, std::int64_t a, strategies::Bisection how) {
-  Groups groups;
+/// Recursive bisection into parts whose sizes are multiples of a; with a
+/// thread budget the two halves of a split are partitioned side by side
+/// (they share nothing; the groups come out in the same order).
+Groups partition(const CommMatrix& g, std::int64_t a, strategies::Bisection how, int threads) {
   std::vector<Rank> all(static_cast<std::size_t>(g.num_ranks()));
   std::iota(all.begin(), all.end(), Rank{0});
-  // Recursive bisection into parts whose sizes are multiples of a.
-  auto split = [&](auto&& self, const std::vector<Rank>& set) -> void {
+  auto split = [&](auto&& self, const std::vector<Rank>& set, int budget) -> Groups {
     const auto parts = static_cast<std::int64_t>(set.size()) / a;
-    if (parts <= 1) {
-      groups.push_back(set);
-      return;
+    if (parts <= 1) return {set};
+    // Named members, not a structured binding: clang captures none in a lambda.
+    const auto halves = strategies::bisect(g, set, (parts / 2) * a, -1, how);
+    const auto& left = halves.first;
+    const auto& right = halves.second;
+    Groups first;
+    Groups second;
+    if (budget > 1) {
+      std::exception_ptr error;
+      {
+        const std::jthread helper([&] {
+          try {
+            second = self(self, right, budget / 2);
+          } catch (...) {
+            error = std::current_exception();
+          }
+        });
+        first = self(self, left, budget - budget / 2);
+      }
+      if (error) std::rethrow_exception(error);
+    } else {
+      first = self(self, left, 1);
+      second = self(self, right, 1);
     }
-    const auto [left, right] = strategies::bisect(g, set, (parts / 2) * a, -1, how);
-    self(self, left);
-    self(self, right);
+    first.insert(first.end(), std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()));
+    return first;
   };
-  split(split, all);
-  return groups;
+  return split(split, all, std::max(1, threads));
 }
 
 /// The groups' aggregated traffic.
@@ -194,7 +215,7 @@ CommMatrix aggregate(const CommMatrix& g, const Groups& groups) {
 }  // namespace
 
 std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau,
-                                    strategies::Bisection how) {
+                                    strategies::Bisection how, int threads) {
   std::int64_t leaves = 1;
   for (const auto a : arities) leaves *= a;
   // Pad with silent objects so the tree is full.
@@ -216,7 +237,7 @@ std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std
     } else if (a <= 5) {
       groups = greedy(current, a);
     } else {
-      groups = partition(current, a, how);
+      groups = partition(current, a, how, threads);
     }
     if (a > 1) improve(current, groups);
     current = aggregate(current, groups);

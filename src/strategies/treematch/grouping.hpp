@@ -24,8 +24,9 @@ namespace tmap::treematch {
 /// `arities`: fan-outs from the root to the leaves (including an extra
 /// level for K slots per PE); their product >= sym.num_ranks(). Returns
 /// the leaf position (0..product-1) of each rank.
-/// `how`: how the k-way partitions' sets are split.
+/// `how`: how the k-way partitions' sets are split; `threads`: how many
+/// may split them side by side (the result does not depend on it).
 std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std::int64_t>& arities, std::int64_t tau,
-                                    strategies::Bisection how = strategies::Bisection::Auto);
+                                    strategies::Bisection how = strategies::Bisection::Auto, int threads = 1);
 
 }  // namespace tmap::treematch

@@ -50,7 +50,9 @@ class Placer {
   Placer(const CommMatrix& sym, const Trie& trie, Mapping& mapping, strategies::Bisection how)
       : sym_(sym), trie_(trie), mapping_(mapping), how_(how) {}
 
-  void place(std::size_t lo, std::size_t hi, std::size_t depth, const std::vector<Rank>& ranks) {
+  /// `budget`: threads that may place the parts of a split side by side
+  /// (they write disjoint ranks; the mapping does not depend on it).
+  void place(std::size_t lo, std::size_t hi, std::size_t depth, const std::vector<Rank>& ranks, int budget = 1) {
     if (ranks.empty()) return;
     if (hi - lo == 1) {
       for (const Rank r : ranks) mapping_[r] = trie_.pes[lo];
@@ -74,7 +76,7 @@ class Placer {
       k = end;
     }
     if (children.size() == 1) {
-      place(lo, hi, depth + 1, ranks);
+      place(lo, hi, depth + 1, ranks, budget);
       return;
     }
     // Fill the children with the most room first (stable: tree order on ties).
@@ -101,23 +103,41 @@ class Placer {
       for (std::size_t k = 0; k < used.size(); ++k) place(used[k].lo, used[k].hi, depth + 1, {ranks[k]});
       return;
     }
-    split(used, 0, used.size(), depth, ranks);
+    split(used, 0, used.size(), depth, ranks, budget);
   }
 
  private:
   template <typename Child>
   void split(const std::vector<Child>& children, std::size_t first, std::size_t last, std::size_t depth,
-             const std::vector<Rank>& ranks) {
+             const std::vector<Rank>& ranks, int budget) {
     if (last - first == 1) {
-      place(children[first].lo, children[first].hi, depth + 1, ranks);
+      place(children[first].lo, children[first].hi, depth + 1, ranks, budget);
       return;
     }
     const std::size_t mid = first + (last - first) / 2;
     std::int64_t left = 0;
     for (std::size_t k = first; k < mid; ++k) left += children[k].size;
-    const auto [a, b] = strategies::bisect(sym_, ranks, left, -1, how_);
-    split(children, first, mid, depth, a);
-    split(children, mid, last, depth, b);
+    // Named members, not a structured binding: clang captures none in a lambda.
+    const auto parts = strategies::bisect(sym_, ranks, left, -1, how_);
+    const auto& a = parts.first;
+    const auto& b = parts.second;
+    if (budget <= 1) {
+      split(children, first, mid, depth, a, 1);
+      split(children, mid, last, depth, b, 1);
+      return;
+    }
+    std::exception_ptr error;
+    {
+      const std::jthread helper([&] {
+        try {
+          split(children, mid, last, depth, b, budget / 2);
+        } catch (...) {
+          error = std::current_exception();
+        }
+      });
+      split(children, first, mid, depth, a, budget - budget / 2);
+    }
+    if (error) std::rethrow_exception(error);
   }
 
   const CommMatrix& sym_;
@@ -206,7 +226,10 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
     if (trie.capacity > 1) arities.push_back(trie.capacity);
     if (arities.empty()) arities.push_back(1);
     arities.insert(arities.begin(), 1);  // the root level itself is not grouped
-    position = treematch::bottom_up(sym, arities, context.treematch.tau, bisection);
+    // Alone (past kTopDownRanks) it has every thread; beside the top-down
+    // split, the helper thread's share.
+    const int threads = top_down_runs ? std::max(1, context.threads - 1) : context.threads;
+    position = treematch::bottom_up(sym, arities, context.treematch.tau, bisection, threads);
     grouping_s = seconds_since(start);
   };
   const auto start = std::chrono::steady_clock::now();
@@ -223,7 +246,9 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
         }
       });
     }
-    if (top_down_runs) Placer(sym, trie, mapping, bisection).place(0, trie.pes.size(), 0, ranks);
+    // Beside the grouping's helper thread, the rest of the budget.
+    const int budget = grouping && context.threads > 1 ? context.threads - 1 : context.threads;
+    if (top_down_runs) Placer(sym, trie, mapping, bisection).place(0, trie.pes.size(), 0, ranks, std::max(1, budget));
     top_down_s = seconds_since(start);
   }
   if (grouping_error) std::rethrow_exception(grouping_error);
