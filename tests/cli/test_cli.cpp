@@ -2,7 +2,9 @@
 // written by hand, not captured from the tools: see the derivations below.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli_runner.hpp"
 #include "fixtures.hpp"
@@ -237,6 +239,34 @@ TEST(Cli, OutputFileAndDeterminismAcrossThreads) {
   }
   EXPECT_EQ(box.read("initial1.txt"), box.read("initial2.txt"));
   EXPECT_NE(box.read("initial1.txt"), box.read("start.txt"));
+}
+
+// tm-map uses the machine's cores unless told; the default is the run's,
+// not the configuration's: --dump-config writes one thread (a file the MPI
+// layer may read inside every rank), a --config file's count is kept, and
+// -p wins over both. The mapping is the same whatever the count.
+TEST(Cli, ThreadsDefaultToTheMachinesCoresInTheToolOnly) {
+  Sandbox box;
+  box.write("s.mat", golden("stencil3x2.mat"));
+  const std::vector<std::string> job{"-t", "tleaf 2 2 10 4 1", "-c", "s.mat", "--format", "json", "-q"};
+  const auto json_of = [&](std::vector<std::string> extra) {
+    auto args = job;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = box.run("tm-map", args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  const auto cores = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1U, 4096U));
+  const auto by_default = json_of({});
+  EXPECT_EQ(by_default["threads"], cores);
+  const auto dumped = box.run("tm-map", {"-t", "tleaf 2 2 10 4 1", "--dump-config"});
+  ASSERT_EQ(dumped.exit_code, 0) << dumped.err;
+  EXPECT_EQ(nlohmann::json::parse(dumped.out)["options"]["threads"], "1");
+  box.write("run.json", dumped.out);
+  EXPECT_EQ(json_of({"--config", "run.json"})["threads"], 1);
+  const auto given = json_of({"--config", "run.json", "-p", "1"});
+  EXPECT_EQ(given["threads"], 1);
+  EXPECT_EQ(given["mapping"], by_default["mapping"]);
 }
 
 TEST(Cli, ConstraintsAndOversubscription) {

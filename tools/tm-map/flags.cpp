@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <thread>
+
 #include "tmap/generators.hpp"
 
 namespace tmap::cli {
@@ -68,7 +71,9 @@ void MapFlags::add_to(CLI::App& app) {
   app.add_flag("--dump-config", dump_config,
                "Write the configuration this command line gives (JSON, every option) to stdout or --output and "
                "exit without mapping; --config reads it back");
-  app.add_option("-p,--threads", threads, "Threads (results do not depend on it; at most the machine's are used)")
+  app.add_option("-p,--threads", threads,
+                 "Threads (default: the machine's cores, as scotch_gmap; a --config file's own when one is given; "
+                 "results do not depend on it)")
       ->transform(whole_number(1, kMaxThreads));
   for (const auto& row : strategy_table()) {
     for (const auto& option : row.options) {
@@ -117,7 +122,16 @@ JobSpec MapFlags::job_spec(const CLI::App& app) const {
   auto& options = c.options;
   if (given("--strategy")) options.emplace_back("strategy", strategy);
   if (given("--seed")) options.emplace_back("seed", std::to_string(seed));
-  if (given("--threads")) options.emplace_back("threads", std::to_string(threads));
+  if (given("--threads")) {
+    options.emplace_back("threads", std::to_string(threads));
+  } else if (config_file.empty() && !dump_config) {
+    // A standalone run uses the machine's cores by default (results do not
+    // depend on them: -p 2 made the default at 4,096-16,384 ranks 1.3-1.6x
+    // faster, a million ranks 1.3x). Not written into --dump-config's file:
+    // a configuration the MPI layer reads inside every rank keeps its one.
+    const auto cores = std::clamp<unsigned>(std::thread::hardware_concurrency(), 1, kMaxThreads);
+    options.emplace_back("threads", std::to_string(cores));
+  }
   if (given("--link-bw")) options.emplace_back("link-bw", links.bandwidths);
   if (given("--refine")) options.emplace_back("refine", refine);
   if (given("--objective")) options.emplace_back("objective", objective);
