@@ -6,6 +6,7 @@
 #include <chrono>
 #include <exception>
 #include <numeric>
+#include <span>
 #include <thread>
 
 #include "strategies/common/bisection.hpp"
@@ -41,8 +42,15 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// The allowed PEs sorted by tree path: every subtree is a contiguous range.
 struct Trie {
   std::vector<PE> pes;
-  std::vector<std::vector<std::int64_t>> paths;
+  /// PE k's path is values[offsets[k] .. offsets[k + 1]): one array, not a
+  /// vector per PE (a million PEs: 47 MB instead of 85 MB).
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int64_t> values;
   std::int64_t capacity = 1;
+
+  [[nodiscard]] std::span<const std::int64_t> path(std::size_t k) const {
+    return {values.data() + offsets[k], static_cast<std::size_t>(offsets[k + 1] - offsets[k])};
+  }
 };
 
 class Placer {
@@ -67,9 +75,9 @@ class Placer {
     std::vector<Child> children;
     for (std::size_t k = lo; k < hi;) {
       std::size_t end = k + 1;
-      const auto& path = trie_.paths[k];
-      while (end < hi && depth < path.size() && depth < trie_.paths[end].size() &&
-             trie_.paths[end][depth] == path[depth]) {
+      const auto path = trie_.path(k);
+      while (end < hi && depth < path.size() && depth < trie_.path(end).size() &&
+             trie_.path(end)[depth] == path[depth]) {
         ++end;
       }
       children.push_back({k, end});
@@ -157,9 +165,9 @@ std::vector<std::int64_t> symmetric_arities(const Trie& trie) {
     for (const auto& [lo, hi] : level) {
       std::int64_t count = 0;
       for (std::size_t k = lo; k < hi;) {
-        if (depth >= trie.paths[k].size()) return {};
+        if (depth >= trie.path(k).size()) return {};
         std::size_t end = k + 1;
-        while (end < hi && depth < trie.paths[end].size() && trie.paths[end][depth] == trie.paths[k][depth]) ++end;
+        while (end < hi && depth < trie.path(end).size() && trie.path(end)[depth] == trie.path(k)[depth]) ++end;
         next.emplace_back(k, end);
         ++count;
         k = end;
@@ -190,19 +198,37 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
   const auto& constraints = problem.constraints;
   Trie trie;
   trie.capacity = constraints.capacity();
-  std::vector<std::pair<std::vector<std::int64_t>, PE>> entries;
-  for (const PE p : constraints.allowed_pes()) {
+  {
+    // Every allowed PE's path, then the PEs in path order (ties: PE order).
+    const auto allowed = constraints.allowed_pes();
+    Trie unsorted;
     std::vector<std::int64_t> path;
-    if (!tree_path(topology, p, path)) {
-      context.fall_back("treematch", "scotch", topology.kind() + " is not a tree");  // as TopoMatch does
-      return ScotchMapper::map_on_one_thread(problem, context);
+    for (const PE p : allowed) {
+      if (!tree_path(topology, p, path)) {
+        context.fall_back("treematch", "scotch", topology.kind() + " is not a tree");  // as TopoMatch does
+        return ScotchMapper::map_on_one_thread(problem, context);
+      }
+      unsorted.values.insert(unsorted.values.end(), path.begin(), path.end());
+      unsorted.offsets.push_back(static_cast<std::int64_t>(unsorted.values.size()));
     }
-    entries.emplace_back(std::move(path), p);
-  }
-  std::sort(entries.begin(), entries.end());
-  for (auto& [path, pe] : entries) {
-    trie.paths.push_back(std::move(path));
-    trie.pes.push_back(pe);
+    std::vector<std::size_t> order(allowed.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const auto pa = unsorted.path(a);
+      const auto pb = unsorted.path(b);
+      if (std::lexicographical_compare(pa.begin(), pa.end(), pb.begin(), pb.end())) return true;
+      if (std::lexicographical_compare(pb.begin(), pb.end(), pa.begin(), pa.end())) return false;
+      return allowed[a] < allowed[b];
+    });
+    trie.values.reserve(unsorted.values.size());
+    trie.offsets.reserve(order.size() + 1);
+    trie.pes.reserve(order.size());
+    for (const auto k : order) {
+      const auto p = unsorted.path(k);
+      trie.values.insert(trie.values.end(), p.begin(), p.end());
+      trie.offsets.push_back(static_cast<std::int64_t>(trie.values.size()));
+      trie.pes.push_back(allowed[k]);
+    }
   }
   const auto sym = problem.comm.symmetrized();
   std::vector<Rank> ranks(static_cast<std::size_t>(sym.num_ranks()));
