@@ -63,7 +63,7 @@ struct TreeMatchOptions {
   /// enumeration (TopoMatch's tau).
   std::int64_t tau = 30000;
   /// How sets of ranks are split: "auto" (multilevel bisection in jobs
-  /// above 65,536 ranks, the default), "flat" (greedy growing and FM over
+  /// above 262,144 ranks, the default), "flat" (greedy growing and FM over
   /// every set: the quality preset) or "multilevel".
   std::string bisection = "auto";
   /// Where TreeMatch's bottom-up grouping runs beside the top-down split on

@@ -171,7 +171,8 @@ TEST(TreeMatch, MultilevelBisectionKeepsExactSizesAndFindsTheStraightCut) {
 // The million-rank path's quality on a shuffled grid is the flat one's or
 // worse (docs/strategies.md): kept within bounds here so a regression in
 // the coarsening or refinement shows. 32x32x16 shuffled, halved: the plane
-// cuts 512 edges; flat finds it, multilevel within 1.7x.
+// cuts 512 edges; flat finds it, multilevel within 1.2x (1.64x before its
+// coarsest graph got unbounded FM passes).
 TEST(TreeMatch, MultilevelBisectionOnAShuffledGridStaysNearThePlane) {
   using tmap::strategies::Bisection;
   const auto sym = tmap::gen::shuffle_ranks(tmap::gen::stencil({32, 32, 16}, 7, 1), 1).symmetrized();
@@ -182,7 +183,7 @@ TEST(TreeMatch, MultilevelBisectionOnAShuffledGridStaysNearThePlane) {
   const auto [c, d] = tmap::strategies::bisect(sym, ranks, 8192, -1, Bisection::Multilevel);
   const auto cut = cut_between(sym, c, d);
   EXPECT_GE(cut, 512);
-  EXPECT_LE(cut, 512 * 17 / 10);
+  EXPECT_LE(cut, 512 * 12 / 10);
   RecordProperty("multilevel_cut_over_plane", std::to_string(static_cast<double>(cut) / 512.0));
 }
 

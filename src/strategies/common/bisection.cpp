@@ -11,13 +11,16 @@ namespace tmap::strategies {
 namespace {
 
 /// Bisection::Auto splits by multilevel bisection in jobs above this many
-/// ranks. On a million-rank stencil on Tianhe-3 treematch's grouping took
-/// 16.4 s flat and 5.2 s multilevel, for 6 % more hop-bytes (14 % on a
-/// shuffled one, 35 s against 18 s): the flat path's greedy growing from
+/// ranks. On a million-rank stencil on Tianhe-3 the default took 19.9 s
+/// flat and 9-10 s multilevel, for 4 % more hop-bytes (13 % on a shuffled
+/// one, 35 s against 25-28 s): the flat path's greedy growing from
 /// a peripheral vertex cuts grids along a plane whatever their numbering,
 /// which multilevel bisection does only when the numbering follows the
-/// grid (benchmarks/results/speed.md).
-constexpr std::int64_t kMultilevelJobs = 65536;
+/// grid (benchmarks/results/speed.md). At 131,072 tasks on 128 PEs (a
+/// 64x64x32 stencil, `-o 1024` on `tleaf 2 4 100 32 10`) it found the
+/// flat path's hop-bytes in a quarter of its time in natural order, but 37 %
+/// more shuffled: only jobs where the grouping runs alone take it.
+constexpr std::int64_t kMultilevelJobs = 262144;
 
 /// Multilevel bisection splits sets above this many ranks; smaller ones
 /// are split flat (greedy growing and FM over the whole set, three seeds).

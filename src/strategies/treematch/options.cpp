@@ -12,7 +12,7 @@ constexpr StrategyOption kTreeMatchOptions[] = {
      [](Context& c, std::string_view v) { c.treematch.tau = whole_value("tau", v, 0, 10000000); },
      [](const Context& c) { return std::to_string(c.treematch.tau); }},
     {"treematch-bisection",
-     "treematch: how sets of ranks are split: auto (multilevel in jobs above 65,536 ranks, default), flat (greedy "
+     "treematch: how sets of ranks are split: auto (multilevel in jobs above 262,144 ranks, default), flat (greedy "
      "growing and FM over every set: the quality preset) or multilevel",
      [](Context& c, std::string_view v) {
        if (v != "auto" && v != "flat" && v != "multilevel") {
