@@ -12,8 +12,8 @@ namespace {
 
 /// Bisection::Auto splits by multilevel bisection in jobs above this many
 /// ranks. On a million-rank stencil on Tianhe-3 the default took 19.9 s
-/// flat and 9-10 s multilevel, for 4 % more hop-bytes (13 % on a shuffled
-/// one, 35 s against 25-28 s): the flat path's greedy growing from
+/// flat and 8.6-8.8 s multilevel, for 3 % more hop-bytes (13 % on a
+/// shuffled one, 35 s against 24-30 s): the flat path's greedy growing from
 /// a peripheral vertex cuts grids along a plane whatever their numbering,
 /// which multilevel bisection does only when the numbering follows the
 /// grid (benchmarks/results/speed.md). At 131,072 tasks on 128 PEs (a

@@ -14,7 +14,7 @@ namespace tmap::strategies {
 
 /// How sets are split: flat (growing and FM over the whole set), by
 /// multilevel bisection (sets above 256 ranks), or auto (multilevel in jobs
-/// above 262,144 ranks: a million ranks in half the time, for 4-13 %
+/// above 262,144 ranks: a million ranks in half the time, for 3-13 %
 /// more hop-bytes on stencils).
 enum class Bisection { Auto, Flat, Multilevel };
 
