@@ -83,7 +83,11 @@ Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes
     }
     std::vector<char> locked(static_cast<std::size_t>(m), 0);
     detail::LazyHeap heaps[2];
-    for (std::int64_t v = 0; v < m; ++v) heaps[side[v] != 0 ? 1 : 0].push(gain[v], v);
+    // Heapified at once (the pop order is the entries' order, however built).
+    std::vector<std::pair<Volume, std::int64_t>> entries[2];
+    for (std::int64_t v = 0; v < m; ++v) entries[side[v] != 0 ? 1 : 0].emplace_back(gain[v], -v);
+    heaps[0].assign(std::move(entries[0]));
+    heaps[1].assign(std::move(entries[1]));
     auto move = [&](std::int64_t v) {
       side[v] = static_cast<char>(1 - side[v]);
       gain[v] = -gain[v];

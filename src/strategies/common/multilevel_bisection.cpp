@@ -287,8 +287,11 @@ std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t 
   std::vector<char> side(static_cast<std::size_t>(g.size()), 1);
   std::vector<Volume> to_part(static_cast<std::size_t>(g.size()), 0);
   LazyHeap heap;
-  for (std::int64_t v = 0; v < g.size(); ++v) heap.push(-g.total[v], v);
-  heap.push(std::numeric_limits<Volume>::max(), seed);
+  std::vector<std::pair<Volume, std::int64_t>> entries;
+  entries.reserve(static_cast<std::size_t>(g.size()) + 1);
+  for (std::int64_t v = 0; v < g.size(); ++v) entries.emplace_back(-g.total[v], -v);
+  entries.emplace_back(std::numeric_limits<Volume>::max(), -seed);
+  heap.assign(std::move(entries));
   auto key = [&](std::int64_t v) { return 2 * to_part[v] - g.total[v]; };
   for (std::int64_t w0 = 0; w0 < target;) {
     const auto v = heap.top([&](std::int64_t u, Volume k) {
