@@ -34,7 +34,7 @@ def main():
     ap.add_argument("--rows", default="", help="only rows whose 'n traffic machine' contains this text")
     ap.add_argument("extra", nargs="*", help="further tm-map arguments (after --)")
     args = ap.parse_args()
-    tm_map, tm_gen, tm_eval, tm_topo = (os.path.join(args.bin, t) for t in ("tm-map", "tm-gen", "tm-eval", "tm-topo"))
+    tm_map, tm_gen, tm_eval = (os.path.join(args.bin, t) for t in ("tm-map", "tm-gen", "tm-eval"))
     work = tempfile.mkdtemp(prefix="tmap-gate-")
     above, total_time, rows = [], 0.0, 0
     for row in json.load(open(args.peers)):

@@ -119,6 +119,11 @@ TEST(Config, BadFilesNameTheFileAndTheKey) {
             0U);
   EXPECT_EQ(load_error(R"({"tmap_config": 1, "options": {"seed": [1]}})"),
             "c.json: seed: expected a string or a number");
+  // A word among a few: every choice named, in order.
+  EXPECT_EQ(load_error(R"({"tmap_config": 1, "options": {"treematch-bisection": "half"}})"),
+            "c.json: treematch-bisection: 'half' is not auto, flat or multilevel");
+  EXPECT_EQ(load_error(R"({"tmap_config": 1, "options": {"auto-scotch": "gmap"}})"),
+            "c.json: auto-scotch: 'gmap' is not scotch+ or scotch");
   // A number past a double's range (found by fuzz_config): an input error,
   // not nlohmann's out_of_range escaping as an internal one.
   EXPECT_TRUE(load_error(R"({"tmap_config": 177e777777})").starts_with("c.json: not valid JSON: "))

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "strategies/common/option_values.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "strategies/scotch/scotch.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -97,20 +98,14 @@ constexpr StrategyOption kAutoOptions[] = {
      "auto: its Scotch candidate, scotch (one libscotch run, as gmap on one thread: default) or scotch+ (the "
      "portfolio of four runs: the quality preset)",
      [](Context& c, std::string_view v) {
-       if (v != "scotch+" && v != "scotch") {
-         throw ParameterError("auto-scotch: '" + std::string(v) + "' is not scotch+ or scotch");
-       }
-       c.auto_strategy.scotch = std::string(v);
+       c.auto_strategy.scotch = word_value("auto-scotch", v, {"scotch+", "scotch"});
      },
      [](const Context& c) { return c.auto_strategy.scotch; }},
     {"auto-treematch",
      "auto: treematch on trees always (default) or without-scotch (only where Scotch is not run, above 16,384 "
      "ranks: gmap's time)",
      [](Context& c, std::string_view v) {
-       if (v != "always" && v != "without-scotch") {
-         throw ParameterError("auto-treematch: '" + std::string(v) + "' is not always or without-scotch");
-       }
-       c.auto_strategy.treematch = std::string(v);
+       c.auto_strategy.treematch = word_value("auto-treematch", v, {"always", "without-scotch"});
      },
      [](const Context& c) { return c.auto_strategy.treematch; }},
 };

@@ -7,9 +7,7 @@
 // one sweep over its edges and its passes move only boundary vertices.
 #include <algorithm>
 #include <cstdlib>
-#include <functional>
 #include <limits>
-#include <queue>
 #include <utility>
 
 #include "strategies/common/bisection_graph.hpp"

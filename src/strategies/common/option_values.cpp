@@ -25,6 +25,17 @@ double real_value(std::string_view key, std::string_view text, double lo, double
   return value;
 }
 
+std::string word_value(std::string_view key, std::string_view text, std::initializer_list<std::string_view> words) {
+  std::string listed;
+  std::size_t k = 0;
+  for (const auto word : words) {
+    if (word == text) return std::string(text);
+    listed += (k == 0 ? "" : k + 1 == words.size() ? " or " : ", ") + std::string(word);
+    ++k;
+  }
+  throw ParameterError(std::string(key) + ": '" + std::string(text) + "' is not " + listed);
+}
+
 std::int64_t whole_or_default(std::string_view key, std::string_view text, std::int64_t lo, std::int64_t hi) {
   if (text == "default") return -1;
   return whole_value(key, text, lo, hi);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <string>
 #include <string_view>
 
 #include "tmap/mapper.hpp"
@@ -16,6 +18,11 @@ namespace tmap::strategies {
 /// A finite real number in [lo, hi]; ParameterError "KEY: 'TEXT' is not a finite
 /// number between LO and HI" otherwise (NaN and infinities included).
 [[nodiscard]] double real_value(std::string_view key, std::string_view text, double lo, double hi);
+
+/// One of `words`, as given; ParameterError "KEY: 'TEXT' is not A, B or C"
+/// otherwise.
+[[nodiscard]] std::string word_value(std::string_view key, std::string_view text,
+                                     std::initializer_list<std::string_view> words);
 
 /// whole_value, or -1 (the strategy's own default) for the word "default".
 [[nodiscard]] std::int64_t whole_or_default(std::string_view key, std::string_view text, std::int64_t lo,

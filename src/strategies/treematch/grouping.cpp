@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <map>
 #include <numeric>
-#include <thread>
 
 #include "strategies/common/bisection.hpp"
+#include "util/parallel.hpp"
 
 namespace tmap::treematch {
 
@@ -174,23 +173,9 @@ Groups partition(const CommMatrix& g, std::int64_t a, strategies::Bisection how,
     const auto& right = halves.second;
     Groups first;
     Groups second;
-    if (budget > 1) {
-      std::exception_ptr error;
-      {
-        const std::jthread helper([&] {
-          try {
-            second = self(self, right, budget / 2);
-          } catch (...) {
-            error = std::current_exception();
-          }
-        });
-        first = self(self, left, budget - budget / 2);
-      }
-      if (error) std::rethrow_exception(error);
-    } else {
-      first = self(self, left, 1);
-      second = self(self, right, 1);
-    }
+    detail::run_both(
+        budget > 1, [&] { first = self(self, left, budget - budget / 2); },
+        [&] { second = self(self, right, std::max(1, budget / 2)); });
     first.insert(first.end(), std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()));
     return first;
   };

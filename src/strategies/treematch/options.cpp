@@ -1,7 +1,6 @@
 // treematch's options (a row of the strategy table).
 #include "strategies/common/option_values.hpp"
 #include "strategies/treematch/treematch.hpp"
-#include "tmap/error.hpp"
 
 namespace tmap::strategies {
 
@@ -15,20 +14,14 @@ constexpr StrategyOption kTreeMatchOptions[] = {
      "treematch: how sets of ranks are split: auto (multilevel in jobs above 262,144 ranks, default), flat (greedy "
      "growing and FM over every set: the quality preset) or multilevel",
      [](Context& c, std::string_view v) {
-       if (v != "auto" && v != "flat" && v != "multilevel") {
-         throw ParameterError("treematch-bisection: '" + std::string(v) + "' is not auto, flat or multilevel");
-       }
-       c.treematch.bisection = std::string(v);
+       c.treematch.bisection = word_value("treematch-bisection", v, {"auto", "flat", "multilevel"});
      },
      [](const Context& c) { return c.treematch.bisection; }},
     {"treematch-grouping",
      "treematch: where its bottom-up grouping runs beside the top-down split on full trees: auto (above 16,384 "
      "ranks, default) or always (the quality preset)",
      [](Context& c, std::string_view v) {
-       if (v != "auto" && v != "always") {
-         throw ParameterError("treematch-grouping: '" + std::string(v) + "' is not auto or always");
-       }
-       c.treematch.grouping = std::string(v);
+       c.treematch.grouping = word_value("treematch-grouping", v, {"auto", "always"});
      },
      [](const Context& c) { return c.treematch.grouping; }},
 };

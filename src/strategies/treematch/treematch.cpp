@@ -16,6 +16,7 @@
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
 #include "tmap/topology_views.hpp"
+#include "util/parallel.hpp"
 
 namespace tmap::strategies {
 
@@ -129,23 +130,9 @@ class Placer {
     const auto parts = strategies::bisect(sym_, ranks, left, -1, how_);
     const auto& a = parts.first;
     const auto& b = parts.second;
-    if (budget <= 1) {
-      split(children, first, mid, depth, a, 1);
-      split(children, mid, last, depth, b, 1);
-      return;
-    }
-    std::exception_ptr error;
-    {
-      const std::jthread helper([&] {
-        try {
-          split(children, mid, last, depth, b, budget / 2);
-        } catch (...) {
-          error = std::current_exception();
-        }
-      });
-      split(children, first, mid, depth, a, budget - budget / 2);
-    }
-    if (error) std::rethrow_exception(error);
+    detail::run_both(
+        budget > 1, [&] { split(children, first, mid, depth, a, budget - budget / 2); },
+        [&] { split(children, mid, last, depth, b, std::max(1, budget / 2)); });
   }
 
   const CommMatrix& sym_;
