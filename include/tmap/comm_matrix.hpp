@@ -75,7 +75,21 @@ class CommMatrix {
   /// strategies' view), but for gen::shuffle_ranks (the same job).
   [[nodiscard]] std::span<const CommPhase> phases() const noexcept;
 
-  /// Same entries and same phases.
+  /// Each rank's weight: the work it brings to its PE (a graph's vertex
+  /// loads), which --imbalance balances; empty when every rank weighs 1
+  /// (the matrix formats). Kept by symmetrized() and shuffle_ranks.
+  [[nodiscard]] std::span<const Volume> rank_weights() const noexcept;
+  /// Rank i's weight (1 without weights).
+  [[nodiscard]] Volume rank_weight(Rank i) const noexcept { return weights_ ? (*weights_)[i] : 1; }
+  /// The sum of the ranks' weights (n without weights; InputError past 2^63-1).
+  [[nodiscard]] Volume total_rank_weight() const;
+  /// Do ranks weigh differently (some weight differs from another)?
+  [[nodiscard]] bool has_unequal_weights() const noexcept;
+  /// This matrix with these weights, one per rank, each >= 0 (InputError
+  /// otherwise); an empty vector drops them.
+  [[nodiscard]] CommMatrix with_rank_weights(std::vector<Volume> weights) const;
+
+  /// Same entries, same phases and same weights.
   friend bool operator==(const CommMatrix& a, const CommMatrix& b);
 
  private:
@@ -85,6 +99,8 @@ class CommMatrix {
   std::vector<Volume> volume_;
   /// Shared: copies of a matrix (strategies take several) share its phases.
   std::shared_ptr<const std::vector<CommPhase>> phases_;
+  /// Shared as the phases are; null = every rank weighs 1.
+  std::shared_ptr<const std::vector<Volume>> weights_;
 };
 
 /// One phase of a traffic: what every rank sends in it, run `repeat` times

@@ -45,6 +45,7 @@ struct JobWords {
   std::string scheduler = "--alloc-from-env";
   std::string constraints = "--constraints";
   std::string oversubscription = "-o";
+  std::string imbalance = "--imbalance";
   std::string cpus_per_rank = "--cpus-per-rank";
   std::string pes_per_node = "--pes-per-node";
   std::string het_group = "--het-group";
@@ -96,7 +97,8 @@ struct TrafficSource {
 
 /// Where ranks may go: everywhere, the nodes of a host list or id ranges,
 /// the scheduler's allocation (Slurm's, PBS's), a file of PE ids, or PE ids
-/// given; with `oversubscription` ranks per PE.
+/// given; with `oversubscription` ranks per PE, or balanced by load
+/// (`imbalance`: Constraints::balanced, -o's K then a count cap when above 1).
 struct AllocationSource {
   enum class Kind { Everywhere, Hosts, Scheduler, PeFile, Pes };
   Kind kind = Kind::Everywhere;
@@ -104,6 +106,7 @@ struct AllocationSource {
   std::string pe_file;  ///< PeFile: white-space separated PE ids
   std::vector<PE> pes;  ///< Pes
   std::int64_t oversubscription = 1;
+  std::optional<double> imbalance;
   std::optional<std::int64_t> cpus_per_rank;
   std::optional<int> het_group;  ///< Scheduler: one group of a heterogeneous job
 };
@@ -149,7 +152,7 @@ struct JobSpec {
 /// a job as text (the C API's tmap_job_set, the MPI layer's variables):
 /// machine, hwloc-xml, node (appends), host-names, hosts, host-pattern,
 /// pes-per-node, comm, comm-format, alloc (a host list), alloc-from-env
-/// ("1"), constraints (a file), oversubscription, cpus-per-rank,
+/// ("1"), constraints (a file), oversubscription, imbalance, cpus-per-rank,
 /// het-group, preset, config, strategy, format, slots (core or pu),
 /// program, and any configuration option key (seed, objective, refine,
 /// ...). ParameterError naming the key for an unknown key or a bad value.

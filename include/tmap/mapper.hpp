@@ -292,6 +292,9 @@ enum StrategyTraits : unsigned {
   /// front ends run it there; in one process it maps as its counterpart,
   /// and --compare all leaves it out (it would repeat that row).
   kDistributed = 1U << 3,
+  /// Balances ranks of unequal weight by load (--imbalance): other
+  /// strategies hand such problems to auto, saying so.
+  kBalancesLoad = 1U << 4,
 };
 
 /// One option of a strategy: `key` is tm-map's flag without "--" and the C

@@ -35,6 +35,16 @@ enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Ma
 /// Every format's name, in the table's order (what --format accepts).
 [[nodiscard]] std::vector<std::string> mapping_format_names();
 
+/// How the ranks' weights fall on the PEs, where a job is balanced by load
+/// (--imbalance) or its ranks carry weights: JSON "loads".
+struct LoadReport {
+  Volume limit = 0;        ///< the most a PE may hold (0: no load limit)
+  Volume max_load = 0;     ///< the heaviest PE's load
+  double average = 0.0;    ///< total weight / allowed PEs
+  double imbalance = 0.0;  ///< max_load / average - 1
+  double asked = -1.0;     ///< --imbalance's EPS, negative when not given
+};
+
 /// What goes along with a mapping in the richer formats.
 struct MappingReport {
   std::string strategy;
@@ -68,6 +78,8 @@ struct MappingReport {
   /// a graph edge counts at both ends), by node index: where two mappings
   /// of one allocation differ. The JSON's "node_traffic": [[node, bytes]].
   std::vector<std::pair<NodeId, Volume>> node_traffic;
+  /// The PEs' loads, where ranks carry weights or --imbalance was given.
+  std::optional<LoadReport> loads;
   /// What the run said a user must know (e.g. scotch repaired Scotch's
   /// overfull PEs); the JSON's "notes".
   std::vector<std::string> notes;

@@ -142,6 +142,7 @@ CommMatrix CommMatrix::symmetrized() const {
     }
     s.row_begin_[i + 1] = static_cast<std::int64_t>(s.column_.size());
   }
+  s.weights_ = weights_;  // the same ranks: the same work
   return s;
 }
 
@@ -177,9 +178,46 @@ std::span<const CommPhase> CommMatrix::phases() const noexcept {
   return *phases_;
 }
 
+std::span<const Volume> CommMatrix::rank_weights() const noexcept {
+  if (!weights_) return {};
+  return *weights_;
+}
+
+Volume CommMatrix::total_rank_weight() const {
+  if (!weights_) return n_;
+  Volume total = 0;
+  for (const Volume w : *weights_) {
+    if (__builtin_add_overflow(total, w, &total)) throw InputError("the ranks' weights sum past 2^63-1");
+  }
+  return total;
+}
+
+bool CommMatrix::has_unequal_weights() const noexcept {
+  if (!weights_ || weights_->empty()) return false;
+  const Volume first = weights_->front();
+  return std::ranges::any_of(*weights_, [first](Volume w) { return w != first; });
+}
+
+CommMatrix CommMatrix::with_rank_weights(std::vector<Volume> weights) const {
+  CommMatrix weighted = *this;
+  if (weights.empty()) {
+    weighted.weights_.reset();
+    return weighted;
+  }
+  if (static_cast<Rank>(weights.size()) != n_) {
+    throw InputError(std::to_string(weights.size()) + " rank weights for " + std::to_string(n_) + " ranks");
+  }
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    if (weights[i] < 0)
+      throw InputError("rank " + std::to_string(i) + " has a negative weight, " + std::to_string(weights[i]));
+  }
+  weighted.weights_ = std::make_shared<const std::vector<Volume>>(std::move(weights));
+  return weighted;
+}
+
 bool operator==(const CommMatrix& a, const CommMatrix& b) {
   if (a.n_ != b.n_ || a.row_begin_ != b.row_begin_ || a.column_ != b.column_ || a.volume_ != b.volume_) return false;
-  return std::ranges::equal(a.phases(), b.phases());
+  return std::ranges::equal(a.phases(), b.phases()) && std::ranges::equal(a.rank_weights(), b.rank_weights());
 }
 
 }  // namespace tmap

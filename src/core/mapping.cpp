@@ -1,6 +1,7 @@
 #include "tmap/mapping.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "tmap/error.hpp"
@@ -102,6 +103,83 @@ void validate_mapping(std::span<const PE> mapping, std::int64_t num_ranks, const
     if (++load[static_cast<std::size_t>(it - allowed.begin())] > constraints.capacity()) {
       throw InternalError("PE " + std::to_string(mapping[r]) + " holds more than " +
                           std::to_string(constraints.capacity()) + " ranks");
+    }
+  }
+}
+
+Constraints Constraints::balanced(std::span<const Volume> weights, std::int64_t num_ranks, double imbalance,
+                                  std::int64_t count_cap) const {
+  if (!(imbalance >= 0.0 && imbalance <= 1e6)) {
+    throw InputError("--imbalance: EPS must be between 0 and 1e6, found " + std::to_string(imbalance));
+  }
+  if (!weights.empty() && static_cast<std::int64_t>(weights.size()) != num_ranks) {
+    throw InternalError("balanced: weights for another rank count");
+  }
+  Constraints c = *this;
+  c.imbalance_ = imbalance;
+  const auto pes = static_cast<Volume>(allowed_.size());
+  if (pes == 0 || num_ranks == 0) return c;
+  Volume total = 0;
+  Volume heaviest = 0;
+  for (std::int64_t r = 0; r < num_ranks; ++r) {
+    const Volume w = weights.empty() ? 1 : weights[static_cast<std::size_t>(r)];
+    if (__builtin_add_overflow(total, w, &total)) throw InputError("the ranks' weights sum past 2^63-1");
+    heaviest = std::max(heaviest, w);
+  }
+  const std::int64_t count_limit = count_cap > 0 ? count_cap : num_ranks;
+  if (total == 0) {  // nothing to balance: the count alone
+    c.capacity_ = count_limit;
+    return c;
+  }
+  const Volume average = total / pes + (total % pes != 0 ? 1 : 0);
+  const long double limit =
+      std::floor((1.0L + static_cast<long double>(imbalance)) * static_cast<long double>(average));
+  c.load_limit_ = limit >= 9.2e18L ? total : std::max<Volume>(1, static_cast<Volume>(limit));
+  if (heaviest > c.load_limit_) {
+    std::int64_t which = 0;
+    while (weights[static_cast<std::size_t>(which)] != heaviest) ++which;
+    throw InputError("--imbalance: rank " + std::to_string(which) + " weighs " + std::to_string(heaviest) +
+                     ", more than a PE may hold: (1 + " + std::to_string(imbalance) + ") x " + std::to_string(average) +
+                     " (the average load of the " + std::to_string(pes) + " PEs) = " + std::to_string(c.load_limit_));
+  }
+  // How many ranks fit one PE at most: the lightest ones, summed.
+  std::vector<Volume> sorted(weights.begin(), weights.end());
+  if (sorted.empty()) sorted.assign(static_cast<std::size_t>(num_ranks), 1);
+  std::sort(sorted.begin(), sorted.end());
+  std::int64_t fit = 0;
+  for (Volume sum = 0; fit < num_ranks && sum + sorted[static_cast<std::size_t>(fit)] <= c.load_limit_; ++fit) {
+    sum += sorted[static_cast<std::size_t>(fit)];
+  }
+  c.capacity_ = std::max<std::int64_t>(1, std::min(count_limit, fit));
+  return c;
+}
+
+bool balances_load(std::span<const Volume> weights, const Constraints& constraints) {
+  if (constraints.load_limit() == 0 || weights.empty()) return false;
+  return std::ranges::any_of(weights, [first = weights.front()](Volume w) { return w != first; });
+}
+
+std::vector<Volume> pe_loads(std::span<const PE> mapping, std::span<const Volume> weights,
+                             const Constraints& constraints) {
+  const auto allowed = constraints.allowed_pes();
+  std::vector<Volume> load(allowed.size(), 0);
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    const auto it = std::lower_bound(allowed.begin(), allowed.end(), mapping[r]);
+    if (it == allowed.end() || *it != mapping[r]) continue;
+    load[static_cast<std::size_t>(it - allowed.begin())] += weights.empty() ? 1 : weights[r];
+  }
+  return load;
+}
+
+void validate_mapping(std::span<const PE> mapping, std::span<const Volume> weights, std::int64_t num_ranks,
+                      const Constraints& constraints) {
+  validate_mapping(mapping, num_ranks, constraints);
+  if (!balances_load(weights, constraints)) return;
+  const auto loads = pe_loads(mapping, weights, constraints);
+  for (std::size_t p = 0; p < loads.size(); ++p) {
+    if (loads[p] > constraints.load_limit()) {
+      throw InternalError("PE " + std::to_string(constraints.allowed_pes()[p]) + " holds a load of " +
+                          std::to_string(loads[p]) + ", above its limit " + std::to_string(constraints.load_limit()));
     }
   }
 }

@@ -136,11 +136,16 @@ CommMatrix renumbered(const CommMatrix& comm, const std::vector<Rank>& pi) {
 
 CommMatrix shuffle_ranks(const CommMatrix& comm, std::uint64_t seed) {
   const auto pi = shuffle_permutation(comm.num_ranks(), seed);
-  if (comm.phases().empty()) return renumbered(comm, pi);
-  // The same job renumbered: its phases too.
+  // The same job renumbered: its phases and its weights too.
+  std::vector<Volume> weights;
+  if (!comm.rank_weights().empty()) {
+    weights.resize(comm.rank_weights().size());
+    for (Rank i = 0; i < comm.num_ranks(); ++i) weights[pi[i]] = comm.rank_weight(i);
+  }
+  if (comm.phases().empty()) return renumbered(comm, pi).with_rank_weights(std::move(weights));
   std::vector<CommPhase> phases;
   for (const auto& phase : comm.phases()) phases.push_back({renumbered(phase.traffic, pi), phase.repeat});
-  return CommMatrix::from_phases(comm.num_ranks(), std::move(phases));
+  return CommMatrix::from_phases(comm.num_ranks(), std::move(phases)).with_rank_weights(std::move(weights));
 }
 
 }  // namespace tmap::gen

@@ -163,9 +163,12 @@ std::string format_comm(const CommMatrix& comm, CommFormat format) {
       }
       break;
     case CommFormat::ScotchGraph: {
+      // Vertex loads only where the ranks carry weights (gmap reads them).
       const auto g = edge_loads(comm);
-      fmt::format_to(it, "0\n{} {}\n0 010\n", n, g.num_entries());
+      const bool weighted = !comm.rank_weights().empty();
+      fmt::format_to(it, "0\n{} {}\n0 {}\n", n, g.num_entries(), weighted ? "011" : "010");
       for (Rank i = 0; i < n; ++i) {
+        if (weighted) fmt::format_to(it, "{} ", comm.rank_weight(i));
         fmt::format_to(it, "{}", g.targets(i).size());
         for (std::size_t k = 0; k < g.targets(i).size(); ++k) {
           fmt::format_to(it, " {} {}", g.volumes(i)[k], g.targets(i)[k]);
@@ -176,8 +179,10 @@ std::string format_comm(const CommMatrix& comm, CommFormat format) {
     }
     case CommFormat::MetisGraph: {
       const auto g = edge_loads(comm);
-      fmt::format_to(it, "{} {} 001\n", n, g.num_entries() / 2);
+      const bool weighted = !comm.rank_weights().empty();
+      fmt::format_to(it, "{} {} {}\n", n, g.num_entries() / 2, weighted ? "011" : "001");
       for (Rank i = 0; i < n; ++i) {
+        if (weighted) fmt::format_to(it, "{}{}", comm.rank_weight(i), g.targets(i).empty() ? "" : " ");
         for (std::size_t k = 0; k < g.targets(i).size(); ++k) {
           fmt::format_to(it, "{}{} {}", k == 0 ? "" : " ", g.targets(i)[k] + 1, g.volumes(i)[k]);
         }

@@ -11,7 +11,19 @@
 
 namespace tmap::detail {
 
-namespace {}
+namespace {
+
+/// The graph with its vertex weights, whose sum must fit (every balance
+/// sums them).
+CommMatrix with_weights(CommMatrix graph, std::vector<Volume> weights, const std::string& origin) {
+  Volume total = 0;
+  for (const Volume w : weights) {
+    if (__builtin_add_overflow(total, w, &total)) throw InputError(origin, "the vertex weights sum past 2^63-1");
+  }
+  return graph.with_rank_weights(std::move(weights));
+}
+
+}  // namespace
 
 CommMatrix graph_to_matrix(Rank n, std::vector<Arc> arcs, const std::vector<std::int64_t>& line_of_vertex,
                            const std::string& origin, std::int64_t base) {
@@ -70,6 +82,7 @@ CommMatrix parse_scotch_graph(std::string_view text, const std::string& origin) 
 
   std::vector<std::int64_t> line_of_vertex(static_cast<std::size_t>(n));
   std::vector<std::int64_t> label_of(labels ? static_cast<std::size_t>(n) : 0);
+  std::vector<Volume> weights(vertex_loads ? static_cast<std::size_t>(n) : 0);
   struct RawArc {
     Rank from;
     std::int64_t end;
@@ -87,7 +100,7 @@ CommMatrix parse_scotch_graph(std::string_view text, const std::string& origin) 
       line_of_vertex[v] = in.line();
     }
     if (vertex_loads) {
-      in.expect_int(who + " load", 0, kAny);
+      weights[v] = in.expect_int(who + " load", 0, kAny);
       if (!labels) line_of_vertex[v] = in.line();
     }
     degree = in.expect_int(who + " degree", 0, arc_count);
@@ -132,7 +145,7 @@ CommMatrix parse_scotch_graph(std::string_view text, const std::string& origin) 
     }
     arcs.push_back({r.from, to, r.load});
   }
-  return graph_to_matrix(n, std::move(arcs), line_of_vertex, origin, base);
+  return with_weights(graph_to_matrix(n, std::move(arcs), line_of_vertex, origin, base), std::move(weights), origin);
 }
 
 CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
@@ -175,6 +188,8 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
   const auto ncon = head.size() > 3 ? parse_int_in(head[3], 1, 1024, "ncon", origin, at) : 1;
 
   std::vector<std::int64_t> line_of_vertex(static_cast<std::size_t>(n));
+  // With several constraints (ncon), the first weight is the one balanced.
+  std::vector<Volume> weights(vertex_weights ? static_cast<std::size_t>(n) : 0);
   std::vector<Arc> arcs;
   arcs.reserve(static_cast<std::size_t>(2 * m));
   for (Rank v = 0; v < n; ++v) {
@@ -190,8 +205,11 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
     std::size_t k = 0;
     const std::size_t skip = (sizes ? 1 : 0) + (vertex_weights ? static_cast<std::size_t>(ncon) : 0);
     if (t.size() < skip) throw InputError(origin, here, "missing vertex size or weights");
-    for (; k < skip; ++k)
-      parse_int_in(t[k], 0, std::numeric_limits<std::int64_t>::max(), "vertex weight", origin, here);
+    for (; k < skip; ++k) {
+      const auto value = parse_int_in(t[k], 0, std::numeric_limits<std::int64_t>::max(),
+                                      sizes && k == 0 ? "vertex size" : "vertex weight", origin, here);
+      if (vertex_weights && k == (sizes ? 1U : 0U)) weights[v] = value;
+    }
     const std::size_t step = edge_weights ? 2 : 1;
     if ((t.size() - skip) % step != 0) throw InputError(origin, here, "a neighbour is missing its edge weight");
     for (; k < t.size(); k += step) {
@@ -208,7 +226,7 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
     throw InputError(origin, "the header announces " + std::to_string(m) + " edges but the vertex lines hold " +
                                  std::to_string(arcs.size()) + " edge ends (each edge appears twice)");
   }
-  return graph_to_matrix(n, std::move(arcs), line_of_vertex, origin, 1);
+  return with_weights(graph_to_matrix(n, std::move(arcs), line_of_vertex, origin, 1), std::move(weights), origin);
 }
 
 }  // namespace tmap::detail

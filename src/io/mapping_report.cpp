@@ -1,5 +1,6 @@
 // What a mapping costs, as the reports show it: one function for the tools'
 // runs, their --compare-file mappings and the library's callers.
+#include <algorithm>
 #include <map>
 
 #include "tmap/comm_matrix.hpp"
@@ -38,6 +39,19 @@ MappingReport describe_mapping(const Problem& problem, std::span<const PE> mappi
         ObjectiveMeter(problem.comm, problem.topology, Objective::Time, link_bandwidths)(mapping).value;
   }
   report.node_traffic = node_traffic(problem.comm, problem.topology, mapping);
+  const auto& c = problem.constraints;
+  if (!problem.comm.rank_weights().empty() || c.imbalance() >= 0.0) {
+    LoadReport loads;
+    const auto per_pe = pe_loads(mapping, problem.comm.rank_weights(), c);
+    for (const Volume load : per_pe) loads.max_load = std::max(loads.max_load, load);
+    loads.limit = c.load_limit();
+    loads.average = c.allowed_pes().empty() ? 0.0
+                                            : static_cast<double>(problem.comm.total_rank_weight()) /
+                                                  static_cast<double>(c.allowed_pes().size());
+    loads.imbalance = loads.average > 0.0 ? static_cast<double>(loads.max_load) / loads.average - 1.0 : 0.0;
+    loads.asked = c.imbalance();
+    report.loads = loads;
+  }
   return report;
 }
 

@@ -90,6 +90,11 @@ nlohmann::ordered_json mapping_tree(std::span<const PE> mapping, const MappingRe
     for (const auto& [node, bytes] : r.node_traffic) nodes.push_back({node, bytes});
     j["node_traffic"] = std::move(nodes);
   }
+  if (r.loads) {
+    const auto& l = *r.loads;
+    j["loads"] = {{"limit", l.limit}, {"max_load", l.max_load}, {"average", l.average}, {"imbalance", l.imbalance}};
+    if (l.asked >= 0.0) j["loads"]["asked"] = l.asked;
+  }
   j["mapping"] = std::vector<PE>(mapping.begin(), mapping.end());
   return j;
 }

@@ -187,6 +187,14 @@ const Constraints& Job::constraints() {
     s.constraints =
         s.in_words([&] { return job_constraints(t, allocation ? &*allocation : nullptr, slots, a.oversubscription); });
   }
+  if (a.imbalance) {
+    // Balanced by load: -o's K stays a count cap when the user gave one.
+    const auto& comm = traffic();
+    s.constraints = s.in_words([&] {
+      return s.constraints->balanced(comm.rank_weights(), comm.num_ranks(), *a.imbalance,
+                                     a.oversubscription > 1 ? a.oversubscription : 0);
+    });
+  }
   return *s.constraints;
 }
 

@@ -80,6 +80,15 @@ void set_job_field(JobSpec& spec, std::string_view key, std::string_view value) 
       a.pe_file = text;
     } else if (key == "oversubscription") {
       a.oversubscription = whole(key, value, 1, kMaxRanks);
+    } else if (key == "imbalance") {
+      double eps = -1.0;
+      const auto* end = value.data() + value.size();
+      const auto [at, error] = std::from_chars(value.data(), end, eps);
+      if (error != std::errc{} || at != end || !(eps >= 0.0 && eps <= 1e6)) {
+        throw ParameterError(std::string(key) + ": '" + text +
+                             "' is not a number from 0 to 1e6 (0.03: 3 % above the average load)");
+      }
+      a.imbalance = eps;
     } else if (key == "cpus-per-rank") {
       a.cpus_per_rank = whole(key, value, 1, 1 << 20);
     } else if (key == "het-group") {

@@ -23,6 +23,7 @@ JobWords JobWords::python() {
   w.alloc = "alloc";
   w.constraints = "allowed";
   w.oversubscription = "oversubscription";
+  w.imbalance = "imbalance";
   w.cpus_per_rank = "cpus_per_rank";
   w.pes_per_node = "pes_per_node";
   w.het_group = "het_group";
@@ -43,7 +44,7 @@ namespace {
 
 /// Each field's key (set_job_field's) and its word: one table for the
 /// front ends' words and for saying the library's messages in them.
-constexpr std::array<std::pair<std::string_view, std::string JobWords::*>, 12> kFields{{
+constexpr std::array<std::pair<std::string_view, std::string JobWords::*>, 13> kFields{{
     {"machine", &JobWords::topology},
     {"node", &JobWords::node},
     {"host-names", &JobWords::host_names},
@@ -53,6 +54,7 @@ constexpr std::array<std::pair<std::string_view, std::string JobWords::*>, 12> k
     {"alloc-from-env", &JobWords::scheduler},
     {"constraints", &JobWords::constraints},
     {"oversubscription", &JobWords::oversubscription},
+    {"imbalance", &JobWords::imbalance},
     {"cpus-per-rank", &JobWords::cpus_per_rank},
     {"pes-per-node", &JobWords::pes_per_node},
     {"het-group", &JobWords::het_group},

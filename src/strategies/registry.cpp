@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 #include <vector>
 
 #include "strategies/auto/auto.hpp"
 #include "strategies/best/best.hpp"
+#include "strategies/common/balanced_moves.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "strategies/greedy/greedy.hpp"
 #include "strategies/grid2d/grid2d.hpp"
@@ -34,6 +36,9 @@ namespace tmap {
 
 namespace {
 
+/// Most passes of moves within the load limit after a strategy.
+constexpr std::int64_t kBalancedPasses = 16;
+
 template <typename T>
 std::unique_ptr<Mapper> make() {
   return std::make_unique<T>();
@@ -48,7 +53,7 @@ const std::vector<StrategyInfo>& rows() {
       {"roundrobin", "ranks dealt cyclically over the allowed nodes", make<strategies::RoundRobinMapper>, 0, 2},
       {"random", "a uniformly random placement from --seed", make<strategies::RandomMapper>},
       {"scotch", "Scotch's static mapping through libscotch, exactly as scotch_gmap -Cd -cb (the Scotch baseline)",
-       make<strategies::ScotchMapper>, 0, 0, strategies::scotch_options()},
+       make<strategies::ScotchMapper>, kBalancesLoad, 0, strategies::scotch_options()},
       {"ptscotch",
        "PT-Scotch where the graph lives, under MPI (tm-pmap -s ptscotch, TMAP_STRATEGY=ptscotch); in one process "
        "as scotch",
@@ -66,7 +71,7 @@ const std::vector<StrategyInfo>& rows() {
       {"rcm", "reverse Cuthill-McKee orders of the traffic and of the machine, matched (Hoefler-Snir)",
        make<strategies::RcmMapper>, 0, 3},
       {"rb", "Hoefler-Snir recursive bisection: machine and traffic cut in halves together (--rb-passes)",
-       make<strategies::RecursiveBisectionMapper>, 0, 0, strategies::rb_options()},
+       make<strategies::RecursiveBisectionMapper>, kBalancesLoad, 0, strategies::rb_options()},
       {"umpa-greedy", "Deveci et al. Algorithm 1: BFS-driven greedy mapping, N_BFS in {0, 1}",
        make<strategies::UmpaGreedyMapper>},
       {"umpa-wh", "umpa-greedy + Algorithm 2: weighted-hop swap refinement (Delta = 8)", make<strategies::UmpaWhMapper>,
@@ -89,7 +94,7 @@ const std::vector<StrategyInfo>& rows() {
       {"auto",
        "the lowest of scotch+, treematch and tiles (tree machines), geometric (stencils on grids), greedy (phases, "
        "by time) and in-order (the default: never worse than in-order)",
-       make<strategies::AutoMapper>, 0, 0, strategies::auto_options()},
+       make<strategies::AutoMapper>, kBalancesLoad, 0, strategies::auto_options()},
   };
   return table;
 }
@@ -185,14 +190,62 @@ void after_construction(std::string_view who, const Problem& problem, Mapping& m
   }
 }
 
+/// After a strategy, where ranks of unequal weight are balanced by load:
+/// every PE brought within its limits (Scotch's mapping may exceed them),
+/// then, where a refinement was asked, moves within the limits (the slot
+/// refinements would swap ranks of unequal weight). The objective's own
+/// refinement swaps ranks too: it is left out, said so.
+void finish_balanced(std::string_view who, const Problem& problem, Mapping& mapping, const Run& context,
+                     StageStats& stages) {
+  const auto before = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+  const auto start = std::chrono::steady_clock::now();
+  const bool refine = context.refine.kind != RefineKind::None && !context.stopped();
+  const auto stats = strategies::balance_and_refine(problem.comm.symmetrized(), problem.topology, problem.constraints,
+                                                    mapping, refine ? kBalancedPasses : 0);
+  if (stats.repaired > 0) {
+    context.note(1, fmt::format("{}: {} rank(s) moved to bring every PE within its load limit of {} (--imbalance)", who,
+                                stats.repaired, problem.constraints.load_limit()));
+  }
+  if (refine) {
+    RefineStats refined;
+    refined.before = before;
+    refined.after = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    refined.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    refined.iterations = stats.passes;
+    refined.swaps = stats.moves;
+    refined.method = "moves within the load limit";
+    context.note(
+        1, fmt::format("{}: --refine {} runs as moves within the load limit (ranks of unequal weight); {} -> {}", who,
+                       refine_kind_name(context.refine.kind), refined.before, refined.after));
+    stages.refine = refined;
+  }
+  if (context.measured_objective() != Objective::HopBytes) {
+    context.note(1, std::string(who) +
+                        ": the objective's refinement swaps ranks of equal weight only; left out "
+                        "where ranks of unequal weight are balanced by load");
+  }
+  validate_mapping(mapping, problem.comm.rank_weights(), problem.comm.num_ranks(), problem.constraints);
+}
+
 }  // namespace
 
 Mapping map_with(std::string_view strategy, const Problem& problem, const Run& given, StageStats& stages) {
   stages = {};
-  const auto& info = find_strategy(strategy);
+  const StrategyInfo* row = &find_strategy(strategy);
   const Run context = stage_context(problem, given);
+  const bool by_load = balances_load(problem.comm.rank_weights(), problem.constraints);
+  if (by_load && !row->has(kBalancesLoad)) {
+    context.fall_back(row->name, "auto",
+                      "ranks of unequal weight balanced by load (--imbalance) are mapped by scotch and auto only");
+    row = &find_strategy("auto");
+  }
+  const auto& info = *row;
   context.report({.stage = info.name, .detail = "started", .fraction = 0.0});
   auto mapping = info.make()->map(problem, context);
+  if (by_load) {
+    finish_balanced(info.name, problem, mapping, context, stages);
+    return mapping;
+  }
   validate_mapping(mapping, problem.comm.num_ranks(), problem.constraints);
   const auto hop_bytes = [&] {
     return context.hooks.progress ? evaluate(problem.comm, problem.topology, mapping).hop_bytes : -1;
@@ -209,6 +262,10 @@ Mapping refine_from(Mapping start, const Problem& problem, const Run& given, Sta
     validate_mapping(start, problem.comm.num_ranks(), problem.constraints);
   } catch (const InternalError& e) {  // the caller's input, not our bug
     throw InputError(std::string("the starting mapping: ") + e.what());
+  }
+  if (balances_load(problem.comm.rank_weights(), problem.constraints)) {
+    finish_balanced("the given mapping", problem, start, context, stages);
+    return start;
   }
   after_construction("the given mapping", problem, start, context, true, stages);
   return start;

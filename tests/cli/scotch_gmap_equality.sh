@@ -108,15 +108,33 @@ same "tm-map -c MATRIX with loads past 2^31 vs gmap on its .grf" gmap.map tmap.m
 # and tm-map and tm-gmap run it on one thread: gmap's mapping, no crash.
 "$bin/tm-gen" stencil2d --dims 64x64 --volume 10000000 --shuffle 3 --output heavy.grf
 echo "tleaf 3 16 20 4 10 64 1" > tleaf4096.tgt
-SCOTCH_PTHREAD_NUMBER=1 scotch_gmap -Cd -cb heavy.grf tleaf4096.tgt gmap.map
 # gmap's mapping puts two ranks on 4 PEs here: tm-map and tm-gmap move 4,
 # say so, and write gmap's line everywhere else.
-"$bin/tm-map" -t tleaf4096.tgt -c heavy.grf -s scotch --format scotch --output tmap.map -v 2> heavy.err
-grep -q "4 rank(s) moved to free slots" heavy.err
-test "$(diff gmap.map tmap.map | grep -c '^<')" -eq 4
-"$bin/tm-gmap" -Cd -cb heavy.grf tleaf4096.tgt tm-gmap.map 2> heavy.err
-grep -q "^tm-gmap: note: scotch: .*4 rank(s) moved to free slots" heavy.err
-same "tm-gmap -Cd -cb against tm-map -s scotch, heavy loads on 4,096 PEs" tmap.map tm-gmap.map
+repaired() {  # repaired GRAPH TARGET MOVED WHAT: gmap's .map but MOVED lines, said so, tm-gmap alike
+  SCOTCH_PTHREAD_NUMBER=1 scotch_gmap -Cd -cb "$1" "$2" gmap.map
+  "$bin/tm-map" -t "$2" -c "$1" -s scotch --format scotch --output tmap.map -v 2> repaired.err
+  grep -q "$3 rank(s) moved to free slots" repaired.err
+  test "$(diff gmap.map tmap.map | grep -c '^<')" -eq "$3"
+  "$bin/tm-gmap" -Cd -cb "$1" "$2" tm-gmap.map 2> repaired.err
+  grep -q "^tm-gmap: note: scotch: .*$3 rank(s) moved to free slots" repaired.err
+  same "tm-gmap -Cd -cb against tm-map -s scotch, $4" tmap.map tm-gmap.map
+}
+repaired heavy.grf tleaf4096.tgt 4 "heavy loads on 4,096 PEs"
+# Vertex loads (the ranks' weights) reach libscotch as gmap reads them:
+# with --imbalance EPS (gmap's -b) on a graph of 16 ranks a PE, the .map
+# gmap writes.
+"$bin/tm-gen" stencil3d --dims 16x16x8 --shuffle 3 --output s2048.grf
+awk 'NR <= 2 { print; next } NR == 3 { print "0 011"; next } { print (NR * 7) % 4 + 1, $0 }' s2048.grf > w2048.grf
+awk 'NR <= 2 { print; next } NR == 3 { print "0 011"; next } { print (NR * 5) % 3 + 1, $0 }' r60.grf > w60.grf
+echo "tleaf 2 4 100 32 10" > tleaf128.tgt
+for eps in 0.03 0.1; do
+  scotch_gmap -Cd -cb -b$eps w2048.grf tleaf128.tgt gmap.map
+  "$bin/tm-map" -t tleaf128.tgt -c w2048.grf -s scotch --imbalance $eps --format scotch --output tmap.map -q
+  same "tm-map -s scotch --imbalance $eps on vertex loads, 16 ranks a PE" gmap.map tmap.map
+done
+# One rank a PE: Scotch balances the loads and puts two light ranks on some
+# PEs; tm-map and tm-gmap move them to free PEs, say so, and agree.
+repaired w60.grf tleaf.tgt 6 "vertex loads"
 # scotch+ (tmap's portfolio) is never worse than scotch.
 for pair in "s512.grf torus.tgt" "s120.grf hcub.tgt" "r60.grf tleaf.tgt" "r100.grf th.tgt" "r60.grf tha.tgt"; do
   set -- $pair

@@ -67,3 +67,23 @@ TEST(CommMatrix, EmptyMatrix) {
   EXPECT_EQ(m.total_volume(), 0);
   EXPECT_TRUE(m.symmetrized().is_symmetric());
 }
+
+TEST(CommMatrix, RankWeightsAreKeptByTheSameJob) {
+  const auto plain = CommMatrix::from_entries(3, {{0, 1, 5}, {2, 1, 7}});
+  EXPECT_TRUE(plain.rank_weights().empty());
+  EXPECT_EQ(plain.rank_weight(2), 1);
+  EXPECT_EQ(plain.total_rank_weight(), 3);
+  EXPECT_FALSE(plain.has_unequal_weights());
+  const auto weighted = plain.with_rank_weights({4, 0, 2});
+  EXPECT_EQ(weighted.rank_weight(0), 4);
+  EXPECT_EQ(weighted.total_rank_weight(), 6);
+  EXPECT_TRUE(weighted.has_unequal_weights());
+  EXPECT_FALSE(plain.with_rank_weights({3, 3, 3}).has_unequal_weights());
+  // The symmetrised view is the same ranks: the same work.
+  EXPECT_EQ(weighted.symmetrized().rank_weight(0), 4);
+  // Weights are part of the job: a matrix with other weights is another.
+  EXPECT_NE(weighted, plain);
+  EXPECT_EQ(weighted.with_rank_weights({}), plain);
+  EXPECT_THROW((void)plain.with_rank_weights({1, 2}), tmap::InputError);
+  EXPECT_THROW((void)plain.with_rank_weights({1, -2, 3}), tmap::InputError);
+}

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "tmap/error.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/mapping.hpp"
@@ -47,4 +49,45 @@ TEST(Constraints, ValidateMappingCatchesEveryViolation) {
   EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{1}, 2, c), tmap::InternalError);     // size
   const auto c2 = Constraints::allowed(*t, {0, 1, 2}, 2);
   EXPECT_NO_THROW(tmap::validate_mapping(std::vector<tmap::PE>{1, 1}, 2, c2));
+}
+
+TEST(Constraints, BalancedByLoadHandComputed) {
+  const auto t = tmap::load_topology("cmplt 128");
+  const auto all = Constraints::all(*t);
+  // 1,000 ranks of weight 1: the average ceil(1000 / 128) = 8, a PE holds
+  // floor(1.03 x 8) = 8 of them, or floor(1.2 x 8) = 9.
+  const auto c3 = all.balanced({}, 1000, 0.03, 0);
+  EXPECT_EQ(c3.capacity(), 8);
+  EXPECT_EQ(c3.load_limit(), 8);
+  EXPECT_DOUBLE_EQ(c3.imbalance(), 0.03);
+  EXPECT_EQ(all.balanced({}, 1000, 0.2, 0).capacity(), 9);
+  // -o K stays a count cap.
+  EXPECT_EQ(all.balanced({}, 1000, 0.2, 8).capacity(), 8);
+  EXPECT_FALSE(tmap::balances_load({}, c3));
+  // Equal weights are a count too: 5 ranks of weight 3 on 2 PEs: the
+  // average ceil(15 / 2) = 8, limit 8, so 2 ranks a PE: they do not fit.
+  const auto two = Constraints::all(*tmap::load_topology("cmplt 2"));
+  const std::vector<tmap::Volume> threes{3, 3, 3, 3, 3};
+  EXPECT_EQ(two.balanced(threes, 5, 0.0, 0).capacity(), 2);
+  EXPECT_FALSE(tmap::balances_load(threes, two.balanced(threes, 5, 0.0, 0)));
+  // Unequal weights keep the load limit: {4, 1, 1, 1, 1} on 2 PEs: total 8,
+  // limit 4 at EPS 0; at most the four light ranks share a PE.
+  const std::vector<tmap::Volume> w{4, 1, 1, 1, 1};
+  const auto c = two.balanced(w, 5, 0.0, 0);
+  EXPECT_EQ(c.load_limit(), 4);
+  EXPECT_EQ(c.capacity(), 4);
+  EXPECT_TRUE(tmap::balances_load(w, c));
+  EXPECT_EQ(tmap::pe_loads(std::vector<tmap::PE>{0, 1, 1, 1, 1}, w, c), (std::vector<tmap::Volume>{4, 4}));
+  tmap::validate_mapping(std::vector<tmap::PE>{0, 1, 1, 1, 1}, w, 5, c);
+  EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{0, 0, 1, 1, 1}, w, 5, c), tmap::InternalError);
+  // A rank heavier than a PE may hold, and EPS out of range.
+  const std::vector<tmap::Volume> heavy{9, 1, 1, 1};
+  try {
+    (void)two.balanced(heavy, 4, 0.1, 0);
+    FAIL() << "a rank of weight 9 fits no PE of limit 7";
+  } catch (const tmap::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 0 weighs 9, more than a PE may hold"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)two.balanced(w, 5, -0.1, 0), tmap::InputError);
+  EXPECT_THROW((void)two.balanced(w, 5, std::nan(""), 0), tmap::InputError);
 }

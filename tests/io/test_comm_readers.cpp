@@ -75,9 +75,13 @@ TEST(CommReaders, MatrixMarket) {
 TEST(CommReaders, ScotchGraph) {
   EXPECT_EQ(parse_comm("0\n3 6\n0 010\n2 5 1 2 2\n2 5 0 7 2\n2 2 0 7 1\n", CommFormat::ScotchGraph, "a.grf"),
             reference_as_graph());
-  // Base 1, vertex loads, no edge loads: every edge carries 1.
+  // Base 1, vertex loads (the ranks' weights), no edge loads: every edge carries 1.
   EXPECT_EQ(parse_comm("0\n3 4\n1 001\n4 1 2\n1 2 1 3\n9 1 2\n", CommFormat::ScotchGraph, "a.grf"),
-            CommMatrix::from_entries(3, {{0, 1, 1}, {1, 2, 1}}));
+            CommMatrix::from_entries(3, {{0, 1, 1}, {1, 2, 1}}).with_rank_weights({4, 1, 9}));
+  // Labels and loads: a load belongs to the vertex of its line, whatever its label.
+  const auto labelled = parse_comm("0\n2 2\n0 111\n20 3 1 5 10\n10 6 1 5 20\n", CommFormat::ScotchGraph, "a.grf");
+  EXPECT_EQ(std::vector<tmap::Volume>(labelled.rank_weights().begin(), labelled.rank_weights().end()),
+            (std::vector<tmap::Volume>{3, 6}));
   // Labels: neighbours refer to labels.
   EXPECT_EQ(
       parse_comm("0\n3 6\n0 110\n10 2 5 20 2 30\n20 2 5 10 7 30\n30 2 2 10 7 20\n", CommFormat::ScotchGraph, "a.grf"),
@@ -87,9 +91,17 @@ TEST(CommReaders, ScotchGraph) {
 TEST(CommReaders, MetisGraph) {
   EXPECT_EQ(parse_comm("% c\n3 3 001\n2 5 3 2\n1 5 3 7\n1 2 2 7\n", CommFormat::MetisGraph, "a.graph"),
             reference_as_graph());
-  // Vertex weights and an isolated vertex (blank line).
+  // Vertex weights and an isolated vertex (weight 7, no neighbours).
   EXPECT_EQ(parse_comm("4 1 010\n1 2\n1 1\n1\n7\n", CommFormat::MetisGraph, "a.graph"),
-            CommMatrix::from_entries(4, {{0, 1, 1}}));
+            CommMatrix::from_entries(4, {{0, 1, 1}}).with_rank_weights({1, 1, 1, 7}));
+  // Sizes before weights (fmt 110), and several constraints: the first weight is balanced.
+  EXPECT_EQ(parse_comm("2 1 110\n9 3 2\n9 4 1\n", CommFormat::MetisGraph, "a.graph"),
+            CommMatrix::from_entries(2, {{0, 1, 1}}).with_rank_weights({3, 4}));
+  EXPECT_EQ(parse_comm("2 1 011 2\n3 8 2 5\n4 8 1 5\n", CommFormat::MetisGraph, "a.graph"),
+            CommMatrix::from_entries(2, {{0, 1, 5}}).with_rank_weights({3, 4}));
+  // Weights that sum past 2^63-1 are refused, naming the file.
+  EXPECT_NE(error_of("2 1 010\n9223372036854775807 2\n1 1\n", CommFormat::MetisGraph).find("vertex weights sum"),
+            std::string::npos);
 }
 
 TEST(CommReaders, WritersRoundTripEveryFormat) {
@@ -108,6 +120,14 @@ TEST(CommReaders, WritersRoundTripEveryFormat) {
   const auto expected = CommMatrix::from_entries(30, upper);
   for (const auto format : {CommFormat::ScotchGraph, CommFormat::MetisGraph}) {
     EXPECT_EQ(parse_comm(tmap::format_comm(comm, format), format, "rt"), expected) << tmap::comm_format_name(format);
+  }
+  // The ranks' weights travel as vertex loads (rank 7 weighs 0).
+  std::vector<tmap::Volume> weights(30);
+  for (std::size_t r = 0; r < weights.size(); ++r) weights[r] = r == 7 ? 0 : static_cast<tmap::Volume>(1 + r % 5);
+  const auto weighted = comm.with_rank_weights(weights);
+  for (const auto format : {CommFormat::ScotchGraph, CommFormat::MetisGraph}) {
+    EXPECT_EQ(parse_comm(tmap::format_comm(weighted, format), format, "rt"), expected.with_rank_weights(weights))
+        << tmap::comm_format_name(format);
   }
 }
 

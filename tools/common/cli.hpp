@@ -109,6 +109,7 @@ struct InputOptions {
   std::string hosts_file;
   bool alloc_from_env = false;
   std::int64_t oversub = 1;
+  std::optional<double> imbalance;
   /// --cpus-per-rank (over SLURM_CPUS_PER_TASK), --het-group.
   std::optional<std::int64_t> cpus_per_rank;
   std::optional<int> het_group;

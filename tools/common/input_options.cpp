@@ -118,6 +118,11 @@ void InputOptions::add_to(CLI::App& app) {
       ->transform(whole_number(1, std::int64_t{1} << 40));
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
       ->transform(whole_number(1, kMaxOversubscription));
+  app.add_option("--imbalance", imbalance,
+                 "Many ranks per PE balanced by load: each PE holds ranks weighing at most (1 + EPS) x the average "
+                 "(weights from a graph's vertex loads, else 1 a rank; Scotch's -b, KaHIP's epsilon); -o K then "
+                 "caps the count too")
+      ->check(CLI::Range(0.0, 1e6));
   app.add_option("--cpus-per-rank", cpus_per_rank,
                  "CPUs each rank takes on its node, for MPI+OpenMP jobs (default: SLURM_CPUS_PER_TASK with "
                  "--alloc-from-env, else 1); launcher files name each rank's CPUs")
@@ -159,6 +164,7 @@ JobSpec InputOptions::job_spec() const {
     a.kind = Kind::Scheduler;
   }
   a.oversubscription = oversub;
+  a.imbalance = imbalance;
   a.cpus_per_rank = cpus_per_rank;
   a.het_group = het_group;
   return spec;

@@ -12,6 +12,10 @@ void print_summary(const RunResult& r, const Constraints& constraints, const Com
              constraints.allowed_pes().size(), constraints.capacity(), r.report.strategy);
   fmt::print(stderr, "tm-map: hop_bytes {}  avg_hops {:.4f}  max_com {}  total_bytes {}  time {:.4f} s\n", m.hop_bytes,
              m.avg_hops, m.max_com, m.total_bytes, r.report.time_s);
+  if (const auto& l = r.report.loads) {
+    fmt::print(stderr, "tm-map: loads: heaviest PE {} (average {:.2f}, imbalance {:.4f}){}\n", l->max_load, l->average,
+               l->imbalance, l->limit > 0 ? fmt::format(", limit {}", l->limit) : std::string());
+  }
   if (r.report.routes) {
     const auto& x = *r.report.routes;
     fmt::print(stderr, "tm-map: links: TH {}  WH {}  MMC {}  MC {:.6g}  AMC {:.6g}  AC {:.6g}  ({} links used)\n", x.th,

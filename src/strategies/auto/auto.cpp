@@ -186,6 +186,7 @@ std::span<const StrategyOption> auto_options() {
 }
 
 Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
+  if (balances_load(problem.comm.rank_weights(), problem.constraints)) return map_by_load(problem, context);
   // The constructions alone: map_with refines what this returns, and for
   // the objective kept here.
   Run construct = context;

@@ -36,6 +36,10 @@ class AutoMapper final : public Mapper {
 [[nodiscard]] std::size_t choose_candidate(std::span<const ObjectiveScore> scores,
                                            std::optional<std::int64_t> most_hop_bytes, double same_within = 0.0);
 
+/// auto where ranks of unequal weight are balanced by load (balances_load):
+/// Scotch's weighted mapping, then moves within the load limits.
+[[nodiscard]] Mapping map_by_load(const Problem& problem, const Run& context);
+
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> auto_options();
 

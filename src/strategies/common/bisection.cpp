@@ -29,8 +29,8 @@ constexpr std::int64_t kFlatLargest = 256;
 constexpr std::size_t kFruitlessMoves = 1000;
 
 /// The traffic among `ranks`, renumbered 0..m-1 (ranks sorted), each
-/// vertex of weight 1.
-detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks) {
+/// vertex of weight 1 (or, `weighted`, the rank's weight).
+detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks, bool weighted = false) {
   // Each rank's index in the set, from a per-thread table over all ranks
   // (-1 outside the set, restored on every way out): a lookup per edge
   // instead of a binary search (a fifth of treematch's time). The table
@@ -52,6 +52,9 @@ detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& 
   g.begin.reserve(ranks.size() + 1);
   g.total.reserve(ranks.size());
   g.weight.assign(ranks.size(), 1);
+  if (weighted) {
+    for (std::size_t k = 0; k < ranks.size(); ++k) g.weight[k] = sym.rank_weight(ranks[k]);
+  }
   for (const Rank r : ranks) {
     Volume sum = 0;
     const auto targets = sym.targets(r);
@@ -207,6 +210,20 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
     }
   }
   return split(best_side);
+}
+
+std::pair<std::vector<Rank>, std::vector<Rank>> bisect_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,
+                                                                 Volume first_weight, Volume window) {
+  std::vector<Rank> sorted = ranks;
+  std::sort(sorted.begin(), sorted.end());
+  Volume total = 0;
+  for (const Rank r : sorted) total += sym.rank_weight(r);
+  if (first_weight <= 0) return {{}, sorted};
+  if (first_weight >= total) return {sorted, {}};
+  const auto side = detail::multilevel_bisect(subgraph(sym, sorted, true), first_weight, std::max<Volume>(0, window));
+  std::pair<std::vector<Rank>, std::vector<Rank>> parts;
+  for (std::size_t v = 0; v < sorted.size(); ++v) (side[v] == 0 ? parts.first : parts.second).push_back(sorted[v]);
+  return parts;
 }
 
 }  // namespace tmap::strategies

@@ -29,4 +29,10 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
                                                        std::int64_t first_size, int fm_passes = -1,
                                                        Bisection how = Bisection::Auto);
 
+/// Splits `ranks` by the ranks' weights (sym.rank_weight): a first part
+/// weighing `first_weight` give or take `window`, the rest second, with
+/// little traffic between them (multilevel bisection). Deterministic.
+std::pair<std::vector<Rank>, std::vector<Rank>> bisect_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,
+                                                                 Volume first_weight, Volume window);
+
 }  // namespace tmap::strategies

@@ -68,14 +68,14 @@ std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t 
 /// Traffic between the two sides (side[v] is 0 or 1).
 Volume cut_of(const BisectionGraph& g, const std::vector<char>& side);
 
-/// Splits g (unit vertex weights, more than a few hundred vertices) so that
-/// side 0 holds exactly `first_size` vertices, by multilevel bisection:
+/// Splits g so that side 0 weighs `first_size` give or take `final_window`
+/// (0: exactly, with unit weights), by multilevel bisection:
 /// heavy-edge matching coarsens the graph to a few hundred vertices, the
 /// coarsest is grown from a few seeds and refined by Fiduccia-Mattheyses
 /// moves within a balance window, and every finer level's projection is
 /// rebalanced and refined on its boundary. Linear in the edges per level
 /// (a flat FM pass over a million ranks touches every one of them).
 /// Deterministic.
-std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size);
+std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size, std::int64_t final_window = 0);
 
 }  // namespace tmap::strategies::detail

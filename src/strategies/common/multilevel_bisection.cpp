@@ -309,12 +309,14 @@ std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t 
   return side;
 }
 
-std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size) {
+std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size, std::int64_t final_window) {
   const auto m = g.size();
-  const auto smaller = std::min(first_size, m - first_size);
+  std::int64_t total = 0;
+  for (const auto w : g.weight) total += w;
+  const auto smaller = std::min(first_size, total - first_size);
   // A coarse vertex weighs at most a quarter of the smaller side, and about
   // 1.5x the average at the coarsest level: the coarsest split can balance.
-  const auto cap = std::max<std::int64_t>(2, std::min(smaller / 4, (3 * m) / (2 * kCoarsest)));
+  const auto cap = std::max<std::int64_t>(2, std::min(smaller / 4, (3 * total) / (2 * kCoarsest)));
   std::vector<BisectionGraph> coarse;              // the levels above g, finest first
   std::vector<std::vector<std::int64_t>> parents;  // parents[k]: level k's vertex -> level k + 1's
   const BisectionGraph* current = &g;
@@ -328,20 +330,28 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
   }
   const auto level = [&](std::size_t k) -> const BisectionGraph& { return k == 0 ? g : coarse[k - 1]; };
   const auto top = coarse.size();
-  auto side = initial_split(level(top), first_size, heaviest_vertex(level(top)), m >= kThoroughFrom);
+  const auto window = [&](const BisectionGraph& at) { return std::max(heaviest_vertex(at), final_window); };
+  auto side = initial_split(level(top), first_size, window(level(top)), m >= kThoroughFrom);
   for (std::size_t k = top; k-- > 0;) {
     const auto& fine = level(k);
     std::vector<char> projected(static_cast<std::size_t>(fine.size()));
     for (std::int64_t v = 0; v < fine.size(); ++v) projected[v] = side[parents[k][v]];
     side = std::move(projected);
     coarse.resize(k);  // the level above is no longer needed
-    refine_level(fine, side, first_size, heaviest_vertex(fine));
+    refine_level(fine, side, first_size, window(fine));
   }
-  // Exact sizes (unit weights at the finest level).
+  // Within the final window (exact sizes for unit weights and window 0),
+  // then, when that widened the window, passes within it.
   auto w0 = weight_of_side0(g, side);
   std::vector<Volume> gain;
   compute_gains(g, side, gain);
-  rebalance(g, side, gain, w0, first_size, 0);
+  rebalance(g, side, gain, w0, first_size, final_window);
+  if (final_window > 0) {
+    std::vector<char> locked(static_cast<std::size_t>(g.size()), 0);
+    for (int pass = 0; pass < kPasses; ++pass) {
+      if (fm_pass(g, side, gain, w0, first_size, final_window, locked, false) <= 0) break;
+    }
+  }
   return side;
 }
 

@@ -58,8 +58,10 @@ std::vector<PE> machine_order(const Topology& topology, std::span<const PE> allo
 
 class Bisector {
  public:
+  /// `load_limit` > 0: ranks split by weight, each PE holding at most that
+  /// much (ranks of unequal weight balanced by load); else by count.
   Bisector(const CommMatrix& sym, const Topology& topology, std::vector<PE> order, bool on_grid, std::int64_t capacity,
-           int passes, Mapping& mapping)
+           int passes, Mapping& mapping, Volume load_limit = 0)
       : sym_(sym),
         topology_(topology),
         order_(std::move(order)),
@@ -68,7 +70,8 @@ class Bisector {
         passes_(passes),
         mapping_(mapping),
         region_lo_(mapping.size(), 0),
-        region_hi_(mapping.size(), order_.size()) {}
+        region_hi_(mapping.size(), order_.size()),
+        load_limit_(load_limit) {}
 
   /// Places `ranks` (at most (hi - lo) x capacity of them) on order_[lo, hi).
   void place(std::size_t lo, std::size_t hi, const std::vector<Rank>& ranks) {
@@ -78,6 +81,10 @@ class Bisector {
       return;
     }
     const auto mid = split_point(lo, hi);
+    if (load_limit_ > 0) {
+      place_by_load(lo, mid, hi, ranks);
+      return;
+    }
     const auto n = static_cast<std::int64_t>(ranks.size());
     const auto room_left = static_cast<std::int64_t>(mid - lo) * capacity_;
     const auto room_right = static_cast<std::int64_t>(hi - mid) * capacity_;
@@ -96,13 +103,47 @@ class Bisector {
             outside_cost(left, lo, mid) + outside_cost(right, mid, hi)) {
       std::swap(left, right);
     }
+    descend(lo, mid, hi, left, right);
+  }
+
+ private:
+  void descend(std::size_t lo, std::size_t mid, std::size_t hi, const std::vector<Rank>& left,
+               const std::vector<Rank>& right) {
     for (const Rank r : left) region_hi_[static_cast<std::size_t>(r)] = mid;
     for (const Rank r : right) region_lo_[static_cast<std::size_t>(r)] = mid;
     place(lo, mid, left);
     place(mid, hi, right);
   }
 
- private:
+  [[nodiscard]] Volume weight_of(const std::vector<Rank>& ranks) const {
+    Volume total = 0;
+    for (const Rank r : ranks) total += sym_.rank_weight(r);
+    return total;
+  }
+
+  /// place() by weight: the halves get weight in proportion to their PEs,
+  /// each within what its PEs may hold; the slack between is spread over
+  /// the cuts still to come (a cut of k PEs has ceil(log2 k) below it), so
+  /// the last cuts keep some.
+  void place_by_load(std::size_t lo, std::size_t mid, std::size_t hi, const std::vector<Rank>& ranks) {
+    const auto k_left = static_cast<Volume>(mid - lo);
+    const auto k = static_cast<Volume>(hi - lo);
+    const Volume total = weight_of(ranks);
+    const auto target = static_cast<Volume>((static_cast<detail::Int128>(total) * k_left + k / 2) / k);
+    const Volume room_left = k_left * load_limit_;
+    const Volume room_right = (k - k_left) * load_limit_;
+    const Volume slack = std::max<Volume>(0, std::min(room_left - target, target - (total - room_right)));
+    int cuts = 0;
+    while ((Volume{1} << cuts) < k) ++cuts;
+    auto [left, right] = bisect_by_weight(sym_, ranks, target, slack / std::max(1, cuts));
+    if (weight_of(left) <= room_right && weight_of(right) <= room_left &&
+        outside_cost(right, lo, mid) + outside_cost(left, mid, hi) <
+            outside_cost(left, lo, mid) + outside_cost(right, mid, hi)) {
+      std::swap(left, right);
+    }
+    descend(lo, mid, hi, left, right);
+  }
+
   /// The traffic of `part` with ranks outside the current set, times the
   /// distance from the middle of order_[lo, hi) to the middle of where
   /// each partner is bound (its current region).
@@ -151,6 +192,7 @@ class Bisector {
   /// Each rank's current range of order_: [0, size) at the start, one PE at the end.
   std::vector<std::size_t> region_lo_;
   std::vector<std::size_t> region_hi_;
+  Volume load_limit_;
 };
 
 }  // namespace
@@ -161,6 +203,19 @@ Mapping RecursiveBisectionMapper::map(const Problem& problem, const Run& context
   const auto capacity = constraints.capacity();
   bool on_grid = false;
   auto order = machine_order(problem.topology, constraints.allowed_pes(), on_grid);
+  // Ranks of unequal weight: split by weight over every allowed PE (the
+  // load limit is the allocation's average; map_with brings PEs within it).
+  const bool by_load = balances_load(problem.comm.rank_weights(), constraints);
+  if (by_load) {
+    Mapping mapping(static_cast<std::size_t>(n), 0);
+    std::vector<Rank> ranks(static_cast<std::size_t>(n));
+    std::iota(ranks.begin(), ranks.end(), Rank{0});
+    const auto used = order.size();
+    Bisector(problem.comm.symmetrized(), problem.topology, std::move(order), on_grid, capacity,
+             static_cast<int>(context.rb.passes), mapping, constraints.load_limit())
+        .place(0, used, ranks);
+    return mapping;
+  }
   // A job smaller than its allocation: the shortest prefix of the cut order
   // that holds it (whole subtrees or boxes as far as sizes allow), cut again.
   const auto needed = static_cast<std::size_t>(std::max<Rank>(1, (n + capacity - 1) / capacity));

@@ -191,7 +191,10 @@ Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, Sco
     throw ResourceError("scotch: the graph is too large for this libscotch's 32-bit SCOTCH_Num");
   }
   const auto terminals = scotchmap::make_terminals(topology, problem.constraints);
-  scotchmap::Setting setting{strategy_flags(context.scotch.flags), context.scotch.imbalance, context.scotch.strategy};
+  // --imbalance is gmap's -b where the job is balanced by load.
+  const double imbalance =
+      problem.constraints.imbalance() >= 0.0 ? problem.constraints.imbalance() : context.scotch.imbalance;
+  scotchmap::Setting setting{strategy_flags(context.scotch.flags), imbalance, context.scotch.strategy};
 
   // The target: gmap's where there is one, else what scotch+ builds.
   auto gmap = load_gmap_target(topology, terminals);
@@ -266,6 +269,11 @@ Mapping ScotchMapper::map_logged(const Problem& problem, const Run& context, Sco
         if (t < 0 || t >= terminals.size()) throw InternalError("scotch: libscotch returned an unknown terminal");
       }
     }
+  }
+  if (balances_load(sym.rank_weights(), problem.constraints)) {
+    // Loads, not counts: each terminal's ranks onto its PEs by weight; the
+    // mapper's stage after this brings PEs within their limits.
+    return scotchmap::expand_by_load(terminals, terminal_of, sym.rank_weights(), problem.constraints.capacity());
   }
   const auto moved = scotchmap::repair_on_machine(topology, sym, terminals, terminal_of);
   if (moved > 0 && log != nullptr) *log = {};  // no longer gmap's mapping

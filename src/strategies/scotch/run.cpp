@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 #include "strategies/scotch/libscotch_errors.hpp"
@@ -26,6 +27,14 @@ SourceGraph source_graph(const CommMatrix& sym, detail::Int128 scale, Volume cut
       source.edlotab.push_back(static_cast<SCOTCH_Num>(std::max<detail::Int128>(1, (volumes[e] + scale / 2) / scale)));
     }
     source.verttab[static_cast<std::size_t>(i) + 1] = static_cast<SCOTCH_Num>(source.edgetab.size());
+  }
+  if (const auto weights = sym.rank_weights(); !weights.empty()) {
+    detail::Int128 total = 0;
+    for (const Volume w : weights) total += w;
+    constexpr detail::Int128 kLimit = std::numeric_limits<SCOTCH_Num>::max();
+    const detail::Int128 divide = total > kLimit ? (total + kLimit - 1) / kLimit : 1;
+    source.velotab.reserve(weights.size());
+    for (const Volume w : weights) source.velotab.push_back(static_cast<SCOTCH_Num>((w + divide / 2) / divide));
   }
   return source;
 }
@@ -55,7 +64,8 @@ std::vector<std::int64_t> map_terminal_numbers(const SourceGraph& source, const 
   if (n == 0) return {};
   Graph graph;
   // libscotch reads the arrays without changing them.
-  if (SCOTCH_graphBuild(&graph.a, 0, n, const_cast<SCOTCH_Num*>(source.verttab.data()), nullptr, nullptr, nullptr,
+  auto* velotab = source.velotab.empty() ? nullptr : const_cast<SCOTCH_Num*>(source.velotab.data());
+  if (SCOTCH_graphBuild(&graph.a, 0, n, const_cast<SCOTCH_Num*>(source.verttab.data()), nullptr, velotab, nullptr,
                         static_cast<SCOTCH_Num>(source.edgetab.size()), const_cast<SCOTCH_Num*>(source.edgetab.data()),
                         const_cast<SCOTCH_Num*>(source.edlotab.data())) != 0) {
     throw InternalError("scotch: SCOTCH_graphBuild failed" + libscotch_said());
@@ -175,6 +185,7 @@ std::vector<std::int64_t> map_two_level(const SourceGraph& source, const CommMat
         inside.edlotab.push_back(source.edlotab[static_cast<std::size_t>(e)]);
       }
       inside.verttab.push_back(static_cast<SCOTCH_Num>(inside.edgetab.size()));
+      if (!source.velotab.empty()) inside.velotab.push_back(source.velotab[static_cast<std::size_t>(r)]);
     }
     std::vector<SCOTCH_Num> weights;
     for (const auto t : mine) weights.push_back(static_cast<SCOTCH_Num>(terminals.capacity[t]));

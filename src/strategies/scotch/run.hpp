@@ -28,13 +28,17 @@ struct SourceGraph {
   std::vector<SCOTCH_Num> verttab{0};
   std::vector<SCOTCH_Num> edgetab;
   std::vector<SCOTCH_Num> edlotab;
+  /// Vertex loads (the ranks' weights), empty when every rank weighs 1.
+  std::vector<SCOTCH_Num> velotab;
 
   [[nodiscard]] SCOTCH_Num vertices() const noexcept { return static_cast<SCOTCH_Num>(verttab.size()) - 1; }
 };
 
 /// The symmetrised traffic in libscotch's rows: each load divided by
 /// `scale` (rounded, at least 1); loads below `cutoff` dropped (an edge
-/// stays iff its load does, so the graph stays symmetric).
+/// stays iff its load does, so the graph stays symmetric). The ranks'
+/// weights become vertex loads, divided alike (rounded) when their sum
+/// does not fit SCOTCH_Num.
 SourceGraph source_graph(const CommMatrix& sym, detail::Int128 scale = 1, Volume cutoff = 0);
 
 /// How a run executes: a deterministic libscotch context with its own

@@ -103,4 +103,37 @@ Mapping expand(const Terminals& terminals, const std::vector<std::int64_t>& term
   return mapping;
 }
 
+Mapping expand_by_load(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of,
+                       std::span<const Volume> weights, std::int64_t capacity) {
+  std::vector<std::vector<Rank>> ranks_of(static_cast<std::size_t>(terminals.size()));
+  for (std::size_t r = 0; r < terminal_of.size(); ++r)
+    ranks_of[static_cast<std::size_t>(terminal_of[r])].push_back(static_cast<Rank>(r));
+  Mapping mapping(terminal_of.size());
+  for (std::size_t t = 0; t < ranks_of.size(); ++t) {
+    auto& ranks = ranks_of[t];
+    std::stable_sort(ranks.begin(), ranks.end(), [&](Rank a, Rank b) { return weights[a] > weights[b]; });
+    const auto& pes = terminals.pes[t];
+    struct Held {
+      Volume load = 0;
+      std::int64_t count = 0;
+    };
+    std::vector<Held> held(pes.size());
+    for (const Rank r : ranks) {
+      std::size_t best = 0;
+      bool best_open = false;
+      for (std::size_t u = 0; u < held.size(); ++u) {
+        const bool open = held[u].count < capacity;
+        if ((open && !best_open) || (open == best_open && held[u].load < held[best].load)) {
+          best = u;
+          best_open = open;
+        }
+      }
+      held[best].load += weights[r];
+      ++held[best].count;
+      mapping[static_cast<std::size_t>(r)] = pes[best];
+    }
+  }
+  return mapping;
+}
+
 }  // namespace tmap::scotchmap

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tmap/comm_matrix.hpp"
@@ -52,5 +53,11 @@ Terminals subset(const Terminals& all, const std::vector<std::int64_t>& which);
 /// Spreads the ranks of each terminal over its PEs (K slots each, in PE
 /// order): terminal_of[rank] -> PE.
 Mapping expand(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of, std::int64_t capacity);
+/// expand for ranks of unequal weight: each terminal's ranks, heaviest
+/// first (ties by rank), onto its least loaded PE holding fewer than
+/// `capacity` (else its least loaded; the PEs of a terminal are equally
+/// far from all others).
+Mapping expand_by_load(const Terminals& terminals, const std::vector<std::int64_t>& terminal_of,
+                       std::span<const Volume> weights, std::int64_t capacity);
 
 }  // namespace tmap::scotchmap

@@ -1,0 +1,67 @@
+// auto where ranks of unequal weight are balanced by load (--imbalance):
+// libscotch's static mapping with the weights as vertex loads and EPS as
+// its balance ratio (what gmap computes on the weighted graph), brought
+// within the load limits, then moves within them that lower hop-bytes
+// (strategies/common/balanced_moves.hpp).
+#include <fmt/format.h>
+
+#include <exception>
+#include <optional>
+#include <string_view>
+
+#include "strategies/auto/auto.hpp"
+#include "strategies/common/balanced_moves.hpp"
+#include "strategies/rb/rb.hpp"
+#include "strategies/scotch/scotch.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/metrics.hpp"
+
+namespace tmap::strategies {
+
+namespace {
+
+/// Most passes of moves over the ranks (each pass stops early when it
+/// moves nothing).
+constexpr std::int64_t kPasses = 32;
+
+}  // namespace
+
+Mapping map_by_load(const Problem& problem, const Run& context) {
+  Run construct = context;
+  construct.refine.kind = RefineKind::None;
+  const auto sym = problem.comm.symmetrized();
+  // Each candidate brought within the limits and refined by moves; the
+  // fewer hop-bytes kept (ties to scotch, gmap's own mapping).
+  std::optional<Mapping> best;
+  std::int64_t best_cost = 0;
+  std::exception_ptr refused;
+  const auto candidate = [&](std::string_view name, const Mapper& mapper) {
+    if (best && context.stopped()) return;  // stopped: the mapping so far
+    auto mapping = mapper.map(problem, construct);
+    const auto built = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    BalancedMoveStats stats;
+    try {
+      stats = balance_and_refine(sym, problem.topology, problem.constraints, mapping, kPasses);
+    } catch (const InputError& e) {  // this one's loads cannot be brought within the limit by moves
+      context.note(2, fmt::format("auto: {} left out: {}", name, e.what()));
+      if (!refused) refused = std::current_exception();
+      return;
+    }
+    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    context.note(2, fmt::format("auto: ranks balanced by load: {} {} hop-bytes; {} rank(s) moved within the limit of "
+                                "{}, then refined to {} ({} moves, {} of them swaps, {} passes{})",
+                                name, built, stats.repaired, problem.constraints.load_limit(), cost, stats.moves,
+                                stats.swaps, stats.passes, stats.searched ? ", a tabu search first" : ""));
+    if (!best || cost < best_cost) {
+      best = std::move(mapping);
+      best_cost = cost;
+    }
+  };
+  candidate("scotch", ScotchMapper());
+  candidate("rb", RecursiveBisectionMapper());
+  if (!best) std::rethrow_exception(refused);  // none could be brought within the limits
+  return std::move(*best);
+}
+
+}  // namespace tmap::strategies
