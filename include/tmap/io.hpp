@@ -96,6 +96,13 @@ struct MonitoringSelection {
 [[nodiscard]] std::vector<PE> read_pe_list(const std::string& path, PE num_pes);
 [[nodiscard]] std::vector<PE> parse_pe_list(std::string_view text, const std::string& origin, PE num_pes);
 
+/// Reads the ranks' weights (--weights): one non-negative integer per rank,
+/// in rank order, separated by white space, `#` starts a comment. InputError
+/// naming the file and line for a bad value, the count when it is not
+/// `num_ranks`, or a sum past 2^63-1.
+[[nodiscard]] std::vector<Volume> read_rank_weights(const std::string& path, Rank num_ranks);
+[[nodiscard]] std::vector<Volume> parse_rank_weights(std::string_view text, const std::string& origin, Rank num_ranks);
+
 /// Parses node id ranges as `--alloc` takes them ("0-95,192-287", "7").
 /// InputError naming the bad item otherwise. Range checks against the
 /// topology happen in Constraints::on_nodes.

@@ -93,6 +93,12 @@ struct TrafficSource {
   std::string format;  ///< a comm_format_names() name; empty: told by the path
   MonitoringSelection monitoring;
   std::optional<CommMatrix> matrix;
+  /// A file of the ranks' weights (read_rank_weights), replacing any the
+  /// traffic carries; empty: the traffic's own (a graph's vertex loads).
+  std::string weights;
+  /// The ranks' weights given in memory (Python's weights=), in rank
+  /// order: replace the traffic's and the file's. Empty: none given.
+  std::vector<Volume> weight_values;
 };
 
 /// Where ranks may go: everywhere, the nodes of a host list or id ranges,
@@ -151,7 +157,7 @@ struct JobSpec {
 /// Sets a field by its key, the same keys for every front end that holds
 /// a job as text (the C API's tmap_job_set, the MPI layer's variables):
 /// machine, hwloc-xml, node (appends), host-names, hosts, host-pattern,
-/// pes-per-node, comm, comm-format, alloc (a host list), alloc-from-env
+/// pes-per-node, comm, comm-format, weights (a file), alloc (a host list), alloc-from-env
 /// ("1"), constraints (a file), oversubscription, imbalance, cpus-per-rank,
 /// het-group, preset, config, strategy, format, slots (core or pu),
 /// program, and any configuration option key (seed, objective, refine,

@@ -1,6 +1,7 @@
 // Reading mappings (perm, json, TopoMatch, Scotch .map, recognised from the
 // content; tm-eval and --compare-file) and TopoMatch constraint files.
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "io/topomatch_prefix.hpp"
@@ -157,6 +158,35 @@ Mapping read_mapping(const std::string& path, const Topology& topology, const Co
     mapping[r] = slots[k++];
   }
   return mapping;
+}
+
+std::vector<Volume> read_rank_weights(const std::string& path, Rank num_ranks) {
+  return parse_rank_weights(read_file(path), path, num_ranks);
+}
+
+std::vector<Volume> parse_rank_weights(std::string_view text, const std::string& origin, Rank num_ranks) {
+  detail::LineReader lines(text);
+  std::string_view line;
+  std::vector<Volume> weights;
+  Volume total = 0;
+  while (lines.next(line)) {
+    line = detail::strip_comment(line, '#');
+    std::string_view token;
+    while (detail::next_token(line, token, " \t\r\v\f,")) {
+      const auto at = lines.line_number();
+      if (static_cast<Rank>(weights.size()) == num_ranks) {
+        throw InputError(origin, at, "more weights than the " + std::to_string(num_ranks) + " ranks");
+      }
+      const auto w = detail::parse_int_in(token, 0, std::numeric_limits<Volume>::max(), "rank weight", origin, at);
+      if (__builtin_add_overflow(total, w, &total)) throw InputError(origin, at, "the weights sum past 2^63-1");
+      weights.push_back(w);
+    }
+  }
+  if (static_cast<Rank>(weights.size()) != num_ranks) {
+    throw InputError(origin, "expected " + std::to_string(num_ranks) + " weights (one a rank, in rank order), found " +
+                                 std::to_string(weights.size()));
+  }
+  return weights;
 }
 
 std::vector<PE> read_pe_list(const std::string& path, PE num_pes) {

@@ -67,6 +67,8 @@ void set_job_field(JobSpec& spec, std::string_view key, std::string_view value) 
       m.pes_per_node = whole(key, value, 1, std::int64_t{1} << 40);
     } else if (key == "comm") {
       spec.traffic.path = text;
+    } else if (key == "weights") {
+      spec.traffic.weights = text;
     } else if (key == "comm-format") {
       (void)comm_format_from_name(value);
       spec.traffic.format = text;

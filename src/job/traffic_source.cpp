@@ -11,7 +11,9 @@
 
 namespace tmap {
 
-CommMatrix read_traffic(const TrafficSource& source) {
+namespace {
+
+CommMatrix read_matrix(const TrafficSource& source) {
   if (source.matrix) return *source.matrix;
   const auto& path = source.path;
   if (path.empty()) throw InputError("-c: no traffic given");
@@ -37,6 +39,21 @@ CommMatrix read_traffic(const TrafficSource& source) {
   }
   if (source.format.empty()) return read_comm(path, std::nullopt, source.monitoring);
   return read_comm(path, comm_format_from_name(source.format), source.monitoring);
+}
+
+}  // namespace
+
+CommMatrix read_traffic(const TrafficSource& source) {
+  auto matrix = read_matrix(source);
+  if (!source.weight_values.empty()) {
+    try {
+      return matrix.with_rank_weights(source.weight_values);
+    } catch (const InputError& e) {
+      throw InputError(std::string("weights: ") + e.what());
+    }
+  }
+  if (source.weights.empty()) return matrix;
+  return matrix.with_rank_weights(read_rank_weights(source.weights, matrix.num_ranks()));
 }
 
 }  // namespace tmap

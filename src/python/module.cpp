@@ -115,6 +115,23 @@ tmap::JobSpec job_spec(const MachineArg& machine, const std::string& node, const
   return spec;
 }
 
+/// Many ranks a PE balanced by load (imbalance=, tm-map's --imbalance) and
+/// the ranks' weights given (weights=, replacing a graph's vertex loads).
+void set_balance(tmap::JobSpec& spec, std::optional<double> imbalance,
+                 const std::optional<std::vector<tmap::Volume>>& weights) {
+  if (imbalance) {
+    if (!(*imbalance >= 0.0 && *imbalance <= 1e6)) {
+      throw tmap::ParameterError("imbalance: a number from 0 to 1e6 (0.03: 3 % above the average load), not " +
+                                 std::to_string(*imbalance));
+    }
+    spec.allocation.imbalance = *imbalance;
+  }
+  if (weights) {
+    if (weights->empty()) throw tmap::ParameterError("weights: an empty list (one weight a rank)");
+    spec.traffic.weight_values = *weights;
+  }
+}
+
 /// The traffic: a file the library reads, or the COO arrays' matrix.
 void set_traffic(tmap::JobSpec& spec, std::int64_t n, const std::optional<Ints>& rows, const std::optional<Ints>& cols,
                  const std::optional<Ints>& volumes, const std::string& path) {
@@ -160,9 +177,11 @@ py::object map_traffic(std::int64_t n, const std::optional<Ints>& rows, const st
                        const std::optional<std::string>& objective, const std::optional<std::string>& preset,
                        const std::optional<std::string>& config, const std::map<std::string, std::string>& options,
                        int threads, const std::optional<py::function>& progress,
-                       const std::optional<std::vector<tmap::PE>>& initial, const std::string& path) {
+                       const std::optional<std::vector<tmap::PE>>& initial, const std::string& path,
+                       std::optional<double> imbalance, const std::optional<std::vector<tmap::Volume>>& weights) {
   auto spec = job_spec(machine, node, host_names, oversubscription, allowed, alloc);
   set_traffic(spec, n, rows, cols, volumes, path);
+  set_balance(spec, imbalance, weights);
   set_context(spec, preset, config, options, strategy, seed, objective);
   if (threads > 0) spec.context.options.emplace_back("threads", std::to_string(threads));
   if (initial && strategy) throw tmap::ParameterError("initial: a mapping to improve, not with a strategy");
@@ -224,9 +243,11 @@ py::tuple compare_strategies(std::int64_t n, const std::optional<Ints>& rows, co
                              const std::optional<std::string>& alloc, const std::string& strategies,
                              std::optional<std::uint64_t> seed, const std::optional<std::string>& objective,
                              const std::optional<std::string>& preset, const std::optional<std::string>& config,
-                             const std::map<std::string, std::string>& options, const std::string& path) {
+                             const std::map<std::string, std::string>& options, const std::string& path,
+                             std::optional<double> imbalance, const std::optional<std::vector<tmap::Volume>>& weights) {
   auto spec = job_spec(machine, node, host_names, oversubscription, allowed, alloc);
   set_traffic(spec, n, rows, cols, volumes, path);
+  set_balance(spec, imbalance, weights);
   set_context(spec, preset, config, options, std::nullopt, seed, objective);
   tmap::Job job(std::move(spec));
   const auto names = tmap::comparison_strategies(strategies);
@@ -311,14 +332,15 @@ PYBIND11_MODULE(_tmap, m) {
         py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"), py::arg("alloc"),
         py::arg("strategy"), py::arg("seed"), py::arg("objective"), py::arg("preset"), py::arg("config"),
         py::arg("options"), py::arg("threads"), py::arg("progress"), py::arg("initial") = std::nullopt,
-        py::arg("path") = "");
+        py::arg("path") = "", py::arg("imbalance") = std::nullopt, py::arg("weights") = std::nullopt);
   m.def("evaluate", &evaluate_mapping, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"),
         py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("mapping"),
         py::arg("link_bandwidths"), py::arg("path") = "");
   m.def("compare", &compare_strategies, py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("volumes"),
         py::arg("machine"), py::arg("node"), py::arg("host_names"), py::arg("oversubscription"), py::arg("allowed"),
         py::arg("alloc"), py::arg("strategies"), py::arg("seed"), py::arg("objective"), py::arg("preset"),
-        py::arg("config"), py::arg("options"), py::arg("path") = "");
+        py::arg("config"), py::arg("options"), py::arg("path") = "", py::arg("imbalance") = std::nullopt,
+        py::arg("weights") = std::nullopt);
   m.def("launch_file", &launch_file, py::arg("mapping"), py::arg("machine"), py::arg("node"), py::arg("host_names"),
         py::arg("alloc"), py::arg("format"), py::arg("slots"), py::arg("program"));
   m.attr("__version__") = std::string(tmap::version());

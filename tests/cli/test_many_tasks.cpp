@@ -104,3 +104,38 @@ TEST(ManyTasks, BadImbalanceIsRefusedWithoutOutput) {
   EXPECT_NE(heavy.err.find("rank 0 weighs 9, more than a PE may hold"), std::string::npos) << heavy.err;
   EXPECT_FALSE(box.exists("out.txt"));
 }
+
+TEST(ManyTasks, WeightsFileGivesAnyTrafficWeights) {
+  const Sandbox box;
+  // A ring of 8 ranks as a matrix, rank 0 weighing 4: on 4 PEs the average
+  // is ceil(11 / 4) = 3, so at EPS 0.4 a PE holds 4 and rank 0 holds one alone.
+  std::ostringstream coo;
+  coo << "8\n";
+  for (int i = 0; i < 8; ++i) coo << i << ' ' << (i + 1) % 8 << " 100\n";
+  box.write("ring.coo", coo.str());
+  box.write("w.txt", "# rank weights\n4 1 1 1\n1 1 1 1\n");
+  const auto out = box.run("tm-map", {"-t", "tleaf 2 2 10 2 1", "-c", "ring.coo", "--weights", "w.txt", "--imbalance",
+                                      "0.4", "--format", "json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto j = nlohmann::json::parse(out.out);
+  EXPECT_EQ(j.at("loads").at("limit"), 4);
+  const auto loads = loads_of(j, {4, 1, 1, 1, 1, 1, 1, 1}, 4);
+  for (const auto load : loads) EXPECT_LE(load, 4);
+  const auto mapping = j.at("mapping").get<std::vector<int>>();
+  for (int r = 1; r < 8; ++r) EXPECT_NE(mapping[static_cast<std::size_t>(r)], mapping[0]) << r;
+  // Mistakes name the file and line; nothing is written.
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"4 1 1\n", "w.txt: expected 8 weights (one a rank, in rank order), found 3"},
+      {"4 1 1 1\n1 1 1 1 1\n", "w.txt:2: more weights than the 8 ranks"},
+      {"4 1 1 1\n1 -1 1 1\n", "w.txt:2:"},
+      {"4 1 x 1 1 1 1 1\n", "w.txt:1:"},
+  };
+  for (const auto& [text, message] : bad) {
+    box.write("w.txt", text);
+    const auto refused = box.run("tm-map", {"-t", "tleaf 2 2 10 2 1", "-c", "ring.coo", "--weights", "w.txt",
+                                            "--imbalance", "0.4", "--output", "out.txt"});
+    EXPECT_EQ(refused.exit_code, 2) << text;
+    EXPECT_NE(refused.err.find(message), std::string::npos) << refused.err;
+    EXPECT_FALSE(box.exists("out.txt"));
+  }
+}

@@ -55,11 +55,14 @@ void comm(const std::uint8_t* data, std::size_t size) {
     const auto m = parse_comm(text_of(data + 1, size - 1), format, "fuzz.comm");
     (void)m.symmetrized();
     (void)m.total_volume();
+    (void)m.total_rank_weight();
   });
 }
 
 void pe_list(const std::uint8_t* data, std::size_t size) {
   expect_input_errors_only([&] { (void)parse_pe_list(text_of(data, size), "fuzz.pes", 1000); });
+  // The other list of numbers a user writes by hand: --weights.
+  expect_input_errors_only([&] { (void)parse_rank_weights(text_of(data, size), "fuzz.weights", 100); });
 }
 
 void hostlist(const std::uint8_t* data, std::size_t size) {

@@ -78,6 +78,14 @@ TEST(JobSpec, FieldsByKeyAreCheckedAsTheyAreSet) {
             0U);
   EXPECT_EQ(message_of<tmap::ParameterError>([&] { tmap::set_job_field(spec, "oversubscription", "0"); }),
             "-o: '0' is not a whole number from 1 to 16777216");
+  tmap::set_job_field(spec, "imbalance", "0.03");
+  EXPECT_DOUBLE_EQ(spec.allocation.imbalance.value_or(-1.0), 0.03);
+  tmap::set_job_field(spec, "weights", "w.txt");
+  EXPECT_EQ(spec.traffic.weights, "w.txt");
+  EXPECT_EQ(message_of<tmap::ParameterError>([&] {
+              tmap::set_job_field(spec, "imbalance", "-1");
+            }).rfind("--imbalance: '-1' is not a number from 0 to 1e6", 0),
+            0U);
   spec.words = tmap::JobWords::mpi();
   EXPECT_EQ(message_of<tmap::ParameterError>([&] {
               tmap::set_job_field(spec, "objective", "speed");

@@ -209,6 +209,13 @@ def test_the_gil_is_released_while_mapping():
     (lambda: tmap.map(np.ones((2, 2)), MACHINE, allowed=[0, 99]), "allowed: PE 99"),
     (lambda: tmap.evaluate(np.ones((4, 4)), MACHINE, [0, 1]), "mapping: "),
     (lambda: tmap.evaluate(np.ones((4, 4)), MACHINE, [0, 1, 2, 640]), "mapping: "),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, imbalance=-0.1), "imbalance: a number from 0"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, imbalance="3%"), "imbalance: expected a number"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, weights=[1, -2]), "weights: weights[1]"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, weights=[1, 2.5]), "weights: weights[1]"),
+    (lambda: tmap.map(np.ones((2, 2)), MACHINE, weights=[1, 2, 3]), "weights: 3 rank weights for 2 ranks"),
+    (lambda: tmap.map(np.ones((4, 4)), "cmplt 2", imbalance=0.1, weights=[9, 1, 1, 1]),
+     "imbalance: rank 0 weighs 9"),
 ])
 def test_every_mistake_is_a_tmap_error_naming_the_argument(call, argument):
     # Issue 61: numpy's, networkx's and pybind11's own errors, InternalError
@@ -219,6 +226,35 @@ def test_every_mistake_is_a_tmap_error_naming_the_argument(call, argument):
     message = str(raised.value)
     assert argument in message, message
     assert "-t " not in message and "--node" not in message and "--host-names" not in message, message
+
+
+def test_imbalance_and_weights_are_tm_maps(tmp_path):
+    # A ring of 64 ranks, rank i weighing 1 + (5 i mod 4), on 8 PEs: the
+    # same mapping as tm-map on the graph file with those vertex loads.
+    folder = tmp_path
+    n = 64
+    weights = [1 + (i * 5) % 4 for i in range(n)]
+    lines = ["0", f"{n} {2 * n}", "0 011"]
+    for i in range(n):
+        a, b = sorted(((i - 1) % n, (i + 1) % n))
+        lines.append(f"{weights[i]} 2 10 {a} 10 {b}")
+    (folder / "ring.grf").write_text("\n".join(lines) + "\n")
+    machine = "tleaf 2 2 10 4 1"
+    expected = [int(pe) for pe in tool("tm-map", "-t", machine, "-c", "ring.grf", "--imbalance", "0.05", "-q",
+                                        cwd=folder).split()]
+    from_file = tmap.map(folder / "ring.grf", machine, imbalance=0.05)
+    assert from_file["mapping"] == expected
+    assert from_file["loads"]["limit"] == 21 and from_file["loads"]["max_load"] <= 21
+    ring = nx.cycle_graph(n)
+    nx.set_edge_attributes(ring, 10, "weight")
+    from_graph = tmap.map(ring, machine, imbalance=0.05, weights=weights)
+    assert from_graph["mapping"] == expected
+    loads = [0] * 8
+    for rank, pe in enumerate(from_graph["mapping"]):
+        loads[pe] += weights[rank]
+    assert max(loads) <= 21
+    table, report = tmap.compare(ring, machine, "scotch,auto", imbalance=0.05, weights=weights)
+    assert [r["strategy"] for r in report["results"]][:2] == ["scotch", "auto"]
 
 
 def test_alloc_maps_inside_the_nodes_as_tm_map(tmp_path):

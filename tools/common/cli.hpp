@@ -79,6 +79,7 @@ struct CommInput {
   std::string format;
   MonitoringSelection monitoring;
   std::string monitoring_count = "bytes";
+  std::string weights;
 
   /// `names`: the option's flags, e.g. "-c,--comm".
   void add_to(CLI::App& app, const std::string& names);

@@ -42,6 +42,9 @@ void CommInput::add_to(CLI::App& app, const std::string& names) {
             return std::string();
           },
           "letters of E, I, S, R, C"));
+  app.add_option("--weights", weights,
+                 "The ranks' weights (their work, which --imbalance balances): one number per rank in rank order; "
+                 "replaces a graph's vertex loads");
   app.add_option("--monitoring-count", monitoring_count, "Open MPI monitoring: count bytes (default) or messages")
       ->check(CLI::IsMember({"bytes", "messages"}));
 }
@@ -58,6 +61,7 @@ TrafficSource CommInput::source() const {
   source.format = format;
   source.monitoring = monitoring;
   source.monitoring.messages = monitoring_count == "messages";
+  source.weights = weights;
   return source;
 }
 
@@ -67,6 +71,11 @@ CommMatrix CommInput::load() const {
 
 std::vector<std::string> CommInput::files() const {
   if (path.empty()) return {};
+  if (!weights.empty()) {
+    auto list = CommInput{path, format, monitoring, monitoring_count, {}}.files();
+    list.push_back(weights);
+    return list;
+  }
   // Monitoring output is many files: each is an input.
   if ((format.empty() || format == "prof") && is_ompi_monitoring(path)) return ompi_monitoring_files(path);
   return {path};

@@ -20,6 +20,7 @@ InputError, ParameterError, UnsupportedError, ResourceError, SystemError,
 InternalError.
 """
 
+import numbers
 import os
 
 from ._tmap import (  # noqa: F401  (the exceptions are the package's API)
@@ -255,6 +256,39 @@ def _progress(progress):
     return checked
 
 
+def _imbalance(imbalance):
+    """--imbalance's EPS, checked: a real number from 0 to 1e6, or None."""
+    if imbalance is None:
+        return None
+    if isinstance(imbalance, bool) or not isinstance(imbalance, numbers.Real):
+        raise ParameterError(f"imbalance: expected a number such as 0.03, not {type(imbalance).__name__}")
+    value = float(imbalance)
+    if not 0.0 <= value <= 1e6:
+        raise ParameterError(f"imbalance: a number from 0 to 1e6 (0.03: 3 % above the average load), not {imbalance!r}")
+    return value
+
+
+def _weights(weights):
+    """The ranks' weights as whole numbers >= 0, or None."""
+    if weights is None:
+        return None
+    if isinstance(weights, (str, bytes)):
+        raise ParameterError("weights: expected a sequence of whole numbers, one a rank, not a string")
+    try:
+        values = list(weights)
+    except TypeError:
+        raise ParameterError(f"weights: expected a sequence of whole numbers, not {type(weights).__name__}") from None
+    checked = []
+    for k, w in enumerate(values):
+        if isinstance(w, bool) or not isinstance(w, numbers.Integral):
+            if not (isinstance(w, numbers.Real) and float(w).is_integer()):
+                raise ParameterError(f"weights: weights[{k}] is {w!r}, not a whole number")
+        if not 0 <= int(w) <= _MOST_BYTES:
+            raise ParameterError(f"weights: weights[{k}] is {w!r}, not a whole number from 0 to 2^63-1")
+        checked.append(int(w))
+    return checked
+
+
 def _options(options):
     if options is None:
         return {}
@@ -264,7 +298,8 @@ def _options(options):
 
 
 def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=None, config=None, options=None,
-        node="", host_names="", oversubscription=1, allowed=None, alloc=None, threads=0, progress=None, initial=None):
+        node="", host_names="", oversubscription=1, allowed=None, alloc=None, threads=0, progress=None, initial=None,
+        imbalance=None, weights=None):
     """Maps the traffic on the machine; returns tm-map's JSON report as a
     tmap.Report (`mapping`: the PE of each rank, `hop_bytes`, the link
     metrics, ...).
@@ -279,7 +314,10 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     goes; returning False stops it (the report then says "partial").
     initial (mapping[rank] = PE, e.g. another mapper's) is improved instead
     of a strategy's mapping, as tm-map --initial does (refine default
-    "multilevel"; never worse; strategy "initial" in the report). The GIL is
+    "multilevel"; never worse; strategy "initial" in the report). Many ranks
+    a PE: imbalance (tm-map's --imbalance EPS) lets each PE hold ranks
+    weighing (1 + EPS) x the average, the weights those of a graph file's
+    vertex loads or weights (one non-negative integer a rank). The GIL is
     released while mapping. Every mistake raises a tmap.Error naming the
     argument."""
     n, rows, cols, volumes, path = _traffic(traffic)
@@ -290,7 +328,8 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
                        _text("strategy", strategy, optional=True), _count("seed", seed, 0, 2**64 - 1, True),
                        _text("objective", objective, optional=True), _text("preset", preset, optional=True),
                        _text("config", config, optional=True), _options(options),
-                       _count("threads", threads, 0, 4096), _progress(progress), _pes("initial", initial), path)
+                       _count("threads", threads, 0, 4096), _progress(progress), _pes("initial", initial), path,
+                       imbalance=_imbalance(imbalance), weights=_weights(weights))
     report._job = job
     return report
 
@@ -304,7 +343,8 @@ def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscript
 
 
 def compare(traffic, machine, strategies="all", *, seed=None, objective=None, preset=None, config=None,
-            options=None, node="", host_names="", oversubscription=1, allowed=None, alloc=None):
+            options=None, node="", host_names="", oversubscription=1, allowed=None, alloc=None, imbalance=None,
+            weights=None):
     """tm-map --compare: returns (table, report), the table tm-map prints and
     its JSON as a tmap.Report (`results`, one Report per strategy, with
     vs_scotch and vs_inorder)."""
@@ -320,7 +360,7 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
                                   _pes("allowed", allowed), _text("alloc", alloc, optional=True), strategies,
                                   _count("seed", seed, 0, 2**64 - 1, True), _text("objective", objective, True),
                                   _text("preset", preset, True), _text("config", config, True), _options(options),
-                                  path)
+                                  path, imbalance=_imbalance(imbalance), weights=_weights(weights))
     return table, report
 
 
