@@ -16,6 +16,19 @@ namespace tmap {
 
 namespace {
 
+/// Calls f(token, line) for each item of a hand-written list of numbers:
+/// separated by white space or commas, `#` starts a comment.
+template <typename F>
+void for_each_listed(std::string_view text, F&& f) {
+  detail::LineReader lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    line = detail::strip_comment(line, '#');
+    std::string_view token;
+    while (detail::next_token(line, token, " \t\r\v\f,")) f(token, lines.line_number());
+  }
+}
+
 [[noreturn]] void bad(const std::string& origin, std::int64_t line, const std::string& problem) {
   if (line > 0) throw InputError(origin, line, problem);
   throw InputError(origin, problem);
@@ -165,23 +178,16 @@ std::vector<Volume> read_rank_weights(const std::string& path, Rank num_ranks) {
 }
 
 std::vector<Volume> parse_rank_weights(std::string_view text, const std::string& origin, Rank num_ranks) {
-  detail::LineReader lines(text);
-  std::string_view line;
   std::vector<Volume> weights;
   Volume total = 0;
-  while (lines.next(line)) {
-    line = detail::strip_comment(line, '#');
-    std::string_view token;
-    while (detail::next_token(line, token, " \t\r\v\f,")) {
-      const auto at = lines.line_number();
-      if (static_cast<Rank>(weights.size()) == num_ranks) {
-        throw InputError(origin, at, "more weights than the " + std::to_string(num_ranks) + " ranks");
-      }
-      const auto w = detail::parse_int_in(token, 0, std::numeric_limits<Volume>::max(), "rank weight", origin, at);
-      if (__builtin_add_overflow(total, w, &total)) throw InputError(origin, at, "the weights sum past 2^63-1");
-      weights.push_back(w);
+  for_each_listed(text, [&](std::string_view token, std::int64_t at) {
+    if (static_cast<Rank>(weights.size()) == num_ranks) {
+      throw InputError(origin, at, "more weights than the " + std::to_string(num_ranks) + " ranks");
     }
-  }
+    const auto w = detail::parse_int_in(token, 0, std::numeric_limits<Volume>::max(), "rank weight", origin, at);
+    if (__builtin_add_overflow(total, w, &total)) throw InputError(origin, at, "the weights sum past 2^63-1");
+    weights.push_back(w);
+  });
   if (static_cast<Rank>(weights.size()) != num_ranks) {
     throw InputError(origin, "expected " + std::to_string(num_ranks) + " weights (one a rank, in rank order), found " +
                                  std::to_string(weights.size()));
@@ -194,25 +200,18 @@ std::vector<PE> read_pe_list(const std::string& path, PE num_pes) {
 }
 
 std::vector<PE> parse_pe_list(std::string_view text, const std::string& path, PE num_pes) {
-  detail::LineReader lines(text);
-  std::string_view line;
   std::vector<PE> pes;
   std::vector<std::int64_t> line_of(static_cast<std::size_t>(num_pes), 0);
-  while (lines.next(line)) {
-    line = detail::strip_comment(line, '#');
-    std::string_view token;
-    while (detail::next_token(line, token, " \t\r\v\f,")) {
-      const auto at = lines.line_number();
-      const auto pe = detail::parse_int_in(token, 0, num_pes - 1, "PE id", path, at);
-      if (line_of[pe] != 0) {
-        throw InputError(
-            path, at,
-            "PE " + std::to_string(pe) + " is listed twice (first on line " + std::to_string(line_of[pe]) + ")");
-      }
-      line_of[pe] = at;
-      pes.push_back(pe);
+  for_each_listed(text, [&](std::string_view token, std::int64_t at) {
+    const auto pe = detail::parse_int_in(token, 0, num_pes - 1, "PE id", path, at);
+    if (line_of[pe] != 0) {
+      throw InputError(
+          path, at,
+          "PE " + std::to_string(pe) + " is listed twice (first on line " + std::to_string(line_of[pe]) + ")");
     }
-  }
+    line_of[pe] = at;
+    pes.push_back(pe);
+  });
   if (pes.empty()) throw InputError(path, "no PE ids found");
   return pes;
 }
