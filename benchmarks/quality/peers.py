@@ -45,7 +45,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "python"))
-from quality_mode import timed  # noqa: E402  (one process timed whole)
+from quality_mode import report_options, rewrote_report, timed  # noqa: E402  (one process timed whole)
 
 # label -> (tm-map spec, PEs); the tleafs of 1,024 and 4,096 PEs are the quality mode's (quality_mode.py).
 MACHINES = {
@@ -228,12 +228,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="runs of each command; the median time is kept")
     ap.add_argument("--peer-runs", type=int, default=1, help="runs of SharedMap and kaffpa (up to minutes each)")
     ap.add_argument("--machines", default=",".join(MACHINES))
-    ap.add_argument("--note", default="", help="a line on the run's conditions, written under the title")
-    ap.add_argument("--report-only", action="store_true", help="rewrite the report from the --out folder's json")
+    report_options(ap)
     args = ap.parse_args()
-    if args.report_only:
-        rows = json.load(open(os.path.join(args.out, "peers.json")))
-        write_report(rows, os.path.join(args.out, "peers.md"), args.note)
+    if rewrote_report(args, "peers", write_report):
         return
     tm_map, tm_gen, tm_eval, tm_topo = (os.path.join(args.bin, t) for t in ("tm-map", "tm-gen", "tm-eval", "tm-topo"))
     gmap = shutil.which("scotch_gmap")

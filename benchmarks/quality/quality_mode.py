@@ -46,6 +46,21 @@ def machines(n, tm_topo, work):
     return out
 
 
+def report_options(ap):
+    """--note and --report-only, as every benchmark script here takes them."""
+    ap.add_argument("--note", default="", help="a line on the run's conditions, written under the title")
+    ap.add_argument("--report-only", action="store_true", help="rewrite the report from the --out folder's json")
+
+
+def rewrote_report(args, stem, write_report, *extra):
+    """With --report-only: the report STEM.md rewritten from STEM.json in --out; whether it was."""
+    if not args.report_only:
+        return False
+    rows = json.load(open(os.path.join(args.out, f"{stem}.json")))
+    write_report(rows, os.path.join(args.out, f"{stem}.md"), *extra, args.note)
+    return True
+
+
 def timed(cmd):
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)

@@ -27,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "quality"))
-from quality_mode import hop_bytes  # noqa: E402  (gmap's invalid mappings scored as they are)
+from quality_mode import hop_bytes, report_options, rewrote_report  # noqa: E402  (gmap's invalid mappings scored as they are)
 
 STENCIL3D = {64: "4x4x4", 1024: "16x8x8", 4096: "16x16x16", 16384: "32x32x16", 1048576: "128x128x64"}
 TORUS = {64: "torus3D 4 4 4", 1024: "torus3D 16 8 8", 4096: "torus3D 16 16 16", 16384: "torus3D 32 32 16",
@@ -83,12 +83,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="runs of each command below a million ranks; the median")
     ap.add_argument("--machines", default="tleaf,torus,tianhe3")
     ap.add_argument("--gmap-up-to", type=int, default=16384, help="largest job scotch_gmap is run on")
-    ap.add_argument("--note", default="", help="a line on the run's conditions, written under the title")
-    ap.add_argument("--report-only", action="store_true", help="rewrite the report from the --out folder's json")
+    report_options(ap)
     args = ap.parse_args()
-    if args.report_only:
-        rows = json.load(open(os.path.join(args.out, "speed.json")))
-        write_report(rows, os.path.join(args.out, "speed.md"), args.note)
+    if rewrote_report(args, "speed", write_report):
         return
     tm_map, tm_gen, tm_eval, tm_topo = (os.path.join(args.bin, t) for t in ("tm-map", "tm-gen", "tm-eval", "tm-topo"))
     gmap = shutil.which("scotch_gmap")

@@ -47,8 +47,9 @@ class Constraints {
   [[nodiscard]] PE topology_size() const noexcept { return topology_size_; }
 
   /// These PEs balanced by load (--imbalance EPS): each PE holds ranks
-  /// weighing at most (1 + EPS) x ceil(total weight / allowed PEs) (KaHIP's
-  /// and Mt-KaHyPar's bound; with unit weights and EPS 0, -o's count).
+  /// weighing at most (1 + EPS) x (total weight / allowed PEs), rounded
+  /// down, and never less than that average rounded up (with unit weights
+  /// and EPS 0: -o's count, ceil(n / PEs)).
   /// `count_cap` (-o K when given, else 0) still limits the ranks a PE
   /// holds. Ranks of equal weight become a count (capacity(), every
   /// strategy keeps it); ranks of unequal weight keep the load limit, which

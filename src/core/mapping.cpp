@@ -1,5 +1,7 @@
 #include "tmap/mapping.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -131,16 +133,19 @@ Constraints Constraints::balanced(std::span<const Volume> weights, std::int64_t 
     c.capacity_ = count_limit;
     return c;
   }
-  const Volume average = total / pes + (total % pes != 0 ? 1 : 0);
-  const long double limit =
-      std::floor((1.0L + static_cast<long double>(imbalance)) * static_cast<long double>(average));
-  c.load_limit_ = limit >= 9.2e18L ? total : std::max<Volume>(1, static_cast<Volume>(limit));
+  // (1 + EPS) x the average, and never below the average rounded up
+  // (without which EPS 0 could not place 10 ranks on 4 PEs).
+  const Volume rounded_up = total / pes + (total % pes != 0 ? 1 : 0);
+  const long double average = static_cast<long double>(total) / static_cast<long double>(pes);
+  const long double limit = std::floor((1.0L + static_cast<long double>(imbalance)) * average);
+  c.load_limit_ = limit >= 9.2e18L ? total : std::max(rounded_up, static_cast<Volume>(limit));
   if (heaviest > c.load_limit_) {
     std::int64_t which = 0;
     while (weights[static_cast<std::size_t>(which)] != heaviest) ++which;
-    throw InputError("--imbalance: rank " + std::to_string(which) + " weighs " + std::to_string(heaviest) +
-                     ", more than a PE may hold: (1 + " + std::to_string(imbalance) + ") x " + std::to_string(average) +
-                     " (the average load of the " + std::to_string(pes) + " PEs) = " + std::to_string(c.load_limit_));
+    throw InputError(
+        fmt::format("--imbalance: rank {} weighs {}, more than a PE may hold: (1 + {}) x {:.6g} (the "
+                    "average load of the {} PEs), at most {}",
+                    which, heaviest, imbalance, static_cast<double>(average), pes, c.load_limit_));
   }
   // How many ranks fit one PE at most: the lightest ones, summed.
   std::vector<Volume> sorted(weights.begin(), weights.end());

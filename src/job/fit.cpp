@@ -15,6 +15,13 @@ std::string not_fitting(const CommMatrix& comm, const Constraints& c, const std:
                         const Topology& topology, bool node_given) {
   const auto n = comm.num_ranks();
   const auto pes = static_cast<std::int64_t>(c.allowed_pes().size());
+  if (c.imbalance() >= 0.0 && c.load_limit() > 0) {
+    // Balanced by load: the limit, not the PEs, is what is short.
+    return fmt::format(
+        "{} ranks do not fit: at --imbalance {} a PE may hold a load of {}, so at most {} of these "
+        "ranks, {} on the {} allowed PEs; raise EPS or give the job more PEs",
+        n, c.imbalance(), c.load_limit(), c.capacity(), c.num_slots(), pes);
+  }
   auto text = fmt::format("{} ranks do not fit: {} allowed PEs x {} rank(s) each = {} slots", n, pes, c.capacity(),
                           c.num_slots());
   if (!shortfall.empty()) text += ": " + shortfall;

@@ -97,7 +97,7 @@ TEST(ManyTasks, BadImbalanceIsRefusedWithoutOutput) {
     EXPECT_NE(out.err.find("--imbalance"), std::string::npos) << out.err;
     EXPECT_FALSE(box.exists("out.txt")) << bad;
   }
-  // Rank 0 weighs 9: the average is ceil(16 / 4) = 4, a PE may hold 4.
+  // Rank 0 weighs 9: the average is 16 / 4 = 4, a PE may hold floor(4.4) = 4.
   const auto heavy =
       box.run("tm-map", {"-t", "cmplt 4", "-c", "ring.grf", "--imbalance", "0.1", "--output", "out.txt"});
   EXPECT_EQ(heavy.exit_code, 2);
@@ -108,14 +108,14 @@ TEST(ManyTasks, BadImbalanceIsRefusedWithoutOutput) {
 TEST(ManyTasks, WeightsFileGivesAnyTrafficWeights) {
   const Sandbox box;
   // A ring of 8 ranks as a matrix, rank 0 weighing 4: on 4 PEs the average
-  // is ceil(11 / 4) = 3, so at EPS 0.4 a PE holds 4 and rank 0 holds one alone.
+  // is 11 / 4 = 2.75, so at EPS 0.5 a PE holds floor(4.125) = 4 and rank 0 is alone.
   std::ostringstream coo;
   coo << "8\n";
   for (int i = 0; i < 8; ++i) coo << i << ' ' << (i + 1) % 8 << " 100\n";
   box.write("ring.coo", coo.str());
   box.write("w.txt", "# rank weights\n4 1 1 1\n1 1 1 1\n");
   const auto out = box.run("tm-map", {"-t", "tleaf 2 2 10 2 1", "-c", "ring.coo", "--weights", "w.txt", "--imbalance",
-                                      "0.4", "--format", "json"});
+                                      "0.5", "--format", "json"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const auto j = nlohmann::json::parse(out.out);
   EXPECT_EQ(j.at("loads").at("limit"), 4);
@@ -133,7 +133,7 @@ TEST(ManyTasks, WeightsFileGivesAnyTrafficWeights) {
   for (const auto& [text, message] : bad) {
     box.write("w.txt", text);
     const auto refused = box.run("tm-map", {"-t", "tleaf 2 2 10 2 1", "-c", "ring.coo", "--weights", "w.txt",
-                                            "--imbalance", "0.4", "--output", "out.txt"});
+                                            "--imbalance", "0.5", "--output", "out.txt"});
     EXPECT_EQ(refused.exit_code, 2) << text;
     EXPECT_NE(refused.err.find(message), std::string::npos) << refused.err;
     EXPECT_FALSE(box.exists("out.txt"));

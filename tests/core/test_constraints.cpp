@@ -54,8 +54,8 @@ TEST(Constraints, ValidateMappingCatchesEveryViolation) {
 TEST(Constraints, BalancedByLoadHandComputed) {
   const auto t = tmap::load_topology("cmplt 128");
   const auto all = Constraints::all(*t);
-  // 1,000 ranks of weight 1: the average ceil(1000 / 128) = 8, a PE holds
-  // floor(1.03 x 8) = 8 of them, or floor(1.2 x 8) = 9.
+  // 1,000 ranks of weight 1: the average 7.8125, a PE holds
+  // max(ceil(7.8125), floor(1.03 x 7.8125)) = 8 of them, or floor(1.2 x 7.8125) = 9.
   const auto c3 = all.balanced({}, 1000, 0.03, 0);
   EXPECT_EQ(c3.capacity(), 8);
   EXPECT_EQ(c3.load_limit(), 8);
@@ -65,11 +65,15 @@ TEST(Constraints, BalancedByLoadHandComputed) {
   EXPECT_EQ(all.balanced({}, 1000, 0.2, 8).capacity(), 8);
   EXPECT_FALSE(tmap::balances_load({}, c3));
   // Equal weights are a count too: 5 ranks of weight 3 on 2 PEs: the
-  // average ceil(15 / 2) = 8, limit 8, so 2 ranks a PE: they do not fit.
+  // average 7.5 rounded up, limit 8, so 2 ranks a PE: they do not fit.
   const auto two = Constraints::all(*tmap::load_topology("cmplt 2"));
   const std::vector<tmap::Volume> threes{3, 3, 3, 3, 3};
   EXPECT_EQ(two.balanced(threes, 5, 0.0, 0).capacity(), 2);
   EXPECT_FALSE(tmap::balances_load(threes, two.balanced(threes, 5, 0.0, 0)));
+  // Never above (1 + EPS) x the exact average: 18 on 4 PEs at EPS 0.2 is
+  // floor(1.2 x 4.5) = 5, not 1.2 x ceil(4.5) = 6.
+  const auto four = Constraints::all(*tmap::load_topology("cmplt 4"));
+  EXPECT_EQ(four.balanced(std::vector<tmap::Volume>{3, 1, 2, 1, 2, 1, 2, 1, 2, 3}, 10, 0.2, 0).load_limit(), 5);
   // Unequal weights keep the load limit: {4, 1, 1, 1, 1} on 2 PEs: total 8,
   // limit 4 at EPS 0; at most the four light ranks share a PE.
   const std::vector<tmap::Volume> w{4, 1, 1, 1, 1};
@@ -80,11 +84,11 @@ TEST(Constraints, BalancedByLoadHandComputed) {
   EXPECT_EQ(tmap::pe_loads(std::vector<tmap::PE>{0, 1, 1, 1, 1}, w, c), (std::vector<tmap::Volume>{4, 4}));
   tmap::validate_mapping(std::vector<tmap::PE>{0, 1, 1, 1, 1}, w, 5, c);
   EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{0, 0, 1, 1, 1}, w, 5, c), tmap::InternalError);
-  // A rank heavier than a PE may hold, and EPS out of range.
+  // A rank heavier than a PE may hold (12 on 2 PEs at EPS 0.1: 6), and EPS out of range.
   const std::vector<tmap::Volume> heavy{9, 1, 1, 1};
   try {
     (void)two.balanced(heavy, 4, 0.1, 0);
-    FAIL() << "a rank of weight 9 fits no PE of limit 7";
+    FAIL() << "a rank of weight 9 fits no PE of limit 6";
   } catch (const tmap::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("rank 0 weighs 9, more than a PE may hold"), std::string::npos) << e.what();
   }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 #include "fixtures.hpp"
@@ -120,4 +121,39 @@ TEST(Rb, PassesOptionIsSetByKey) {
   const auto grown = tmap::evaluate(comm, *topology, rb(comm, *topology, constraints, none)).hop_bytes;
   const auto refined = tmap::evaluate(comm, *topology, rb(comm, *topology, constraints)).hop_bytes;
   EXPECT_LT(refined, grown);
+}
+
+// Ranks of unequal weight: a cut by weight lands within its window; a grid
+// of weights 1-4 cut in two along its plane, in any vertex order.
+TEST(Rb, BisectsByWeightWithinTheWindow) {
+  const auto grid = tmap::gen::stencil({32, 16}, 5, 10);  // 512 ranks, rank = x + 32 y
+  std::vector<tmap::Volume> weights(512);
+  tmap::Volume total = 0;
+  for (std::size_t r = 0; r < weights.size(); ++r) total += weights[r] = 1 + static_cast<tmap::Volume>(r % 4);
+  const auto sym = grid.with_rank_weights(weights).symmetrized();
+  std::vector<tmap::Rank> all(512);
+  std::iota(all.begin(), all.end(), tmap::Rank{0});
+  for (const tmap::strategies::WeightedCut how :
+       {tmap::strategies::WeightedCut{}, tmap::strategies::WeightedCut{.order_seed = 7},
+        tmap::strategies::WeightedCut{.order_seed = 0, .whole_level_passes = true}}) {
+    const auto [first, second] = tmap::strategies::bisect_by_weight(sym, all, total / 2, 8, how);
+    tmap::Volume w0 = 0;
+    for (const auto r : first) w0 += weights[static_cast<std::size_t>(r)];
+    EXPECT_LE(std::abs(w0 - total / 2), 8) << how.order_seed;
+    EXPECT_EQ(first.size() + second.size(), 512U);
+    EXPECT_TRUE(std::is_sorted(first.begin(), first.end()));
+    // The cut: 16 edges of 20 bytes (both directions) for the plane x = 16.
+    tmap::Volume cut = 0;
+    std::vector<char> side(512, 1);
+    for (const auto r : first) side[static_cast<std::size_t>(r)] = 0;
+    for (tmap::Rank i = 0; i < 512; ++i) {
+      for (std::size_t k = 0; k < sym.targets(i).size(); ++k) {
+        if (side[static_cast<std::size_t>(i)] != side[static_cast<std::size_t>(sym.targets(i)[k])])
+          cut += sym.volumes(i)[k];
+      }
+    }
+    EXPECT_LE(cut / 2, 2 * 16 * 20) << how.order_seed;  // within 2x the plane's
+    // Deterministic.
+    EXPECT_EQ(tmap::strategies::bisect_by_weight(sym, all, total / 2, 8, how).first, first);
+  }
 }

@@ -47,9 +47,22 @@ int main(int argc, char** argv) {
     const auto mapping = read_mapping(mapping_file, *topology, constraints);
     check_mapping_file(mapping, mapping_file, comm.num_ranks(), in.comm.path, *topology, &constraints);
     std::map<PE, std::int64_t> per_pe;
-    for (const PE p : mapping) ++per_pe[p];
+    std::map<PE, Volume> load_of;
+    for (std::size_t r = 0; r < mapping.size(); ++r) {
+      ++per_pe[mapping[r]];
+      load_of[mapping[r]] += comm.rank_weight(static_cast<Rank>(r));
+    }
     std::int64_t most = 0;
     for (const auto& [pe, count] : per_pe) most = std::max(most, count);
+    // The loads, where ranks carry weights or --imbalance was given: the
+    // heaviest PE against the average over the allowed PEs (and the limit).
+    const bool report_loads = !comm.rank_weights().empty() || constraints.imbalance() >= 0.0;
+    Volume heaviest = 0;
+    for (const auto& [pe, load] : load_of) heaviest = std::max(heaviest, load);
+    const double average = static_cast<double>(comm.total_rank_weight()) /
+                           static_cast<double>(std::max<std::size_t>(1, constraints.allowed_pes().size()));
+    const double imbalance = average > 0.0 ? static_cast<double>(heaviest) / average - 1.0 : 0.0;
+    const Volume limit = constraints.load_limit();
 
     const auto m = evaluate(comm, *topology, mapping);
     std::optional<RouteMetrics> routes;
@@ -64,6 +77,13 @@ int main(int argc, char** argv) {
       j["max_com"] = m.max_com;
       j["total_bytes"] = m.total_bytes;
       j["max_ranks_per_pe"] = most;
+      if (report_loads) {
+        j["loads"] = {{"max_load", heaviest}, {"average", average}, {"imbalance", imbalance}};
+        if (limit > 0) {
+          j["loads"]["limit"] = limit;
+          j["loads"]["within_limit"] = heaviest <= limit;
+        }
+      }
       if (routes) {
         j["th"] = routes->th;
         j["wh"] = routes->wh;
@@ -82,6 +102,10 @@ int main(int argc, char** argv) {
     }
     std::string text = fmt::format("hop_bytes {}\navg_hops {:.6f}\nmax_com {}\ntotal_bytes {}\nmax_ranks_per_pe {}\n",
                                    m.hop_bytes, m.avg_hops, m.max_com, m.total_bytes, most);
+    if (report_loads) {
+      text += fmt::format("max_load {}\naverage_load {:.6f}\nimbalance {:.6f}\n", heaviest, average, imbalance);
+      if (limit > 0) text += fmt::format("load_limit {}\nwithin_limit {}\n", limit, heaviest <= limit ? "yes" : "no");
+    }
     for (const auto& [d, bytes] : m.bytes_by_distance) text += fmt::format("bytes_at_distance {} {}\n", d, bytes);
     if (routes) text += route_metrics_text(*routes);
     links.write_loads(routing, routes);

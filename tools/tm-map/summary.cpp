@@ -8,8 +8,11 @@ namespace tmap::cli {
 void print_summary(const RunResult& r, const Constraints& constraints, const CommMatrix& comm) {
   const Rank n = comm.num_ranks();
   const auto& m = r.report.metrics;
-  fmt::print(stderr, "tm-map: {} ranks on {} ({} allowed PEs x {}), strategy {}\n", n, r.report.topology,
-             constraints.allowed_pes().size(), constraints.capacity(), r.report.strategy);
+  const auto per_pe = balances_load(comm.rank_weights(), constraints)
+                          ? fmt::format("a load of {} each", constraints.load_limit())
+                          : fmt::format("x {}", constraints.capacity());
+  fmt::print(stderr, "tm-map: {} ranks on {} ({} allowed PEs {}), strategy {}\n", n, r.report.topology,
+             constraints.allowed_pes().size(), per_pe, r.report.strategy);
   fmt::print(stderr, "tm-map: hop_bytes {}  avg_hops {:.4f}  max_com {}  total_bytes {}  time {:.4f} s\n", m.hop_bytes,
              m.avg_hops, m.max_com, m.total_bytes, r.report.time_s);
   if (const auto& l = r.report.loads) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <random>
 
 #include "strategies/common/bisection_graph.hpp"
 
@@ -28,7 +29,7 @@ constexpr std::int64_t kFlatLargest = 256;
 /// Moves past a pass's best prefix after which later passes stop.
 constexpr std::size_t kFruitlessMoves = 1000;
 
-/// The traffic among `ranks`, renumbered 0..m-1 (ranks sorted), each
+/// The traffic among `ranks`, renumbered 0..m-1 in their order, each
 /// vertex of weight 1 (or, `weighted`, the rank's weight).
 detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks, bool weighted = false) {
   // Each rank's index in the set, from a per-thread table over all ranks
@@ -213,16 +214,27 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
 }
 
 std::pair<std::vector<Rank>, std::vector<Rank>> bisect_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,
-                                                                 Volume first_weight, Volume window) {
+                                                                 Volume first_weight, Volume window, WeightedCut how) {
   std::vector<Rank> sorted = ranks;
   std::sort(sorted.begin(), sorted.end());
   Volume total = 0;
   for (const Rank r : sorted) total += sym.rank_weight(r);
   if (first_weight <= 0) return {{}, sorted};
   if (first_weight >= total) return {sorted, {}};
-  const auto side = detail::multilevel_bisect(subgraph(sym, sorted, true), first_weight, std::max<Volume>(0, window));
+  // The graph's vertices in rank order, or shuffled by the seed (matching
+  // and ties then go another way: another cut of the same quality class).
+  std::vector<Rank> order = sorted;
+  if (how.order_seed != 0) {
+    std::mt19937_64 random(how.order_seed ^ (static_cast<std::uint64_t>(order.size()) * 0x9E3779B97F4A7C15ULL));
+    std::shuffle(order.begin(), order.end(), random);
+  }
+  const auto side = detail::multilevel_bisect(
+      subgraph(sym, order, true), first_weight, std::max<Volume>(0, window),
+      how.whole_level_passes ? detail::Thoroughness::WholeLevels : detail::Thoroughness::Levels);
   std::pair<std::vector<Rank>, std::vector<Rank>> parts;
-  for (std::size_t v = 0; v < sorted.size(); ++v) (side[v] == 0 ? parts.first : parts.second).push_back(sorted[v]);
+  for (std::size_t v = 0; v < order.size(); ++v) (side[v] == 0 ? parts.first : parts.second).push_back(order[v]);
+  std::sort(parts.first.begin(), parts.first.end());
+  std::sort(parts.second.begin(), parts.second.end());
   return parts;
 }
 

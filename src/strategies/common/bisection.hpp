@@ -31,8 +31,18 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
 
 /// Splits `ranks` by the ranks' weights (sym.rank_weight): a first part
 /// weighing `first_weight` give or take `window`, the rest second, with
-/// little traffic between them (multilevel bisection). Deterministic.
+/// little traffic between them (multilevel bisection, thorough passes at
+/// every level). Deterministic.
+struct WeightedCut {
+  /// Other than 0: the set's vertices numbered in a shuffled order (seeded)
+  /// before coarsening, which takes another path to another cut.
+  std::uint64_t order_seed = 0;
+  /// Each pass may go the whole level past its best prefix (else a fifth):
+  /// slower, another cut.
+  bool whole_level_passes = false;
+};
 std::pair<std::vector<Rank>, std::vector<Rank>> bisect_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,
-                                                                 Volume first_weight, Volume window);
+                                                                 Volume first_weight, Volume window,
+                                                                 WeightedCut how = {});
 
 }  // namespace tmap::strategies

@@ -76,6 +76,11 @@ Volume cut_of(const BisectionGraph& g, const std::vector<char>& side);
 /// rebalanced and refined on its boundary. Linear in the edges per level
 /// (a flat FM pass over a million ranks touches every one of them).
 /// Deterministic.
-std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size, std::int64_t final_window = 0);
+/// `effort`: Levels gives up to 12 passes at every level, each free to go
+/// a fifth of the level past its best prefix (WholeLevels: the whole level):
+/// slower, and the cut of a shuffled grid nearer its plane.
+enum class Thoroughness { Coarsest, Levels, WholeLevels };
+std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size, std::int64_t final_window = 0,
+                                    Thoroughness effort = Thoroughness::Coarsest);
 
 }  // namespace tmap::strategies::detail

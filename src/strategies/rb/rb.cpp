@@ -61,7 +61,7 @@ class Bisector {
   /// `load_limit` > 0: ranks split by weight, each PE holding at most that
   /// much (ranks of unequal weight balanced by load); else by count.
   Bisector(const CommMatrix& sym, const Topology& topology, std::vector<PE> order, bool on_grid, std::int64_t capacity,
-           int passes, Mapping& mapping, Volume load_limit = 0)
+           int passes, Mapping& mapping, Volume load_limit = 0, WeightedCut cut = {})
       : sym_(sym),
         topology_(topology),
         order_(std::move(order)),
@@ -71,7 +71,8 @@ class Bisector {
         mapping_(mapping),
         region_lo_(mapping.size(), 0),
         region_hi_(mapping.size(), order_.size()),
-        load_limit_(load_limit) {}
+        load_limit_(load_limit),
+        cut_(cut) {}
 
   /// Places `ranks` (at most (hi - lo) x capacity of them) on order_[lo, hi).
   void place(std::size_t lo, std::size_t hi, const std::vector<Rank>& ranks) {
@@ -135,7 +136,7 @@ class Bisector {
     const Volume slack = std::max<Volume>(0, std::min(room_left - target, target - (total - room_right)));
     int cuts = 0;
     while ((Volume{1} << cuts) < k) ++cuts;
-    auto [left, right] = bisect_by_weight(sym_, ranks, target, slack / std::max(1, cuts));
+    auto [left, right] = bisect_by_weight(sym_, ranks, target, slack / std::max(1, cuts), cut_);
     if (weight_of(left) <= room_right && weight_of(right) <= room_left &&
         outside_cost(right, lo, mid) + outside_cost(left, mid, hi) <
             outside_cost(left, lo, mid) + outside_cost(right, mid, hi)) {
@@ -193,9 +194,24 @@ class Bisector {
   std::vector<std::size_t> region_lo_;
   std::vector<std::size_t> region_hi_;
   Volume load_limit_;
+  WeightedCut cut_;  ///< how bisect_by_weight cuts
 };
 
 }  // namespace
+
+Mapping map_rb_by_load(const Problem& problem, const Run& context, WeightedCut cut) {
+  bool on_grid = false;
+  auto order = machine_order(problem.topology, problem.constraints.allowed_pes(), on_grid);
+  const auto n = problem.comm.num_ranks();
+  Mapping mapping(static_cast<std::size_t>(n), 0);
+  std::vector<Rank> ranks(static_cast<std::size_t>(n));
+  std::iota(ranks.begin(), ranks.end(), Rank{0});
+  const auto used = order.size();
+  Bisector(problem.comm.symmetrized(), problem.topology, std::move(order), on_grid, problem.constraints.capacity(),
+           static_cast<int>(context.rb.passes), mapping, problem.constraints.load_limit(), cut)
+      .place(0, used, ranks);
+  return mapping;
+}
 
 Mapping RecursiveBisectionMapper::map(const Problem& problem, const Run& context) const {
   const auto& constraints = problem.constraints;
@@ -206,16 +222,7 @@ Mapping RecursiveBisectionMapper::map(const Problem& problem, const Run& context
   // Ranks of unequal weight: split by weight over every allowed PE (the
   // load limit is the allocation's average; map_with brings PEs within it).
   const bool by_load = balances_load(problem.comm.rank_weights(), constraints);
-  if (by_load) {
-    Mapping mapping(static_cast<std::size_t>(n), 0);
-    std::vector<Rank> ranks(static_cast<std::size_t>(n));
-    std::iota(ranks.begin(), ranks.end(), Rank{0});
-    const auto used = order.size();
-    Bisector(problem.comm.symmetrized(), problem.topology, std::move(order), on_grid, capacity,
-             static_cast<int>(context.rb.passes), mapping, constraints.load_limit())
-        .place(0, used, ranks);
-    return mapping;
-  }
+  if (by_load) return map_rb_by_load(problem, context, {.order_seed = context.seed});
   // A job smaller than its allocation: the shortest prefix of the cut order
   // that holds it (whole subtrees or boxes as far as sizes allow), cut again.
   const auto needed = static_cast<std::size_t>(std::max<Rank>(1, (n + capacity - 1) / capacity));

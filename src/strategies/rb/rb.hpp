@@ -16,6 +16,7 @@
 
 #include <span>
 
+#include "strategies/common/bisection.hpp"
 #include "tmap/mapper.hpp"
 
 namespace tmap::strategies {
@@ -24,6 +25,12 @@ class RecursiveBisectionMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
+
+/// rb where ranks of unequal weight are balanced by load (balances_load):
+/// machine and ranks cut together, the ranks by weight, every allowed PE
+/// used; `cut` says how each cut is made (the default rb's: the rank order,
+/// a fifth-level reach). map_with brings PEs within the limit after.
+[[nodiscard]] Mapping map_rb_by_load(const Problem& problem, const Run& context, WeightedCut cut);
 
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> rb_options();
