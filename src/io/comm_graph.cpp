@@ -15,7 +15,7 @@ namespace {
 
 /// The graph with its vertex weights, whose sum must fit (every balance
 /// sums them).
-CommMatrix with_weights(CommMatrix graph, std::vector<Volume> weights, const std::string& origin) {
+CommMatrix with_weights(const CommMatrix& graph, std::vector<Volume> weights, const std::string& origin) {
   Volume total = 0;
   for (const Volume w : weights) {
     if (__builtin_add_overflow(total, w, &total)) throw InputError(origin, "the vertex weights sum past 2^63-1");

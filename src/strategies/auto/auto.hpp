@@ -12,6 +12,9 @@
 // to the fewer hop-bytes; a traffic with phases is timed phase by phase and
 // has greedy among the candidates up to 16,384 ranks), else hop-bytes.
 // In-order is the first candidate: it keeps its place unless another is better.
+// Where ranks of unequal weight are balanced by load (--imbalance), the
+// candidates are libscotch's weighted mapping and three rb cuts by weight
+// instead (map_by_load, by_load.cpp).
 #pragma once
 
 #include <cstdint>

@@ -128,7 +128,7 @@ class Bisector {
   /// the last cuts keep some.
   void place_by_load(std::size_t lo, std::size_t mid, std::size_t hi, const std::vector<Rank>& ranks) {
     const auto k_left = static_cast<Volume>(mid - lo);
-    const auto k = static_cast<Volume>(hi - lo);
+    const auto k = std::max<Volume>(2, static_cast<Volume>(hi - lo));  // place() cuts regions of 2+ PEs
     const Volume total = weight_of(ranks);
     const auto target = static_cast<Volume>((static_cast<detail::Int128>(total) * k_left + k / 2) / k);
     const Volume room_left = k_left * load_limit_;
