@@ -13,6 +13,7 @@
 #include "strategies/common/balanced_moves.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
+#include "tmap/generators.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
@@ -185,4 +186,22 @@ TEST(BalancedMoves, SameMappingAtAnyThreadCount) {
   const auto a = tmap::map({comm, *t, c}, one);
   EXPECT_EQ(a, tmap::map({comm, *t, c}, three));
   EXPECT_TRUE(within(a, comm, c));
+}
+
+TEST(BalancedMoves, ManyRanksAPeTakeRbsCutByCount) {
+  // 4,096 ranks of a shuffled 16x16x16 stencil at 512 a PE on 8 PEs (2
+  // nodes of 4): auto cuts them by count (rb by weight, each rank weighing
+  // 1), every PE within its count, at or below scotch and in-order.
+  const auto t = tmap::load_topology("tleaf 2 2 10 4 1");
+  const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil({16, 16, 16}, 7, 10), 3);
+  const auto c = Constraints::all(*t, 512);
+  const tmap::Problem problem{comm, *t, c};
+  const auto by_auto = tmap::map(problem, strategy("auto"));
+  tmap::validate_mapping(by_auto, 4096, c);
+  const auto cost = tmap::evaluate(comm, *t, by_auto).hop_bytes;
+  EXPECT_LE(cost, tmap::evaluate(comm, *t, tmap::map(problem, strategy("scotch"))).hop_bytes);
+  EXPECT_LE(cost, tmap::evaluate(comm, *t, tmap::map(problem, strategy("inorder"))).hop_bytes);
+  auto two = strategy("auto");
+  two.threads = 2;
+  EXPECT_EQ(tmap::map(problem, two), by_auto);
 }

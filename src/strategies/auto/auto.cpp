@@ -187,6 +187,9 @@ std::span<const StrategyOption> auto_options() {
 
 Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (balances_load(problem.comm.rank_weights(), problem.constraints)) return map_by_load(problem, context);
+  if (problem.constraints.capacity() >= kManyPerPe && !problem.comm.has_unequal_weights()) {
+    return map_many_per_pe(problem, context);
+  }
   // The constructions alone: map_with refines what this returns, and for
   // the objective kept here.
   Run construct = context;

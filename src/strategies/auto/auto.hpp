@@ -43,6 +43,12 @@ class AutoMapper final : public Mapper {
 /// Scotch's weighted mapping, then moves within the load limits.
 [[nodiscard]] Mapping map_by_load(const Problem& problem, const Run& context);
 
+/// auto for jobs of many ranks a PE (capacity from kManyPerPe up): rb's cut
+/// by weight, each rank weighing 1 and each PE holding its count, brought
+/// within the count and refined by moves; in-order where that is lower.
+inline constexpr std::int64_t kManyPerPe = 256;
+[[nodiscard]] Mapping map_many_per_pe(const Problem& problem, const Run& context);
+
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> auto_options();
 

@@ -199,7 +199,7 @@ class Bisector {
 
 }  // namespace
 
-Mapping map_rb_by_load(const Problem& problem, const Run& context, WeightedCut cut) {
+Mapping map_rb_by_load(const Problem& problem, const Run& context, WeightedCut cut, Volume load_limit) {
   bool on_grid = false;
   auto order = machine_order(problem.topology, problem.constraints.allowed_pes(), on_grid);
   const auto n = problem.comm.num_ranks();
@@ -208,7 +208,8 @@ Mapping map_rb_by_load(const Problem& problem, const Run& context, WeightedCut c
   std::iota(ranks.begin(), ranks.end(), Rank{0});
   const auto used = order.size();
   Bisector(problem.comm.symmetrized(), problem.topology, std::move(order), on_grid, problem.constraints.capacity(),
-           static_cast<int>(context.rb.passes), mapping, problem.constraints.load_limit(), cut)
+           static_cast<int>(context.rb.passes), mapping, load_limit > 0 ? load_limit : problem.constraints.load_limit(),
+           cut)
       .place(0, used, ranks);
   return mapping;
 }

@@ -29,8 +29,11 @@ class RecursiveBisectionMapper final : public Mapper {
 /// rb where ranks of unequal weight are balanced by load (balances_load):
 /// machine and ranks cut together, the ranks by weight, every allowed PE
 /// used; `cut` says how each cut is made (the default rb's: the rank order,
-/// a fifth-level reach). map_with brings PEs within the limit after.
-[[nodiscard]] Mapping map_rb_by_load(const Problem& problem, const Run& context, WeightedCut cut);
+/// a fifth-level reach); `load_limit` other than 0 replaces the
+/// constraints' (a count cap cut as the load of ranks weighing 1). PEs may
+/// end a little above the limit: balance_and_refine brings them within.
+[[nodiscard]] Mapping map_rb_by_load(const Problem& problem, const Run& context, WeightedCut cut,
+                                     Volume load_limit = 0);
 
 /// Its options, for its row of the strategy table.
 std::span<const StrategyOption> rb_options();
