@@ -27,6 +27,14 @@ std::string weighted_ring(int n, Weight weight) {
   return out.str();
 }
 
+/// A ring of n ranks as a .coo, 100 bytes from each to the next.
+std::string ring_coo(int n) {
+  std::ostringstream coo;
+  coo << n << "\n";
+  for (int i = 0; i < n; ++i) coo << i << ' ' << (i + 1) % n << " 100\n";
+  return coo.str();
+}
+
 /// Each PE's load under the JSON's mapping.
 std::vector<long long> loads_of(const nlohmann::json& j, const std::vector<long long>& weights, int pes) {
   std::vector<long long> load(static_cast<std::size_t>(pes), 0);
@@ -69,11 +77,9 @@ TEST(ManyTasks, ImbalanceBalancesVertexLoads) {
 
 TEST(ManyTasks, UnitWeightsBecomeACountAndOCapsIt) {
   const Sandbox box;
-  // 10 ranks on 4 PEs: average ceil(10 / 4) = 3, at EPS 0.25 a PE holds 3.
-  std::ostringstream coo;
-  coo << "10\n";
-  for (int i = 0; i < 10; ++i) coo << i << ' ' << (i + 1) % 10 << " 100\n";
-  box.write("ring.coo", coo.str());
+  // 10 ranks on 4 PEs: the average 2.5, at EPS 0.25 a PE holds
+  // max(ceil(2.5), floor(1.25 x 2.5)) = 3.
+  box.write("ring.coo", ring_coo(10));
   const auto out =
       box.run("tm-map", {"-t", "tleaf 2 2 10 2 1", "-c", "ring.coo", "--imbalance", "0.25", "--format", "json"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
@@ -109,10 +115,7 @@ TEST(ManyTasks, WeightsFileGivesAnyTrafficWeights) {
   const Sandbox box;
   // A ring of 8 ranks as a matrix, rank 0 weighing 4: on 4 PEs the average
   // is 11 / 4 = 2.75, so at EPS 0.5 a PE holds floor(4.125) = 4 and rank 0 is alone.
-  std::ostringstream coo;
-  coo << "8\n";
-  for (int i = 0; i < 8; ++i) coo << i << ' ' << (i + 1) % 8 << " 100\n";
-  box.write("ring.coo", coo.str());
+  box.write("ring.coo", ring_coo(8));
   box.write("w.txt", "# rank weights\n4 1 1 1\n1 1 1 1\n");
   const auto out = box.run("tm-map", {"-t", "tleaf 2 2 10 2 1", "-c", "ring.coo", "--weights", "w.txt", "--imbalance",
                                       "0.5", "--format", "json"});
