@@ -44,9 +44,11 @@ enum class CommFormat {
 struct MonitoringSelection {
   /// Line kinds: E (the application's point-to-point), I (the point-to-point
   /// messages collectives are made of), S and R (one-sided put and get), C
-  /// (collective totals: the same traffic as I). Default: what crosses the
-  /// network from two-sided traffic, E and I.
-  std::string kinds = "EI";
+  /// (collective totals: the same traffic as I). Empty (the default): what
+  /// crosses the network from two-sided traffic, E and I in Open MPI's
+  /// output, E and C in a recording of libtmap-mpi's (TMAP_RECORD, whose
+  /// files have no I lines).
+  std::string kinds;
   /// Count messages instead of bytes.
   bool messages = false;
 };

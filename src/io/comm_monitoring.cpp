@@ -12,9 +12,14 @@
 // messages collectives are made of; S/R: one-sided traffic put or got;
 // C: collective totals (the same traffic as I, counted by the collective
 // layer). With pml_monitoring_enable 1 everything is aggregated as E.
+// libtmap-mpi's recorder (TMAP_RECORD) writes the same lines after a first
+// "# tmap-record version=1 rank=R size=N collectives=C": no I lines (the
+// MPI library hides its collectives' messages), so its runs count E and C
+// unless the kinds are chosen.
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -142,6 +147,52 @@ std::int64_t world_size_of(std::string_view line) {
   return count;
 }
 
+/// A recording's first line: "# tmap-record version=1 rank=R size=N ...".
+struct RecordMarker {
+  std::int64_t rank = -1;
+  std::int64_t size = -1;
+};
+
+/// The marker when `text` starts with one (InputError when it is malformed).
+std::optional<RecordMarker> record_marker(std::string_view text, const std::string& origin) {
+  const auto end = text.find('\n');
+  std::string_view line = text.substr(0, end);
+  if (!line.starts_with("# tmap-record")) return std::nullopt;
+  line.remove_prefix(std::string_view("# tmap-record").size());
+  RecordMarker marker;
+  std::string_view token;
+  while (detail::next_token(line, token)) {
+    const auto eq = token.find('=');
+    if (eq == std::string_view::npos) continue;
+    const auto key = token.substr(0, eq);
+    const auto value = token.substr(eq + 1);
+    if (key == "version" && value != "1") {
+      throw InputError(origin, 1, "a tmap recording of version " + std::string(value) + ": this tmap reads version 1");
+    }
+    if (key == "rank") marker.rank = detail::parse_int_in(value, 0, kMaxRanks - 1, "rank", origin, 1);
+    if (key == "size") marker.size = detail::parse_int_in(value, 1, kMaxRanks, "size", origin, 1);
+  }
+  if (marker.rank < 0 || marker.size < 0) throw InputError(origin, 1, "a '# tmap-record' line without rank= and size=");
+  return marker;
+}
+
+/// The world size a file states (Open MPI's D line, a recording's marker)
+/// against the run's files: a file of another run is named.
+void check_world_size(std::int64_t world, std::int64_t n, const RankFiles& files, const std::string& origin,
+                      std::int64_t at, std::string_view where) {
+  if (world >= 0 && world < n) {
+    throw InputError(files.by_rank[static_cast<std::size_t>(world)],
+                     "rank " + std::to_string(world) + " is beyond this run's " + std::to_string(world) +
+                         " processes (" + std::string(where) + " in " + origin + ":" + std::to_string(at) +
+                         "): a file of another run? Move it away to map this run");
+  }
+  if (world >= 0 && world != n) {
+    throw InputError(origin, at,
+                     "this run had " + std::to_string(world) + " processes in MPI_COMM_WORLD but there are " +
+                         std::to_string(n) + " rank files: files missing, or of another run");
+  }
+}
+
 }  // namespace
 
 CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelection& selection) {
@@ -153,6 +204,8 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
   const auto files = find_rank_files(given);
   const auto n = static_cast<Rank>(files.by_rank.size());
   std::vector<CommEntry> entries;
+  bool recorded = false;  // rank 0's file says whose run it is
+  std::string kinds = selection.kinds;
   for (Rank me = 0; me < n; ++me) {
     const auto& origin = files.by_rank[static_cast<std::size_t>(me)];
     const auto text = detail::read_text_file(origin);
@@ -161,6 +214,25 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
       throw InputError(origin,
                        "is empty: Open MPI writes its section headers even for a rank that sent nothing, so this "
                        "process's output was cut short (or the file truncated); a row of zeros would hide it");
+    }
+    const auto marker = record_marker(text, origin);
+    if (me == 0) {
+      recorded = marker.has_value();
+      if (kinds.empty()) kinds = recorded ? "EC" : "EI";
+    } else if (marker.has_value() != recorded) {
+      throw InputError(origin, std::string(recorded ? "is Open MPI's monitoring output but rank 0's file is tmap's "
+                                                      "recording (TMAP_RECORD)"
+                                                    : "is tmap's recording (TMAP_RECORD) but rank 0's file is Open "
+                                                      "MPI's monitoring output") +
+                                   ": files of two runs?");
+    }
+    if (marker) {
+      if (marker->rank != me) {
+        throw InputError(origin, 1,
+                         "the recording is rank " + std::to_string(marker->rank) + "'s but the file is rank " +
+                             std::to_string(me) + "'s: files of two runs, or renamed?");
+      }
+      check_world_size(marker->size, n, files, origin, 1, "the recording's size");
     }
     detail::LineReader lines(text);
     std::string_view line;
@@ -171,18 +243,7 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
       std::string_view kind;
       if (!detail::next_token(rest, kind) || kind.starts_with('#')) continue;
       if (kind == "D") {
-        const auto world = world_size_of(line);
-        if (world >= 0 && world < n) {
-          throw InputError(files.by_rank[static_cast<std::size_t>(world)],
-                           "rank " + std::to_string(world) + " is beyond this run's " + std::to_string(world) +
-                               " processes (MPI_COMM_WORLD in " + origin + ":" + std::to_string(at) +
-                               "): a file of another run? Move it away to map this run");
-        }
-        if (world >= 0 && world != n) {
-          throw InputError(origin, at,
-                           "this run had " + std::to_string(world) + " processes in MPI_COMM_WORLD but there are " +
-                               std::to_string(n) + " rank files: files missing, or of another run");
-        }
+        check_world_size(world_size_of(line), n, files, origin, at, "MPI_COMM_WORLD");
         continue;
       }
       if (kind == "O2A" || kind == "A2O" || kind == "A2A") continue;  // per-communicator totals
@@ -216,7 +277,7 @@ CommMatrix read_ompi_monitoring(const std::string& given, const MonitoringSelect
       if (!seen.emplace(kind[0], peer).second) {
         throw InputError(origin, at, std::string("a second '") + kind[0] + "' line for peer " + std::to_string(peer));
       }
-      if (selection.kinds.find(kind[0]) == std::string::npos) continue;
+      if (kinds.find(kind[0]) == std::string::npos) continue;
       const auto volume = selection.messages ? messages : bytes;
       // R: bytes this rank got from its peer (a one-sided get).
       if (received) {

@@ -26,7 +26,8 @@ void CommInput::add_to(CLI::App& app, const std::string& names) {
       ->check(CLI::IsMember(comm_format_names()));
   app.add_option("--monitoring-kinds", monitoring.kinds,
                  "Open MPI monitoring lines that count: E (application point-to-point), I (collectives' "
-                 "point-to-point), S/R (one-sided put/get), C (collective totals, the same traffic as I); default E,I")
+                 "point-to-point), S/R (one-sided put/get), C (collective totals, the same traffic as I); default E,I "
+                 "(E,C for a TMAP_RECORD recording)")
       ->transform(CLI::Validator(
           [](std::string& value) {
             std::string letters;
