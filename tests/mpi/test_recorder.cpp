@@ -64,6 +64,7 @@ TEST_F(RecorderFiles, WritesMonitoringsLinesAPeerEach) {
 TEST_F(RecorderFiles, ThreadsCountEveryMessage) {
   TrafficRecorder recorder(0, 2, true);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int k = 0; k < 10000; ++k) recorder.add(Traffic::point_to_point, 1, 3);
