@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,7 +79,8 @@ struct MonitoringSelection {
 [[nodiscard]] std::string format_comm(const CommMatrix& comm, CommFormat format);
 
 /// Reads a mapping written as perm, json, TopoMatch or Scotch .map (detected
-/// from the content).
+/// from the content; a Cray rank order needs the machine: the overloads
+/// below).
 [[nodiscard]] Mapping read_mapping(const std::string& path);
 /// The same for a topology: a Scotch .map on a target whose Scotch
 /// terminals are nodes (deco, cmpltw, Tianhe-3) names nodes by label, and
@@ -89,6 +91,15 @@ struct MonitoringSelection {
 /// reads back as it was written). InputError naming the file for a node
 /// given more ranks than its slots, or none of whose PEs is allowed.
 [[nodiscard]] Mapping read_mapping(const std::string& path, const Topology& topology, const Constraints& constraints);
+
+/// Where Cray MPICH runs a rank order (MPICH_RANK_ORDER, --format
+/// rank-order): the listed ranks fill the job's nodes in order, `per_node`
+/// each (0: as many as a node has slots), on each node's allowed PEs in
+/// increasing order (`capacity` each). InputError naming `origin` when the
+/// nodes cannot hold them. A rank order file read with read_mapping is
+/// placed so, with the ranks per node tmap's file states.
+[[nodiscard]] Mapping rank_order_placement(std::span<const Rank> order, std::int64_t per_node, const Topology& topology,
+                                           const Constraints& constraints, const std::string& origin);
 /// `was_scotch`, when given, tells whether the text was a Scotch .map.
 [[nodiscard]] Mapping parse_mapping(std::string_view text, const std::string& origin, bool* was_scotch = nullptr);
 

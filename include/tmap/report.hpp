@@ -28,8 +28,10 @@ namespace tmap {
 /// Machinefile = MPICH/Hydra "host:count" runs in rank order (Hydra starts
 /// one proxy per line, so a host whose ranks are not consecutive gets
 /// several); Hydra = a Hydra -configfile, "-n COUNT -host HOST PROGRAM"
-/// per run in rank order, which Hydra serves with one proxy per host.
-enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra };
+/// per run in rank order, which Hydra serves with one proxy per host;
+/// RankOrder = Cray MPICH's MPICH_RANK_ORDER (MPICH_RANK_REORDER_METHOD=3):
+/// the ranks in the order of the slots they take, node after node.
+enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra, RankOrder };
 [[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
 [[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
 /// Every format's name, in the table's order (what --format accepts).

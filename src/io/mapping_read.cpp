@@ -1,9 +1,11 @@
-// Reading mappings (perm, json, TopoMatch, Scotch .map, recognised from the
-// content; tm-eval and --compare-file) and TopoMatch constraint files.
+// Reading mappings (perm, json, TopoMatch, Scotch .map, Cray MPICH rank
+// orders, recognised from the content; tm-eval and --compare-file) and
+// TopoMatch constraint files.
 #include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "io/rank_order.hpp"
 #include "io/topomatch_prefix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
@@ -72,6 +74,9 @@ Mapping parse_mapping(std::string_view text, const std::string& origin, bool* wa
   if (first == std::string_view::npos) bad(origin, 0, "no mapping found (the file is empty)");
   if (text[first] == '{') return parse_json_mapping(text, origin);
   if (text.substr(first).starts_with(detail::kTopoMatchPrefix)) return parse_topomatch_mapping(text, origin);
+  if (detail::looks_like_rank_order(text)) {
+    bad(origin, 0, "a Cray MPICH rank order (MPICH_RANK_ORDER) names ranks, not PEs: read it against the machine");
+  }
 
   // perm (one PE per line) or Scotch .map ("count" then "label terminal").
   struct Row {
@@ -139,8 +144,13 @@ Mapping read_mapping(const std::string& path, const Topology& topology) {
 }
 
 Mapping read_mapping(const std::string& path, const Topology& topology, const Constraints& constraints) {
+  const auto text = read_file(path);
+  if (detail::looks_like_rank_order(text)) {
+    const auto file = detail::parse_rank_order(text, path);
+    return rank_order_placement(file.order, file.per_node, topology, constraints, path);
+  }
   bool scotch = false;
-  auto mapping = parse_mapping(read_file(path), path, &scotch);
+  auto mapping = parse_mapping(text, path, &scotch);
   if (!scotch || !scotch_terminals_are_nodes(topology)) return mapping;
   // A Scotch .map names terminals = nodes (by label), as scotch_gmap writes
   // for a deco target of weighted terminals: each node's ranks get its

@@ -18,7 +18,7 @@ namespace tmap {
 
 namespace {
 
-constexpr std::array<detail::Named<MappingFormat>, 8> kFormats{{
+constexpr std::array<detail::Named<MappingFormat>, 9> kFormats{{
     {MappingFormat::Perm, "perm"},
     {MappingFormat::Json, "json"},
     {MappingFormat::TopoMatch, "topomatch"},
@@ -27,6 +27,7 @@ constexpr std::array<detail::Named<MappingFormat>, 8> kFormats{{
     {MappingFormat::Hostfile, "hostfile"},
     {MappingFormat::Machinefile, "machinefile"},
     {MappingFormat::Hydra, "hydra"},
+    {MappingFormat::RankOrder, "rank-order"},
 }};
 
 }  // namespace
@@ -146,6 +147,7 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
     case MappingFormat::Hostfile:
     case MappingFormat::Machinefile:
     case MappingFormat::Hydra:
+    case MappingFormat::RankOrder:
       return format_launch_file(format, mapping, report.host_of, report.slot_of, report.program);
   }
   return fmt::to_string(out);

@@ -5,11 +5,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
+#include <vector>
 
 #include "job/job_state.hpp"
 #include "tmap/host_layout.hpp"
+#include "tmap/io.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/scotch_export.hpp"
 
@@ -50,15 +54,39 @@ std::string node_choice_note(const Topology& t, bool pes_per_node_given) {
       t.description(), choice.taken, t.num_nodes(), fmt::join(others, " or "));
 }
 
+/// Where Cray MPICH runs the rank order of `mapping` (the ranks in their
+/// PEs' order, as many a node as the mapping puts on each); empty when the
+/// job's nodes cannot hold it so (the file is refused or said elsewhere).
+Mapping cray_placement(std::span<const PE> mapping, const Topology& topology, const Constraints& constraints) {
+  std::vector<Rank> order(mapping.size());
+  for (std::size_t r = 0; r < order.size(); ++r) order[r] = static_cast<Rank>(r);
+  std::stable_sort(order.begin(), order.end(), [&](Rank a, Rank b) { return mapping[a] < mapping[b]; });
+  std::set<NodeId> nodes;
+  for (const PE p : mapping) nodes.insert(topology.node_of(p));
+  if (nodes.empty() || mapping.size() % nodes.size() != 0) return {};
+  try {
+    return rank_order_placement(order, static_cast<std::int64_t>(mapping.size() / nodes.size()), topology, constraints,
+                                "--format rank-order");
+  } catch (const InputError&) {
+    return {};
+  }
+}
+
 /// For the formats that name only hosts: where the launcher's own order
 /// (launcher_order_mapping) costs more hop-bytes than the mapping, how many
 /// ranks move and what they cost; empty otherwise.
 std::string launcher_order_note(MappingFormat format, std::span<const PE> mapping, const CommMatrix& comm,
                                 const Topology& topology, const Constraints& constraints) {
-  if (format != MappingFormat::Hostfile && format != MappingFormat::Machinefile && format != MappingFormat::Hydra) {
+  Mapping launched;
+  if (format == MappingFormat::RankOrder) {
+    launched = cray_placement(mapping, topology, constraints);
+    if (launched.empty()) return {};
+  } else if (format == MappingFormat::Hostfile || format == MappingFormat::Machinefile ||
+             format == MappingFormat::Hydra) {
+    launched = launcher_order_mapping(mapping, topology, constraints);
+  } else {
     return {};
   }
-  const auto launched = launcher_order_mapping(mapping, topology, constraints);
   std::int64_t moved = 0;
   for (std::size_t r = 0; r < mapping.size(); ++r) moved += launched[r] != mapping[r] ? 1 : 0;
   if (moved == 0) return {};
@@ -68,6 +96,13 @@ std::string launcher_order_note(MappingFormat format, std::span<const PE> mappin
   const auto more =
       ours > 0 ? fmt::format(" (+{:.1f} %)", 100.0 * static_cast<double>(theirs - ours) / static_cast<double>(ours))
                : std::string();
+  if (format == MappingFormat::RankOrder) {
+    return fmt::format(
+        "--format rank-order says the order of the ranks, not their cores: Cray MPICH fills the job's first nodes, "
+        "as many ranks on each, on each node's first CPUs, so {} of {} ranks land on another PE than tmap chose, "
+        "{} hop-bytes instead of {}{}; launch with tm-bind or a rankfile to keep every rank where it is",
+        moved, mapping.size(), theirs, ours, more);
+  }
   return fmt::format(
       "--format {} names only each rank's host: the launcher binds a node's ranks, in rank order, to the node's "
       "CPUs in its own order (mpirun --bind-to core, srun's block binding), not on the cores tmap chose: {} of {} "
@@ -138,7 +173,7 @@ std::string Job::output(const ReportedMapping& result) {
 std::string Job::launch_file(const Mapping& mapping, const OutputSpec& output) {
   if (!is_launch_format(output.format)) {
     throw ParameterError("format: '" + std::string(mapping_format_name(output.format)) +
-                         "' is not a launcher's (rankfile, hostfile, machinefile, hydra)");
+                         "' is not a launcher's (rankfile, hostfile, machinefile, hydra, rank-order)");
   }
   const auto& t = machine();
   for (const auto pe : mapping) {

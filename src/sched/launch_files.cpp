@@ -1,7 +1,10 @@
 // The files launchers read (tmap/launch.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
+#include <utility>
+#include <vector>
 
 #include "tmap/error.hpp"
 #include "tmap/launch.hpp"
@@ -10,8 +13,63 @@ namespace tmap {
 
 bool is_launch_format(MappingFormat format) noexcept {
   return format == MappingFormat::Rankfile || format == MappingFormat::Hostfile ||
-         format == MappingFormat::Machinefile || format == MappingFormat::Hydra;
+         format == MappingFormat::Machinefile || format == MappingFormat::Hydra || format == MappingFormat::RankOrder;
 }
+
+namespace {
+
+/// "0-3,7,9-11": ranks in their order, runs of three or more consecutive
+/// ranks as ranges (the syntax of HPE's grid_order and CrayPat).
+std::string rank_runs(const std::vector<std::size_t>& ranks) {
+  std::string text;
+  for (std::size_t k = 0; k < ranks.size();) {
+    std::size_t end = k + 1;
+    while (end < ranks.size() && ranks[end] == ranks[end - 1] + 1) ++end;
+    if (!text.empty()) text += ',';
+    if (end - k >= 3) {
+      text += fmt::format("{}-{}", ranks[k], ranks[end - 1]);
+    } else {
+      for (std::size_t i = k; i < end; ++i) text += fmt::format("{}{}", i > k ? "," : "", ranks[i]);
+    }
+    k = end;
+  }
+  return text;
+}
+
+/// Cray MPICH's rank order file: the ranks in the order of their PEs (node
+/// after node, a node's in its PEs' order), a line per node after a comment
+/// naming it. Cray MPICH fills each node with the same number of ranks (-N,
+/// --ntasks-per-node), so a mapping that loads nodes unequally is refused.
+std::string rank_order_file(std::span<const PE> mapping, const std::function<std::string(PE)>& host_of) {
+  std::vector<std::size_t> order(mapping.size());
+  for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mapping[a] < mapping[b]; });
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> nodes;
+  for (const auto r : order) {
+    auto host = host_of(mapping[r]);
+    if (nodes.empty() || nodes.back().first != host) nodes.emplace_back(std::move(host), std::vector<std::size_t>{});
+    nodes.back().second.push_back(r);
+  }
+  for (const auto& [host, ranks] : nodes) {
+    if (ranks.size() != nodes.front().second.size()) {
+      throw ParameterError(fmt::format(
+          "--format rank-order: Cray MPICH places the same number of ranks on every node (-N, --ntasks-per-node), "
+          "but this mapping puts {} on {} and {} on {}: balance the nodes (e.g. -o or an allocation of fewer "
+          "nodes), or launch with a rankfile, hostfile or tm-bind",
+          nodes.front().second.size(), nodes.front().first, ranks.size(), host));
+    }
+  }
+  const auto per_node = nodes.empty() ? 0 : nodes.front().second.size();
+  std::string text = fmt::format(
+      "# MPICH_RANK_ORDER written by tmap: {} ranks, {} on each of {} nodes (launch with {} ranks per node)\n"
+      "# Cray MPICH: MPICH_RANK_REORDER_METHOD=3, this file named MPICH_RANK_ORDER in the run's folder\n"
+      "# tmap ranks-per-node={}\n",
+      mapping.size(), per_node, nodes.size(), per_node, per_node);
+  for (const auto& [host, ranks] : nodes) text += fmt::format("# {}\n{}\n", host, rank_runs(ranks));
+  return text;
+}
+
+}  // namespace
 
 std::string format_launch_file(MappingFormat format, std::span<const PE> mapping,
                                const std::function<std::string(PE)>& host_of,
@@ -23,6 +81,7 @@ std::string format_launch_file(MappingFormat format, std::span<const PE> mapping
   if (format == MappingFormat::Hydra && program.empty()) {
     throw ParameterError("the hydra format writes a Hydra -configfile and needs the program to launch");
   }
+  if (format == MappingFormat::RankOrder) return rank_order_file(mapping, host_of);
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
   if (format == MappingFormat::Rankfile) {

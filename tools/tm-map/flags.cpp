@@ -40,10 +40,12 @@ void MapFlags::add_to(CLI::App& app) {
   simulation.add_to(app);
   strategy = std::string(default_strategy());
   auto* strategy_option = app.add_option("-s,--strategy", strategy, strategy_help());
-  app.add_option("--format", format,
-                 "Output: perm (one PE per line), json, topomatch, scotch (.map), rankfile (Open MPI), hostfile "
-                 "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count runs; Hydra starts a proxy "
-                 "per line), hydra (a Hydra -configfile: one proxy per host; needs --program)")
+  app.add_option(
+         "--format", format,
+         "Output: perm (one PE per line), json, topomatch, scotch (.map), rankfile (Open MPI), hostfile "
+         "(one host per line, for SLURM_HOSTFILE), machinefile (MPICH host:count runs; Hydra starts a proxy "
+         "per line), hydra (a Hydra -configfile: one proxy per host; needs --program), rank-order (Cray MPICH's "
+         "MPICH_RANK_ORDER)")
       ->check(CLI::IsMember(mapping_format_names()));
   app.add_option("--program", program, "--format hydra: the program and its arguments, e.g. './app -x 4'");
   app.add_option("--output", output, "Write the output to this file (whole or not at all) instead of stdout")

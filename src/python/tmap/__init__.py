@@ -368,7 +368,8 @@ def launch_file(mapping, machine=None, format="rankfile", *, node="", host_names
                 program=""):
     """The launcher file tm-map --format writes for a mapping: "rankfile"
     (Open MPI, rank R=HOST slot=CORE), "hostfile" (a host per rank, Slurm's
-    --distribution=arbitrary), "machinefile" (MPICH's host:count) or "hydra"
+    --distribution=arbitrary), "machinefile" (MPICH's host:count), "rank-order" (Cray
+    MPICH's MPICH_RANK_ORDER) or "hydra"
     (a -configfile; needs `program`). launch_file(result, "rankfile") takes
     a tmap.map result, its machine and allocation; launch_file(mapping,
     machine, "rankfile", ...) a mapping and the machine it is on. Hosts are
