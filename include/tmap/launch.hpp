@@ -100,17 +100,20 @@ void keep_launch_order(Mapping& mapping, const Topology& topology, const RankSlo
                                              const Constraints& constraints);
 
 /// True for the formats a launcher reads (rankfile, hostfile, machinefile,
-/// hydra).
+/// hydra, rank-order, binding).
 [[nodiscard]] bool is_launch_format(MappingFormat format) noexcept;
 
 /// The launcher file of `format` for ranks on `mapping`'s PEs: a rankfile
 /// names each rank's host and slot, a hostfile a host per rank, a
 /// machinefile `host:count` per run of ranks on one host, a Hydra
 /// configfile `-n count -host host program` (ParameterError without a
-/// program).
+/// program), a rank order Cray MPICH's MPICH_RANK_ORDER, a binding file
+/// `RANK HOST SLOTS` lines after `# tmap binding pe=SLOT_KIND` (tm-bind's
+/// input; slot_kind "core" or "pu").
 [[nodiscard]] std::string format_launch_file(MappingFormat format, std::span<const PE> mapping,
                                              const std::function<std::string(PE)>& host_of,
-                                             const std::function<std::string(PE)>& slot_of, const std::string& program);
+                                             const std::function<std::string(PE)>& slot_of, const std::string& program,
+                                             const std::string& slot_kind = "core");
 
 }  // namespace tmap
 

@@ -30,8 +30,10 @@ namespace tmap {
 /// several); Hydra = a Hydra -configfile, "-n COUNT -host HOST PROGRAM"
 /// per run in rank order, which Hydra serves with one proxy per host;
 /// RankOrder = Cray MPICH's MPICH_RANK_ORDER (MPICH_RANK_REORDER_METHOD=3):
-/// the ranks in the order of the slots they take, node after node.
-enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra, RankOrder };
+/// the ranks in the order of the slots they take, node after node;
+/// Binding = "RANK HOST CPUS" per rank, what tm-bind binds each rank to
+/// under any launcher.
+enum class MappingFormat { Perm, Json, TopoMatch, Scotch, Rankfile, Hostfile, Machinefile, Hydra, RankOrder, Binding };
 [[nodiscard]] MappingFormat mapping_format_from_name(std::string_view name);
 [[nodiscard]] std::string_view mapping_format_name(MappingFormat format);
 /// Every format's name, in the table's order (what --format accepts).
@@ -96,6 +98,10 @@ struct MappingReport {
   /// (a core index, or the CPU list a rank of several CPUs takes: "2-3").
   std::function<std::string(PE)> host_of;
   std::function<std::string(PE)> slot_of;
+  /// What slot_of's numbers are, for the binding format: "core" (the
+  /// host's cores in hwloc's logical order) or "pu" (its hardware threads,
+  /// so also Slurm's CPU ids).
+  std::string slot_kind = "core";
   /// For the Hydra format: the program and its arguments, as one line.
   std::string program;
   /// For the Scotch format: the terminal a PE belongs to (unset: the PE).

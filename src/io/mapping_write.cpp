@@ -18,7 +18,7 @@ namespace tmap {
 
 namespace {
 
-constexpr std::array<detail::Named<MappingFormat>, 9> kFormats{{
+constexpr std::array<detail::Named<MappingFormat>, 10> kFormats{{
     {MappingFormat::Perm, "perm"},
     {MappingFormat::Json, "json"},
     {MappingFormat::TopoMatch, "topomatch"},
@@ -28,6 +28,7 @@ constexpr std::array<detail::Named<MappingFormat>, 9> kFormats{{
     {MappingFormat::Machinefile, "machinefile"},
     {MappingFormat::Hydra, "hydra"},
     {MappingFormat::RankOrder, "rank-order"},
+    {MappingFormat::Binding, "binding"},
 }};
 
 }  // namespace
@@ -148,7 +149,8 @@ std::string format_mapping(MappingFormat format, std::span<const PE> mapping, co
     case MappingFormat::Machinefile:
     case MappingFormat::Hydra:
     case MappingFormat::RankOrder:
-      return format_launch_file(format, mapping, report.host_of, report.slot_of, report.program);
+    case MappingFormat::Binding:
+      return format_launch_file(format, mapping, report.host_of, report.slot_of, report.program, report.slot_kind);
   }
   return fmt::to_string(out);
 }

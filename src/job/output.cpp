@@ -136,8 +136,10 @@ void Job::prepare(ReportedMapping& result, const OutputSpec& output) {
     // every rank where the rankfile says).
     keep_launch_order(result.mapping, *machine, slots);
     result.report.slot_of = [slots](PE pe) { return slots.slot_text(pe); };
+    result.report.slot_kind = "pu";  // Slurm's CPU ids: the node's hardware threads
   } else if (output.slots == SlotKind::Pu) {
     result.report.slot_of = [machine](PE pe) { return std::to_string(pu_in_node(*machine, pe)); };
+    result.report.slot_kind = "pu";
   } else {
     result.report.slot_of = [machine](PE pe) { return std::to_string(slot_in_node(*machine, pe)); };
     if (format == MappingFormat::Rankfile) s.note(shared_cores_note(result.mapping, *machine));
@@ -173,7 +175,7 @@ std::string Job::output(const ReportedMapping& result) {
 std::string Job::launch_file(const Mapping& mapping, const OutputSpec& output) {
   if (!is_launch_format(output.format)) {
     throw ParameterError("format: '" + std::string(mapping_format_name(output.format)) +
-                         "' is not a launcher's (rankfile, hostfile, machinefile, hydra, rank-order)");
+                         "' is not a launcher's (rankfile, hostfile, machinefile, hydra, rank-order, binding)");
   }
   const auto& t = machine();
   for (const auto pe : mapping) {

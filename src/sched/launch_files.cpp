@@ -13,7 +13,8 @@ namespace tmap {
 
 bool is_launch_format(MappingFormat format) noexcept {
   return format == MappingFormat::Rankfile || format == MappingFormat::Hostfile ||
-         format == MappingFormat::Machinefile || format == MappingFormat::Hydra || format == MappingFormat::RankOrder;
+         format == MappingFormat::Machinefile || format == MappingFormat::Hydra || format == MappingFormat::RankOrder ||
+         format == MappingFormat::Binding;
 }
 
 namespace {
@@ -73,9 +74,10 @@ std::string rank_order_file(std::span<const PE> mapping, const std::function<std
 
 std::string format_launch_file(MappingFormat format, std::span<const PE> mapping,
                                const std::function<std::string(PE)>& host_of,
-                               const std::function<std::string(PE)>& slot_of, const std::string& program) {
+                               const std::function<std::string(PE)>& slot_of, const std::string& program,
+                               const std::string& slot_kind) {
   if (!is_launch_format(format)) throw InternalError("not a launcher format");
-  if (!host_of || (format == MappingFormat::Rankfile && !slot_of)) {
+  if (!host_of || ((format == MappingFormat::Rankfile || format == MappingFormat::Binding) && !slot_of)) {
     throw InternalError("launcher formats need host names and slots");
   }
   if (format == MappingFormat::Hydra && program.empty()) {
@@ -84,7 +86,16 @@ std::string format_launch_file(MappingFormat format, std::span<const PE> mapping
   if (format == MappingFormat::RankOrder) return rank_order_file(mapping, host_of);
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
-  if (format == MappingFormat::Rankfile) {
+  if (format == MappingFormat::Binding) {
+    // tm-bind's input: the kind first, so that it binds what was meant.
+    fmt::format_to(it,
+                   "# tmap binding: rank, host, the {}s it runs on (the host's, in hwloc's logical order); "
+                   "tm-bind FILE -- PROGRAM binds each rank there\n# tmap binding pe={}\n",
+                   slot_kind == "pu" ? "hardware thread" : "core", slot_kind);
+    for (std::size_t r = 0; r < mapping.size(); ++r) {
+      fmt::format_to(it, "{} {} {}\n", r, host_of(mapping[r]), slot_of(mapping[r]));
+    }
+  } else if (format == MappingFormat::Rankfile) {
     for (std::size_t r = 0; r < mapping.size(); ++r) {
       fmt::format_to(it, "rank {}={} slot={}\n", r, host_of(mapping[r]), slot_of(mapping[r]));
     }

@@ -35,14 +35,8 @@ for candidate in /usr/bin/python3 python3; do
   if "$candidate" -c "import mpi4py" 2> /dev/null; then python=$candidate; break; fi
 done
 [ -n "$python" ] || { echo "FAIL: no python3 with mpi4py (tools/setup.sh installs python3-mpi4py)" >&2; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+# shellcheck source=../support/mpi_script.sh
+source "$(dirname "$0")/../support/mpi_script.sh"
 # matrix PREFIX KINDS [messages]: the recorded matrix's "i j value" lines, sorted.
 matrix() {
   "$bin/tm-gen" convert --from "$1" --monitoring-kinds "$2" --monitoring-count "${3:-bytes}" \

@@ -10,7 +10,8 @@
 # rankfile CPU against the CPUs Slurm's controller says the job holds
 # (`scontrol show job -d`, read here independently of tmap's libslurm).
 # Scenarios (N = this machine's CPUs, the CPUs of each node): two whole
-# nodes; a hybrid job (-c N, one rank per node); a shared node whose CPU 0
+# nodes; the same launched by srun without its own binding, each task bound
+# by tm-bind to the CPUs of tmap's binding file; a hybrid job (-c N, one rank per node); a shared node whose CPU 0
 # another job holds; a three-node job with split CPUs; one group of a
 # heterogeneous job; the README's sbatch example. Every daemon it started is
 # stopped by its PID.
@@ -173,6 +174,26 @@ hold() {
 }
 
 scenario whole "2x$cpus" -N2 -n$((2 * cpus))
+
+# tm-bind: srun with tmap's hostfile and --distribution=arbitrary, binding
+# nothing itself (--cpu-bind=none); each task binds itself with tm-bind to
+# the CPUs of tmap's binding file, which must be the rankfile's.
+mkdir -p "$work/bind"
+"$bin/tm-gen" stencil2d --dims "2x$cpus" --output "$work/bind/traffic.mat"
+echo "bind: salloc -N2 -n$((2 * cpus)); srun --distribution=arbitrary --cpu-bind=none tm-bind"
+timeout 120 salloc -N2 -n$((2 * cpus)) env TMAP_BIN="$bin" TMAP_TOPOLOGY="$machine" DIR="$work/bind" TASK="$work/task.sh" \
+  bash -c 'set -e
+    for format in binding hostfile rankfile; do
+      "$TMAP_BIN/tm-map" -t "$TMAP_TOPOLOGY" -c "$DIR/traffic.mat" --alloc-from-env -q --format $format \
+        --output "$DIR/tmap.$format"
+    done
+    SLURM_HOSTFILE="$DIR/tmap.hostfile" srun --distribution=arbitrary --cpu-bind=none -n "$(wc -l < "$DIR/tmap.hostfile")" \
+      "$TMAP_BIN/tm-bind" "$DIR/tmap.binding" -- "$TASK" > "$DIR/tasks.out"
+    scontrol show job -d "$SLURM_JOB_ID" > "$DIR/job.txt"' 2> "$work/bind/err" || fail "bind: $(cat "$work/bind/err")"
+diff <(grep -v '^#' "$work/bind/tmap.binding") \
+  <(sed -E 's/^rank ([0-9]+)=(\S+) slot=(\S+)$/\1 \2 \3/' "$work/bind/tmap.rankfile") > /dev/null ||
+  fail "bind: the binding file is not the rankfile's placement: $(cat "$work/bind/tmap.binding")"
+check bind || fail "bind: $(cat "$work/bind/err")"
 scenario hybrid 2x1 -N2 -n2 -c "$cpus"
 
 # Slurm's own machine (no TMAP_TOPOLOGY, so tm-map has no -t): its switch

@@ -1,0 +1,132 @@
+#include "binding_file.hpp"
+
+#include <cstdlib>
+
+#include "tmap/error.hpp"
+#include "util/text.hpp"
+
+namespace tmap::bind {
+
+namespace {
+
+constexpr std::int64_t kMostSlot = (std::int64_t{1} << 20) - 1;
+constexpr std::int64_t kMostRanks = std::int64_t{1} << 24;
+
+constexpr const char* kGlobal[] = {"TMAP_RANK",    "OMPI_COMM_WORLD_RANK", "PMIX_RANK",  "PMI_RANK",
+                                   "SLURM_PROCID", "PALS_RANKID",          "ALPS_APP_PE"};
+constexpr const char* kLocal[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
+                                  "PALS_LOCAL_RANKID"};
+
+std::vector<std::int64_t> slot_list(std::string_view text, const std::string& origin, std::int64_t line) {
+  std::vector<std::int64_t> slots;
+  std::string_view token;
+  while (detail::next_token(text, token, ",")) {
+    const auto dash = token.find('-');
+    const auto first = detail::parse_int_in(token.substr(0, dash), 0, kMostSlot, "CPU", origin, line);
+    auto last = first;
+    if (dash != std::string_view::npos) {
+      last = detail::parse_int_in(token.substr(dash + 1), 0, kMostSlot, "CPU", origin, line);
+      if (last < first) throw InputError(origin, line, "CPU range " + detail::quote(token) + " runs backwards");
+    }
+    for (auto c = first; c <= last; ++c) slots.push_back(c);
+  }
+  if (slots.empty()) throw InputError(origin, line, "no CPU given");
+  return slots;
+}
+
+}  // namespace
+
+BindingFile parse_binding_file(std::string_view text, const std::string& origin) {
+  BindingFile file;
+  std::vector<std::int64_t> line_of;
+  detail::LineReader lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const auto at = lines.line_number();
+    if (const auto key = line.find("tmap binding pe="); key != std::string_view::npos && line.starts_with("#")) {
+      std::string_view rest = line.substr(key + 16);
+      std::string_view kind;
+      (void)detail::next_token(rest, kind);
+      if (kind == "core") {
+        file.kind = SlotKind::Core;
+      } else if (kind == "pu") {
+        file.kind = SlotKind::Pu;
+      } else {
+        throw InputError(origin, at, "pe=" + detail::quote(kind) + ": expected core or pu");
+      }
+    }
+    line = detail::strip_comment(line, '#');
+    if (detail::is_blank(line)) continue;
+    std::string_view rank_text, host, slots, extra;
+    if (line.starts_with("rank ")) {
+      // An Open MPI rankfile line as tm-map writes it: "rank R=HOST slot=CPUS".
+      std::string_view rest = line.substr(5);
+      const auto eq = rest.find('=');
+      const auto slot = rest.find(" slot=");
+      if (eq == std::string_view::npos || slot == std::string_view::npos || slot < eq) {
+        throw InputError(origin, at, "expected 'rank R=HOST slot=CPUS' (an Open MPI rankfile line)");
+      }
+      std::string_view rank_part = rest.substr(0, eq);
+      std::string_view host_part = rest.substr(eq + 1, slot - eq - 1);
+      std::string_view slot_part = rest.substr(slot + 6);
+      (void)detail::next_token(rank_part, rank_text);
+      (void)detail::next_token(host_part, host);
+      (void)detail::next_token(slot_part, slots);
+    } else if (!detail::next_token(line, rank_text) || !detail::next_token(line, host) ||
+               !detail::next_token(line, slots) || detail::next_token(line, extra)) {
+      throw InputError(origin, at,
+                       "expected 'RANK HOST CPUS' (e.g. '3 cn01 2-3'): the file tm-map --format binding "
+                       "writes");
+    }
+    const auto rank = detail::parse_int_in(rank_text, 0, kMostRanks - 1, "rank", origin, at);
+    if (static_cast<std::size_t>(rank) >= file.ranks.size()) {
+      file.ranks.resize(static_cast<std::size_t>(rank) + 1);
+      line_of.resize(static_cast<std::size_t>(rank) + 1, 0);
+    }
+    auto& seen = line_of[static_cast<std::size_t>(rank)];
+    if (seen != 0) {
+      throw InputError(origin, at,
+                       "rank " + std::to_string(rank) + " is placed twice (also line " + std::to_string(seen) + ")");
+    }
+    seen = at;
+    file.ranks[static_cast<std::size_t>(rank)] = {std::string(host), slot_list(slots, origin, at)};
+  }
+  if (file.ranks.empty()) throw InputError(origin, "no rank placed");
+  for (std::size_t r = 0; r < line_of.size(); ++r) {
+    if (line_of[r] == 0) {
+      throw InputError(origin, "rank " + std::to_string(r) + " is missing (the file places ranks up to " +
+                                   std::to_string(line_of.size() - 1) + ")");
+    }
+  }
+  return file;
+}
+
+LaunchRank launch_rank() {
+  LaunchRank found;
+  const auto value = [](const char* name) -> std::optional<std::int64_t> {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return std::nullopt;
+    return detail::parse_int_in(text, 0, kMostRanks - 1, "rank", std::string(name), 0);
+  };
+  for (const char* name : kGlobal) {
+    if (const auto r = value(name)) return {*r, -1, name};
+  }
+  for (const char* name : kLocal) {
+    if (const auto r = value(name)) return {-1, *r, name};
+  }
+  return found;
+}
+
+std::string launch_rank_variables() {
+  std::string text;
+  for (const char* name : kGlobal) text += std::string(text.empty() ? "" : ", ") + name;
+  text += "; else the rank on the host from ";
+  bool first = true;
+  for (const char* name : kLocal) {
+    text += std::string(first ? "" : ", ") + name;
+    first = false;
+  }
+  return text;
+}
+
+}  // namespace tmap::bind
