@@ -132,7 +132,7 @@ TEST(Job, AssemblesAnAllocationByHostNamesWithItsPuSlots) {
   // The same mapping through a launcher file of the mapping alone.
   EXPECT_EQ(job.launch_file(result.mapping, spec.output), rankfile);
   EXPECT_EQ(message_of<tmap::ParameterError>([&] { (void)job.launch_file(result.mapping, {}); }),
-            "format: 'perm' is not a launcher's (rankfile, hostfile, machinefile, hydra)");
+            "format: 'perm' is not a launcher's (rankfile, hostfile, machinefile, hydra, rank-order, binding)");
 }
 
 TEST(Job, SaysWhyRanksDoNotFitInTheFrontEndsWords) {
