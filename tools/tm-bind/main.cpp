@@ -40,18 +40,18 @@ bool same_host(const std::string& listed, const std::string& here) {
   return listed == here || listed.substr(0, listed.find('.')) == here;
 }
 
-struct Topology {
+struct HostTopology {
   hwloc_topology_t handle = nullptr;
-  Topology() {
+  HostTopology() {
     if (hwloc_topology_init(&handle) != 0) throw tmap::SystemError("hwloc cannot start");
     // Every CPU, allowed or not: the file's indices are the host's own
     // numbering, not the ones left to this process.
     hwloc_topology_set_flags(handle, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     if (hwloc_topology_load(handle) != 0) throw tmap::SystemError("hwloc cannot read this host's topology");
   }
-  ~Topology() { hwloc_topology_destroy(handle); }
-  Topology(const Topology&) = delete;
-  Topology& operator=(const Topology&) = delete;
+  ~HostTopology() { hwloc_topology_destroy(handle); }
+  HostTopology(const HostTopology&) = delete;
+  HostTopology& operator=(const HostTopology&) = delete;
 };
 
 std::string cpu_list(hwloc_const_bitmap_t set) {
@@ -65,7 +65,7 @@ std::string cpu_list(hwloc_const_bitmap_t set) {
 /// Binds this process to the rank's slots; returns the OS CPUs bound to.
 std::string bind_to(const tmap::bind::Placement& placement, SlotKind kind, const std::string& origin,
                     std::int64_t rank) {
-  const Topology topology;
+  const HostTopology topology;
   const auto type = kind == SlotKind::Core ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
   const char* word = kind == SlotKind::Core ? "core" : "hardware thread";
   const int count = hwloc_get_nbobjs_by_type(topology.handle, type);
