@@ -19,9 +19,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from doc_commands import run_or_fail, sh_blocks  # noqa: E402
+
 readme, build, source, app = sys.argv[1:5]
-text = open(readme, encoding="utf-8").read()
-blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+blocks = sh_blocks(readme)
 commands = []
 for block in blocks:
     joined = re.sub(r"\\\n\s*", " ", block)
@@ -58,12 +61,7 @@ for command in commands:
         print(f"checked instead of run (the allocation's hosts): {command}")
         ran += 1
         continue
-    result = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True,
-                            timeout=600)
-    if result.returncode != 0:
-        print(f"FAIL (exit {result.returncode}): {command}\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
-        sys.exit(1)
-    print(f"ok: {command}")
+    run_or_fail(["bash", "-c", command], command, work, env, 600)
     ran += 1
 subprocess.run(["rm", "-rf", work])
 print(f"README: {ran} commands ran as written")
