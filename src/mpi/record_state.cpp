@@ -1,5 +1,6 @@
 #include "mpi/record_state.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tmap/error.hpp"
@@ -46,7 +48,6 @@ State& state() {
   return *kState;
 }
 
-std::atomic<TrafficRecorder*> g_active{nullptr};
 /// MPI_Init reached the recorder (recording or saying why not).
 std::atomic<bool> g_reached{false};
 
@@ -123,9 +124,11 @@ int looked_up(const WorldRanks* ranks, int rank) {
 
 }  // namespace
 
-TrafficRecorder* active() noexcept {
-  return g_active.load(std::memory_order_acquire);
-}
+namespace hot {
+std::atomic<TrafficRecorder*> active{nullptr};
+std::array<BasicSize, kMostBasicTypes> basic_sizes{};
+std::size_t basic_count = 0;
+}  // namespace hot
 
 void start() noexcept {
   const char* prefix = std::getenv("TMAP_RECORD");
@@ -152,14 +155,24 @@ void start() noexcept {
     std::fprintf(stderr, "tmap: TMAP_RECORD=%s: %s; nothing is recorded\n", prefix, e.what());
     return;
   }
+  // Predefined types are never freed: their sizes are asked once.
+  hot::basic_count = 0;
+  for (const MPI_Datatype type : {MPI_BYTE, MPI_CHAR, MPI_DOUBLE, MPI_INT, MPI_FLOAT, MPI_LONG, MPI_UNSIGNED_CHAR,
+                                  MPI_LONG_LONG, MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_SHORT, MPI_DOUBLE_COMPLEX}) {
+    int type_size = 0;
+    if (type != MPI_DATATYPE_NULL && hot::basic_count < hot::kMostBasicTypes &&
+        PMPI_Type_size(type, &type_size) == MPI_SUCCESS) {
+      hot::basic_sizes[hot::basic_count++] = {type, type_size};
+    }
+  }
   PMPI_Comm_group(MPI_COMM_WORLD, &s.world_group);
   PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_comm_ranks, &s.comm_key, nullptr);
   PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, free_win_ranks, &s.win_key, nullptr);
-  g_active.store(s.recorder.get(), std::memory_order_release);
+  hot::active.store(s.recorder.get(), std::memory_order_release);
 }
 
 void finish() noexcept {
-  auto* recorder = g_active.exchange(nullptr, std::memory_order_acq_rel);
+  auto* recorder = hot::active.exchange(nullptr, std::memory_order_acq_rel);
   if (recorder == nullptr) return;
   const auto& s = state();
   try {
@@ -173,15 +186,14 @@ void finish() noexcept {
   }
 }
 
-std::uint64_t bytes_of(std::int64_t count, MPI_Datatype type) noexcept {
+std::uint64_t hot::other_bytes(std::int64_t count, MPI_Datatype type) noexcept {
   int size = 0;
-  if (count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0) return 0;
+  if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0) return 0;
   return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
 }
 
-int world_rank(MPI_Comm comm, int rank) noexcept {
+int hot::other_world_rank(MPI_Comm comm, int rank) noexcept {
   if (rank < 0 || comm == MPI_COMM_NULL) return -1;
-  if (comm == MPI_COMM_WORLD) return rank;
   try {
     return looked_up(cached(comm, state().comm_key, PMPI_Comm_get_attr, PMPI_Comm_set_attr,
                             [](MPI_Comm c, MPI_Group* group) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -33,7 +34,19 @@ class TrafficRecorder {
   TrafficRecorder(int world_rank, int world_size, bool threads);
 
   /// One message of `bytes` to world rank `peer` (out of range: ignored).
-  void add(Traffic kind, int peer, std::uint64_t bytes) noexcept;
+  void add(Traffic kind, int peer, std::uint64_t bytes) noexcept {
+    if (peer < 0 || peer >= size_) return;
+    auto* cells = counts_[static_cast<std::size_t>(kind)].cells.load(std::memory_order_acquire);
+    if (cells == nullptr && (cells = allocated(kind)) == nullptr) return;
+    auto& cell = cells[static_cast<std::size_t>(peer)];
+    if (threads_) {
+      std::atomic_ref<std::uint64_t>(cell.bytes).fetch_add(bytes, std::memory_order_relaxed);
+      std::atomic_ref<std::uint64_t>(cell.messages).fetch_add(1, std::memory_order_relaxed);
+    } else {
+      cell.bytes += bytes;
+      cell.messages += 1;
+    }
+  }
 
   /// The file's text: the marker line, then Open MPI monitoring's sections
   /// (POINT TO POINT with E lines, OSC with S and R, COLLECTIVES with C), a
@@ -44,18 +57,26 @@ class TrafficRecorder {
   [[nodiscard]] int world_size() const noexcept { return size_; }
 
  private:
-  /// Bytes and messages per peer, allocated at a kind's first message.
-  struct Counts {
-    std::unique_ptr<std::uint64_t[]> bytes;
-    std::unique_ptr<std::uint64_t[]> messages;
+  /// What this process sent to one peer.
+  struct Cell {
+    std::uint64_t bytes = 0;
+    std::uint64_t messages = 0;
   };
-  Counts& counts_of(Traffic kind);
+  /// A kind's cells, a peer each, allocated at the kind's first message;
+  /// `cells` is what the hot path loads.
+  struct Counts {
+    std::atomic<Cell*> cells{nullptr};
+    std::unique_ptr<Cell[]> owned;
+  };
+  /// `kind`'s cells, allocated now if they are not yet; null when memory
+  /// runs out (the message goes uncounted, the program runs on).
+  Cell* allocated(Traffic kind) noexcept;
 
   int rank_;
   int size_;
   bool threads_;
   std::array<Counts, 4> counts_;
-  std::array<std::once_flag, 4> allocated_;
+  std::mutex allocating_;
 };
 
 }  // namespace tmap::mpi
