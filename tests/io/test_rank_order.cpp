@@ -50,7 +50,11 @@ class RankOrderFile : public ::testing::Test {
     }
     return "(accepted)";
   }
-  std::string path_ = (std::filesystem::temp_directory_path() / "tmap_rank_order_test.txt").string();
+  // A file of each test's own: ctest runs the cases as processes side by side.
+  std::string path_ =
+      (std::filesystem::temp_directory_path() /
+       ("tmap_rank_order_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".txt"))
+          .string();
 };
 
 // Written node by node in the PEs' order, ranges for runs of three, every
