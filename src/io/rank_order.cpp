@@ -1,7 +1,5 @@
 #include "io/rank_order.hpp"
 
-#include <algorithm>
-
 #include "io/topomatch_prefix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
