@@ -90,6 +90,8 @@ refused "no launcher rank in the environment" env -u TMAP_RANK -u OMPI_COMM_WORL
   "$bin/tm-bind" "$work/tmap.binding" -- echo ran
 printf '0 %s 0\n0 %s 1\n' "$host" "$host" > "$work/twice.binding"
 refused "twice.binding:2: rank 0 is placed twice (also line 1)" env TMAP_RANK=0 "$bin/tm-bind" "$work/twice.binding" -- echo ran
+printf '16777215 %s 0\n' "$host" > "$work/huge.binding"
+refused "huge.binding:1: rank 16777215 but the file has 2 lines" env TMAP_RANK=0 "$bin/tm-bind" "$work/huge.binding" -- echo ran
 printf '0 %s 99999\n' "$host" > "$work/far.binding"
 refused "rank 0 is placed on core 99999 but $host has $cores cores" env TMAP_RANK=0 "$bin/tm-bind" "$work/far.binding" -- echo ran
 code=0

@@ -1,5 +1,6 @@
 #include "binding_file.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "tmap/error.hpp"
@@ -39,6 +40,9 @@ std::vector<std::int64_t> slot_list(std::string_view text, const std::string& or
 BindingFile parse_binding_file(std::string_view text, const std::string& origin) {
   BindingFile file;
   std::vector<std::int64_t> line_of;
+  // Every rank below the highest has a line: a rank past the file's line
+  // count is wrong, and is refused before anything is sized by it.
+  const auto lines_in_file = static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   detail::LineReader lines(text);
   std::string_view line;
   while (lines.next(line)) {
@@ -79,6 +83,11 @@ BindingFile parse_binding_file(std::string_view text, const std::string& origin)
                        "writes");
     }
     const auto rank = detail::parse_int_in(rank_text, 0, kMostRanks - 1, "rank", origin, at);
+    if (rank >= lines_in_file) {
+      throw InputError(origin, at,
+                       "rank " + std::to_string(rank) + " but the file has " + std::to_string(lines_in_file) +
+                           " lines: ranks 0 to " + std::to_string(rank) + " cannot all be placed");
+    }
     if (static_cast<std::size_t>(rank) >= file.ranks.size()) {
       file.ranks.resize(static_cast<std::size_t>(rank) + 1);
       line_of.resize(static_cast<std::size_t>(rank) + 1, 0);
