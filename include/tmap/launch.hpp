@@ -99,6 +99,10 @@ void keep_launch_order(Mapping& mapping, const Topology& topology, const RankSlo
 [[nodiscard]] Mapping launcher_order_mapping(std::span<const PE> mapping, const Topology& topology,
                                              const Constraints& constraints);
 
+/// The ranks in the order of their PEs (ties in rank order): the order a
+/// Cray rank order file lists them in.
+[[nodiscard]] std::vector<Rank> ranks_in_pe_order(std::span<const PE> mapping);
+
 /// True for the formats a launcher reads (rankfile, hostfile, machinefile,
 /// hydra, rank-order, binding).
 [[nodiscard]] bool is_launch_format(MappingFormat format) noexcept;

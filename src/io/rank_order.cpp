@@ -52,16 +52,7 @@ RankOrderFile parse_rank_order(std::string_view text, const std::string& origin)
     line = strip_comment(line, '#');
     std::string_view token;
     while (next_token(line, token, " \t\r\v\f,")) {
-      const auto dash = token.find('-', 1);
-      const auto first = parse_int_in(token.substr(0, dash), 0, kMaxRanks - 1, "rank", origin, at);
-      auto last = first;
-      if (dash != std::string_view::npos) {
-        last = parse_int_in(token.substr(dash + 1), 0, kMaxRanks - 1, "rank", origin, at);
-        if (last < first) {
-          throw InputError(origin, at,
-                           "range " + quote(token) + " runs backwards: ranges are first-last, first <= last");
-        }
-      }
+      const auto [first, last] = parse_range(token, 0, kMaxRanks - 1, "rank", origin, at);
       if (static_cast<std::int64_t>(file.order.size()) + (last - first) >= kMaxRanks) {
         throw InputError(origin, at, "more ranks than tmap's limit of " + std::to_string(kMaxRanks));
       }

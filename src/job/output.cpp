@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -58,9 +57,7 @@ std::string node_choice_note(const Topology& t, bool pes_per_node_given) {
 /// PEs' order, as many a node as the mapping puts on each); empty when the
 /// job's nodes cannot hold it so (the file is refused or said elsewhere).
 Mapping cray_placement(std::span<const PE> mapping, const Topology& topology, const Constraints& constraints) {
-  std::vector<Rank> order(mapping.size());
-  for (std::size_t r = 0; r < order.size(); ++r) order[r] = static_cast<Rank>(r);
-  std::stable_sort(order.begin(), order.end(), [&](Rank a, Rank b) { return mapping[a] < mapping[b]; });
+  const auto order = ranks_in_pe_order(mapping);
   std::set<NodeId> nodes;
   for (const PE p : mapping) nodes.insert(topology.node_of(p));
   if (nodes.empty() || mapping.size() % nodes.size() != 0) return {};

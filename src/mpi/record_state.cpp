@@ -7,12 +7,12 @@
 #include <mutex>
 #include <numeric>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "tmap/error.hpp"
 #include "util/file.hpp"
+#include "util/launch_rank.hpp"
 
 namespace tmap::mpi::record {
 
@@ -50,12 +50,13 @@ State& state() {
 std::atomic<bool> g_reached{false};
 
 /// Whether the launcher numbers this process 0 (Open MPI, Hydra/PMI,
-/// PMIx, Slurm), so that one process speaks for all.
+/// PMIx, Slurm, ...), so that one process speaks for all.
 bool launched_first() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
-    if (const char* rank = std::getenv(name)) return std::string_view(rank) == "0";
+  try {
+    return detail::launch_rank().rank == 0;
+  } catch (const std::exception&) {  // a variable that is not a rank: not the first
+    return false;
   }
-  return false;
 }
 
 /// TMAP_RECORD set but MPI_Init never came through the library (Open MPI's

@@ -42,11 +42,9 @@ std::string rank_runs(const std::vector<std::size_t>& ranks) {
 /// naming it. Cray MPICH fills each node with the same number of ranks (-N,
 /// --ntasks-per-node), so a mapping that loads nodes unequally is refused.
 std::string rank_order_file(std::span<const PE> mapping, const std::function<std::string(PE)>& host_of) {
-  std::vector<std::size_t> order(mapping.size());
-  for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mapping[a] < mapping[b]; });
   std::vector<std::pair<std::string, std::vector<std::size_t>>> nodes;
-  for (const auto r : order) {
+  for (const auto rank : ranks_in_pe_order(mapping)) {
+    const auto r = static_cast<std::size_t>(rank);
     auto host = host_of(mapping[r]);
     if (nodes.empty() || nodes.back().first != host) nodes.emplace_back(std::move(host), std::vector<std::size_t>{});
     nodes.back().second.push_back(r);
@@ -71,6 +69,15 @@ std::string rank_order_file(std::span<const PE> mapping, const std::function<std
 }
 
 }  // namespace
+
+std::vector<Rank> ranks_in_pe_order(std::span<const PE> mapping) {
+  std::vector<Rank> order(mapping.size());
+  for (std::size_t r = 0; r < order.size(); ++r) order[r] = static_cast<Rank>(r);
+  std::stable_sort(order.begin(), order.end(), [&](Rank a, Rank b) {
+    return mapping[static_cast<std::size_t>(a)] < mapping[static_cast<std::size_t>(b)];
+  });
+  return order;
+}
 
 std::string format_launch_file(MappingFormat format, std::span<const PE> mapping,
                                const std::function<std::string(PE)>& host_of,

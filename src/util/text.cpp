@@ -195,6 +195,19 @@ std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t 
   return value;
 }
 
+std::pair<std::int64_t, std::int64_t> parse_range(std::string_view item, std::int64_t lo, std::int64_t hi,
+                                                  std::string_view what, const std::string& origin, std::int64_t line) {
+  const auto dash = item.find('-', 1);
+  const auto first = parse_int_in(item.substr(0, dash), lo, hi, what, origin, line);
+  if (dash == std::string_view::npos) return {first, first};
+  const auto last = parse_int_in(item.substr(dash + 1), lo, hi, what, origin, line);
+  if (last < first) {
+    throw InputError(origin, line,
+                     std::string(what) + " range " + quote(item) + " runs backwards: ranges are first-last");
+  }
+  return {first, last};
+}
+
 Volume parse_volume(std::string_view token, const std::string& origin, std::int64_t line) {
   std::int64_t integer = 0;
   if (parse_int(token, integer)) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tmap/types.hpp"
@@ -85,6 +86,12 @@ std::string real_number_problem(std::string_view text, double lo, double hi, dou
 /// Parses an integer in [lo, hi]; InputError "<what> must be ..." otherwise.
 std::int64_t parse_int_in(std::string_view token, std::int64_t lo, std::int64_t hi, std::string_view what,
                           const std::string& origin, std::int64_t line);
+
+/// One item of a list of numbers and ranges ("3" or "2-5"): its first and
+/// last value, each in [lo, hi]; InputError naming `what` for a value out of
+/// range and "range 'a-b' runs backwards" for last < first.
+std::pair<std::int64_t, std::int64_t> parse_range(std::string_view item, std::int64_t lo, std::int64_t hi,
+                                                  std::string_view what, const std::string& origin, std::int64_t line);
 
 /// Parses a byte volume: a non-negative whole number, in integer, decimal
 /// (1000.0) or scientific (1e3) notation. Negative, NaN, infinite, fractional,

@@ -29,14 +29,9 @@ mpich_library=${6:-}
 mpich_program=${7:-}
 mpich_many_calls=${8:-}
 mpich_fortran=${9:-}
-# Every language is part of the check: tools/setup.sh installs python3-mpi4py.
-python=""
-for candidate in /usr/bin/python3 python3; do
-  if "$candidate" -c "import mpi4py" 2> /dev/null; then python=$candidate; break; fi
-done
-[ -n "$python" ] || { echo "FAIL: no python3 with mpi4py (tools/setup.sh installs python3-mpi4py)" >&2; exit 1; }
 # shellcheck source=../support/mpi_script.sh
 source "$(dirname "$0")/../support/mpi_script.sh"
+python_with_mpi4py
 # matrix PREFIX KINDS [messages]: the recorded matrix's "i j value" lines, sorted.
 matrix() {
   "$bin/tm-gen" convert --from "$1" --monitoring-kinds "$2" --monitoring-count "${3:-bytes}" \

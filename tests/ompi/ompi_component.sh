@@ -29,17 +29,11 @@ python_program=${9:-}
 # "C" checks the C program alone (the decision code is one for every
 # binding: a second rank count need not relaunch all four); default all.
 languages=${10:-all}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=../support/mpi_script.sh
+source "$(dirname "$0")/../support/mpi_script.sh"
 # Every language is part of the check: tools/setup.sh installs gfortran and python3-mpi4py.
 [ -n "$fortran" ] && [ -n "$f08" ] || fail "the Fortran programs were not built (gfortran and Open MPI's Fortran bindings)"
-python=""
-for candidate in /usr/bin/python3 python3; do
-  if "$candidate" -c "import mpi4py" 2> /dev/null; then python=$candidate; break; fi
-done
-[ -n "$python" ] || fail "no python3 with mpi4py (Debian's python3-mpi4py)"
+python_with_mpi4py
 # Open MPI's own component folder stays on the path beside ours.
 default_path=$(ompi_info --param mca base --level 9 --parsable 2>/dev/null |
   sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' | head -n 1)

@@ -1,7 +1,6 @@
 #include "binding_file.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "tmap/error.hpp"
 #include "util/text.hpp"
@@ -13,22 +12,11 @@ namespace {
 constexpr std::int64_t kMostSlot = (std::int64_t{1} << 20) - 1;
 constexpr std::int64_t kMostRanks = std::int64_t{1} << 24;
 
-constexpr const char* kGlobal[] = {"TMAP_RANK",    "OMPI_COMM_WORLD_RANK", "PMIX_RANK",  "PMI_RANK",
-                                   "SLURM_PROCID", "PALS_RANKID",          "ALPS_APP_PE"};
-constexpr const char* kLocal[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
-                                  "PALS_LOCAL_RANKID"};
-
 std::vector<std::int64_t> slot_list(std::string_view text, const std::string& origin, std::int64_t line) {
   std::vector<std::int64_t> slots;
   std::string_view token;
   while (detail::next_token(text, token, ",")) {
-    const auto dash = token.find('-');
-    const auto first = detail::parse_int_in(token.substr(0, dash), 0, kMostSlot, "CPU", origin, line);
-    auto last = first;
-    if (dash != std::string_view::npos) {
-      last = detail::parse_int_in(token.substr(dash + 1), 0, kMostSlot, "CPU", origin, line);
-      if (last < first) throw InputError(origin, line, "CPU range " + detail::quote(token) + " runs backwards");
-    }
+    const auto [first, last] = detail::parse_range(token, 0, kMostSlot, "CPU", origin, line);
     for (auto c = first; c <= last; ++c) slots.push_back(c);
   }
   if (slots.empty()) throw InputError(origin, line, "no CPU given");
@@ -108,34 +96,6 @@ BindingFile parse_binding_file(std::string_view text, const std::string& origin)
     }
   }
   return file;
-}
-
-LaunchRank launch_rank() {
-  LaunchRank found;
-  const auto value = [](const char* name) -> std::optional<std::int64_t> {
-    const char* text = std::getenv(name);
-    if (text == nullptr || *text == '\0') return std::nullopt;
-    return detail::parse_int_in(text, 0, kMostRanks - 1, "rank", std::string(name), 0);
-  };
-  for (const char* name : kGlobal) {
-    if (const auto r = value(name)) return {*r, -1, name};
-  }
-  for (const char* name : kLocal) {
-    if (const auto r = value(name)) return {-1, *r, name};
-  }
-  return found;
-}
-
-std::string launch_rank_variables() {
-  std::string text;
-  for (const char* name : kGlobal) text += std::string(text.empty() ? "" : ", ") + name;
-  text += "; else the rank on the host from ";
-  bool first = true;
-  for (const char* name : kLocal) {
-    text += std::string(first ? "" : ", ") + name;
-    first = false;
-  }
-  return text;
 }
 
 }  // namespace tmap::bind

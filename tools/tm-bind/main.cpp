@@ -19,6 +19,7 @@
 #include "cli.hpp"
 #include "tmap/error.hpp"
 #include "tmap/version.hpp"
+#include "util/launch_rank.hpp"
 
 namespace {
 
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "tm-bind: binds the calling rank where a binding file (tm-map --format binding) places it, then runs "
       "PROGRAM there: LAUNCHER tm-bind FILE -- PROGRAM ARGS. The rank is read from " +
-      tmap::bind::launch_rank_variables() +
+      tmap::detail::launch_rank_variables() +
       " (the rank-th of this host's ranks in the file). The host must be the file's (SLURMD_NODENAME "
       "inside Slurm, else the host name). Exit 2 on a bad file or a rank placed elsewhere, 126/127 when "
       "PROGRAM cannot be run."};
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
   bool tried = false;  // execvp returned: the program could not be run
   const int code = tmap::cli::run("tm-bind", app, argc, argv, [&]() {
     const auto binding = tmap::bind::parse_binding_file(tmap::cli::read_text(file), file);
-    const auto launched = tmap::bind::launch_rank();
+    const auto launched = tmap::detail::launch_rank();
     const auto host = this_host();
     std::int64_t rank = launched.rank;
     if (rank < 0 && launched.local_rank >= 0) {
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
       }
     }
     if (rank < 0) {
-      throw InputError("no launcher rank in the environment (" + tmap::bind::launch_rank_variables() +
+      throw InputError("no launcher rank in the environment (" + tmap::detail::launch_rank_variables() +
                        "): start tm-bind through the launcher, or set TMAP_RANK");
     }
     if (static_cast<std::size_t>(rank) >= binding.ranks.size()) {
