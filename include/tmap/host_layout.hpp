@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tmap/export.h"
 #include "tmap/topology.hpp"
@@ -16,6 +17,16 @@
 TMAP_API_BEGIN
 
 namespace tmap {
+
+/// A PE that is a device (--pe gpu): the variable that hands a process its
+/// device (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, ZE_AFFINITY_MASK),
+/// the device's index on its node, and the CPUs its rank binds to (OS
+/// numbers, the device's share of its nearest CPUs; empty: not known).
+struct DeviceSlot {
+  std::string variable;
+  std::int32_t index = 0;
+  std::vector<std::int32_t> cpus;
+};
 
 class HostLayout {
  public:
@@ -37,6 +48,8 @@ class HostLayout {
   /// (mpirun --use-hwthread-cpus); differs from slot_in_node only where
   /// cores hold several PUs (hwloc trees with hyper-threads).
   [[nodiscard]] virtual std::int64_t pu_in_node(PE pe) const { return slot_in_node(pe); }
+  /// Where PEs are devices (GPUs), the PE's device; nullopt for CPUs.
+  [[nodiscard]] virtual std::optional<DeviceSlot> device_slot(PE /*pe*/) const { return std::nullopt; }
 };
 
 /// HostLayout's answers, or the defaults above where the machine has none.
@@ -45,6 +58,7 @@ class HostLayout {
 [[nodiscard]] std::string host_name(const Topology& topology, NodeId node);
 [[nodiscard]] std::int64_t slot_in_node(const Topology& topology, PE pe);
 [[nodiscard]] std::int64_t pu_in_node(const Topology& topology, PE pe);
+[[nodiscard]] std::optional<DeviceSlot> device_slot(const Topology& topology, PE pe);
 
 }  // namespace tmap
 

@@ -49,6 +49,7 @@ struct JobWords {
   std::string cpus_per_rank = "--cpus-per-rank";
   std::string pes_per_node = "--pes-per-node";
   std::string het_group = "--het-group";
+  std::string pe = "--pe";
   /// How a configuration option KEY is named: --KEY (flags), KEY (a
   /// keyword argument) or TMAP_KEY (topo_tmap_key) (variables).
   enum class Options { Flags, Arguments, Variables };
@@ -82,6 +83,8 @@ struct MachineSource {
   std::string hosts_file;
   std::string host_pattern;
   std::optional<std::int64_t> pes_per_node;
+  /// What a PE is: "" or "cpu" (the nodes' PUs), "gpu" (their GPUs).
+  std::string pe;
   /// A machine already built (Python's tmap.Machine): used as it is.
   std::shared_ptr<const Topology> built;
 };
@@ -157,7 +160,7 @@ struct JobSpec {
 /// Sets a field by its key, the same keys for every front end that holds
 /// a job as text (the C API's tmap_job_set, the MPI layer's variables):
 /// machine, hwloc-xml, node (appends), host-names, hosts, host-pattern,
-/// pes-per-node, comm, comm-format, weights (a file), alloc (a host list), alloc-from-env
+/// pes-per-node, pe (cpu or gpu), comm, comm-format, weights (a file), alloc (a host list), alloc-from-env
 /// ("1"), constraints (a file), oversubscription, imbalance, cpus-per-rank,
 /// het-group, preset, config, strategy, format, slots (core or pu),
 /// program, and any configuration option key (seed, objective, refine,

@@ -39,6 +39,10 @@ struct MachineSpec {
   std::vector<std::string> host_names;
   std::string topology_text = {};
   std::vector<std::pair<std::string, std::string>> node_by_hosts = {};
+  /// What a PE is (--pe): "" or "cpu" a PU of the node, "gpu" a GPU (one
+  /// rank per GPU; nodes from nvidia-smi or rocm-smi text and "gpu:N"
+  /// specs are GPUs whatever this says, an hwloc XML's GPUs with "gpu").
+  std::string pe = {};
 };
 
 /// What a list of node descriptions says (tm-map's repeated --node, the

@@ -46,6 +46,10 @@ std::shared_ptr<const Topology> load_given_machine(const Job::State& s) {
     if (!m.nodes.empty() || !m.host_names.empty()) {
       throw ParameterError("--node/--host-names describe the nodes of a network (-t fattree:...), not -x");
     }
+    if (m.pe == "gpu") {
+      MachineSpec spec{m.hwloc_xml, {}, {}, {}, {}, m.pe};
+      return load_machine(spec);
+    }
     return load_hwloc_xml(m.hwloc_xml);
   }
   if (m.topology.empty() && s.spec.allocation.kind == AllocationSource::Kind::Scheduler) {
@@ -57,10 +61,11 @@ std::shared_ptr<const Topology> load_given_machine(const Job::State& s) {
     request.het_group = s.spec.allocation.het_group;
     auto machine = job_scheduler().machine(nodes.node, nodes.by_hosts, request);
     s.note(machine.note);
+    machine.spec.pe = m.pe;
     return load_machine(machine.spec);
   }
   if (m.topology.empty()) throw InputError("-t: no machine given");
-  MachineSpec spec{m.topology, nodes.node, {}, {}, nodes.by_hosts};
+  MachineSpec spec{m.topology, nodes.node, {}, {}, nodes.by_hosts, m.pe};
   if (!m.host_names.empty()) spec.host_names = expand_hostlist(m.host_names, words.host_names);
   return load_machine(spec);
 }

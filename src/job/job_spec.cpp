@@ -63,6 +63,9 @@ void set_job_field(JobSpec& spec, std::string_view key, std::string_view value) 
       m.hosts_file = text;
     } else if (key == "host-pattern") {
       m.host_pattern = text;
+    } else if (key == "pe") {
+      if (value != "cpu" && value != "gpu") throw ParameterError("pe: '" + text + "' is neither cpu nor gpu");
+      m.pe = text;
     } else if (key == "pes-per-node") {
       m.pes_per_node = whole(key, value, 1, std::int64_t{1} << 40);
     } else if (key == "comm") {

@@ -15,6 +15,7 @@
 #include "tmap/io.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/scotch_export.hpp"
+#include "util/text.hpp"
 
 namespace tmap {
 
@@ -108,6 +109,35 @@ std::string launcher_order_note(MappingFormat format, std::span<const PE> mappin
       mapping_format_name(format), moved, mapping.size(), theirs, ours, more);
 }
 
+/// A GPU PE's slot in a binding file: "CPUS VARIABLE=INDEX" (CPUS "-"
+/// where the node's description does not say them).
+std::string gpu_slot_text(const Topology& machine, PE pe) {
+  const auto slot = device_slot(machine, pe);
+  if (!slot) return "- -";
+  const std::vector<std::int64_t> cpus(slot->cpus.begin(), slot->cpus.end());
+  return fmt::format("{} {}={}", cpus.empty() ? "-" : detail::runs_text(cpus), slot->variable, slot->index);
+}
+
+/// The launcher files that can say GPU PEs: a rankfile names a core, not a
+/// GPU, and a binding file says one kind of PE.
+void check_gpu_launch(MappingFormat format, const Mapping& mapping, const Topology& machine) {
+  if (format == MappingFormat::Rankfile) {
+    throw ParameterError(
+        "--format rankfile: the PEs are GPUs, and a rankfile names a rank's cores, not its GPU; write --format "
+        "binding and start each rank with tm-bind (mpirun --hostfile tmap.hostfile --mca rmaps seq --bind-to none "
+        "tm-bind tmap.binding -- PROGRAM: docs/machines.md)");
+  }
+  if (format != MappingFormat::Binding) return;
+  for (const PE pe : mapping) {
+    if (!device_slot(machine, pe)) {
+      throw ParameterError(fmt::format(
+          "--format binding: a rank on {} is on a CPU, others on GPUs: one binding file says one kind of PE; map the "
+          "GPU nodes and the CPU nodes as two jobs",
+          host_name(machine, machine.node_of(pe))));
+    }
+  }
+}
+
 }  // namespace
 
 void check_output(const OutputSpec& output) {
@@ -127,7 +157,12 @@ void Job::prepare(ReportedMapping& result, const OutputSpec& output) {
   result.report.host_of = [machine, host_of = std::move(host_of)](PE pe) { return host_of(pe); };
   result.report.program = output.program;
   const bool launcher = is_launch_format(format);
-  if (const auto& slots = rank_slots(); !slots.cpus_of.empty()) {
+  if (device_slot(*machine, 0)) {
+    // PEs are GPUs: a rank's slot is its GPU and the CPUs near it.
+    check_gpu_launch(format, result.mapping, *machine);
+    result.report.slot_of = [machine](PE pe) { return gpu_slot_text(*machine, pe); };
+    result.report.slot_kind = "gpu";
+  } else if (const auto& slots = rank_slots(); !slots.cpus_of.empty()) {
     // The CPUs the scheduler gave, a group per rank, in srun's order on
     // each node where that costs nothing (a hostfile launch then binds
     // every rank where the rankfile says).
@@ -149,6 +184,20 @@ void Job::prepare(ReportedMapping& result, const OutputSpec& output) {
   if (!s.spec.traffic.matrix && s.spec.traffic.path.empty()) return;
   const auto& c = constraints();
   const auto& comm = traffic();
+  const bool gpus = device_slot(*machine, 0).has_value();
+  if (gpus) {
+    if (launcher && c.capacity() > 1 && comm.num_ranks() > static_cast<Rank>(c.allowed_pes().size())) {
+      s.note(fmt::format("-o {} puts up to {} ranks on one GPU: they share it and the CPUs near it (side by side "
+                         "under NVIDIA's MPS, else in turns)",
+                         c.capacity(), c.capacity()));
+    }
+    if (launcher && format != MappingFormat::Binding) {
+      s.note(fmt::format("--format {} names each rank's host, not its GPU: write --format binding too and start "
+                         "each rank with tm-bind, which gives it its GPU and the CPUs near it",
+                         mapping_format_name(format)));
+    }
+    return;
+  }
   if (launcher && c.capacity() > 1 && comm.num_ranks() > static_cast<Rank>(c.allowed_pes().size())) {
     // MPI ranks busy-poll while they wait: K of them on one CPU take turns
     // at the scheduler's pace (LAMMPS, 12 ranks 6 a core: 125.9 s for 0.79 s).

@@ -27,6 +27,7 @@ JobWords JobWords::python() {
   w.cpus_per_rank = "cpus_per_rank";
   w.pes_per_node = "pes_per_node";
   w.het_group = "het_group";
+  w.pe = "pe";
   w.options = Options::Arguments;
   return w;
 }
@@ -36,6 +37,7 @@ JobWords JobWords::mpi() {
   w.topology = "TMAP_TOPOLOGY (topo_tmap_topology)";
   w.node = "TMAP_NODE (topo_tmap_node)";
   w.host_names = "TMAP_HOST_NAMES (topo_tmap_host_names)";
+  w.pe = "TMAP_PE (topo_tmap_pe)";
   w.options = Options::Variables;
   return w;
 }
@@ -44,7 +46,7 @@ namespace {
 
 /// Each field's key (set_job_field's) and its word: one table for the
 /// front ends' words and for saying the library's messages in them.
-constexpr std::array<std::pair<std::string_view, std::string JobWords::*>, 13> kFields{{
+constexpr std::array<std::pair<std::string_view, std::string JobWords::*>, 14> kFields{{
     {"machine", &JobWords::topology},
     {"node", &JobWords::node},
     {"host-names", &JobWords::host_names},
@@ -58,6 +60,7 @@ constexpr std::array<std::pair<std::string_view, std::string JobWords::*>, 13> k
     {"cpus-per-rank", &JobWords::cpus_per_rank},
     {"pes-per-node", &JobWords::pes_per_node},
     {"het-group", &JobWords::het_group},
+    {"pe", &JobWords::pe},
 }};
 
 /// "--host-names" -> "host-names": the key the library's messages also use.

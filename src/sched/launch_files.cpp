@@ -8,6 +8,7 @@
 
 #include "tmap/error.hpp"
 #include "tmap/launch.hpp"
+#include "util/text.hpp"
 
 namespace tmap {
 
@@ -19,35 +20,17 @@ bool is_launch_format(MappingFormat format) noexcept {
 
 namespace {
 
-/// "0-3,7,9-11": ranks in their order, runs of three or more consecutive
-/// ranks as ranges (the syntax of HPE's grid_order and CrayPat).
-std::string rank_runs(const std::vector<std::size_t>& ranks) {
-  std::string text;
-  for (std::size_t k = 0; k < ranks.size();) {
-    std::size_t end = k + 1;
-    while (end < ranks.size() && ranks[end] == ranks[end - 1] + 1) ++end;
-    if (!text.empty()) text += ',';
-    if (end - k >= 3) {
-      text += fmt::format("{}-{}", ranks[k], ranks[end - 1]);
-    } else {
-      for (std::size_t i = k; i < end; ++i) text += fmt::format("{}{}", i > k ? "," : "", ranks[i]);
-    }
-    k = end;
-  }
-  return text;
-}
-
 /// Cray MPICH's rank order file: the ranks in the order of their PEs (node
 /// after node, a node's in its PEs' order), a line per node after a comment
 /// naming it. Cray MPICH fills each node with the same number of ranks (-N,
 /// --ntasks-per-node), so a mapping that loads nodes unequally is refused.
 std::string rank_order_file(std::span<const PE> mapping, const std::function<std::string(PE)>& host_of) {
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> nodes;
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> nodes;
   for (const auto rank : ranks_in_pe_order(mapping)) {
     const auto r = static_cast<std::size_t>(rank);
     auto host = host_of(mapping[r]);
-    if (nodes.empty() || nodes.back().first != host) nodes.emplace_back(std::move(host), std::vector<std::size_t>{});
-    nodes.back().second.push_back(r);
+    if (nodes.empty() || nodes.back().first != host) nodes.emplace_back(std::move(host), std::vector<std::int64_t>{});
+    nodes.back().second.push_back(static_cast<std::int64_t>(r));
   }
   for (const auto& [host, ranks] : nodes) {
     if (ranks.size() != nodes.front().second.size()) {
@@ -64,7 +47,7 @@ std::string rank_order_file(std::span<const PE> mapping, const std::function<std
       "# Cray MPICH: MPICH_RANK_REORDER_METHOD=3, this file named MPICH_RANK_ORDER in the run's folder\n"
       "# tmap ranks-per-node={}\n",
       mapping.size(), per_node, nodes.size(), per_node, per_node);
-  for (const auto& [host, ranks] : nodes) text += fmt::format("# {}\n{}\n", host, rank_runs(ranks));
+  for (const auto& [host, ranks] : nodes) text += fmt::format("# {}\n{}\n", host, detail::runs_text(ranks));
   return text;
 }
 
@@ -93,7 +76,14 @@ std::string format_launch_file(MappingFormat format, std::span<const PE> mapping
   if (format == MappingFormat::RankOrder) return rank_order_file(mapping, host_of);
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
-  if (format == MappingFormat::Binding) {
+  if (format == MappingFormat::Binding && slot_kind == "gpu") {
+    fmt::format_to(it,
+                   "# tmap binding: rank, host, the CPUs near its GPU (OS numbers), the variable that gives it its "
+                   "GPU; tm-bind FILE -- PROGRAM binds each rank there and sets the variable\n# tmap binding pe=gpu\n");
+    for (std::size_t r = 0; r < mapping.size(); ++r) {
+      fmt::format_to(it, "{} {} {}\n", r, host_of(mapping[r]), slot_of(mapping[r]));
+    }
+  } else if (format == MappingFormat::Binding) {
     // tm-bind's input: the kind first, so that it binds what was meant.
     fmt::format_to(it,
                    "# tmap binding: rank, host, the {}s it runs on (the host's, in hwloc's logical order); "

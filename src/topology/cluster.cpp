@@ -8,6 +8,7 @@
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/topology_views.hpp"
+#include "topology/gpu/gpu_node.hpp"
 
 namespace tmap::topo {
 
@@ -110,6 +111,7 @@ NodeId ClusterTopology::node_of(PE pe) const {
 // from a PU up to it are the path's length less one.
 Distance ClusterTopology::depth(const NodeModel& model, PE local) const {
   if (!model.tree) return 0;
+  if (const auto* gpus = dynamic_cast<const GpuNodeTopology*>(model.tree.get())) return gpus->exit_distance(local);
   std::vector<std::int64_t> path;
   return tmap::tree_path(*model.tree, local, path) && !path.empty() ? static_cast<Distance>(path.size()) - 1 : 0;
 }
@@ -145,6 +147,12 @@ std::int64_t ClusterTopology::pu_in_node(PE pe) const {
   const auto node = node_of(pe);
   const auto& m = model_of(node);
   return m.tree ? tmap::pu_in_node(*m.tree, local(pe, node)) : 0;
+}
+
+std::optional<DeviceSlot> ClusterTopology::device_slot(PE pe) const {
+  const auto node = node_of(pe);
+  const auto& m = model_of(node);
+  return m.tree ? tmap::device_slot(*m.tree, local(pe, node)) : std::nullopt;
 }
 
 // TreeView is found only where the network is a tree and every node has

@@ -8,7 +8,9 @@
 // machine's graph: inside a node, hwloc's tree edges through their lowest
 // common ancestor; across nodes, each PE's edges up to its node, plus the
 // network cables between the two nodes (a fat tree: 2 per switch level
-// climbed). So two cores of a socket < two sockets of a node < two nodes
+// climbed). A GPU node's PEs are its GPUs (topology/gpu/gpu_node.hpp):
+// their distance inside the node is their link class, their way out their
+// nearest NIC's. So two cores of a socket < two sockets of a node < two nodes
 // under one leaf switch < across the spine, as the machine orders them.
 #pragma once
 
@@ -49,6 +51,8 @@ class ClusterTopology final : public Topology, public TreeView, public HostLayou
   [[nodiscard]] std::string host_name(NodeId node) const override;
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override;
   [[nodiscard]] std::int64_t pu_in_node(PE pe) const override;
+  /// A GPU node's PE: its GPU and CPUs.
+  [[nodiscard]] std::optional<DeviceSlot> device_slot(PE pe) const override;
   /// Where the network is a tree (fat trees): its branches from the top
   /// down, then the node's own path: the distance is this tree's.
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
@@ -74,7 +78,7 @@ class ClusterTopology final : public Topology, public TreeView, public HostLayou
   [[nodiscard]] PE local(PE pe, NodeId node) const {
     return first_pe_.empty() ? pe - node * per_node_ : pe - first_pe_[static_cast<std::size_t>(node)];
   }
-  /// Edges from a PE up to its node's root.
+  /// Edges from a PE up to its node's root (a GPU's: out through its NIC).
   [[nodiscard]] Distance depth(const NodeModel& model, PE local) const;
 
   std::shared_ptr<const routing::Network> network_;

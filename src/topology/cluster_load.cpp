@@ -14,9 +14,12 @@
 #include "tmap/error.hpp"
 #include "tmap/machine.hpp"
 #include "topology/cluster.hpp"
+#include "topology/gpu/gpu_node.hpp"
 #if TMAP_HAVE_HWLOC
+#include "topology/gpu/hwloc_gpus.hpp"
 #include "topology/hwloc_tree.hpp"
 #endif
+#include "util/file.hpp"
 #include "util/hostlist.hpp"
 #include "util/text.hpp"
 
@@ -118,9 +121,29 @@ std::shared_ptr<const routing::Network> torus_of(std::string_view spec) {
 
 }  // namespace
 
-std::unique_ptr<Topology> load_node(const std::string& node) {
-#if TMAP_HAVE_HWLOC
+std::unique_ptr<Topology> load_node(const std::string& node, const std::string& pe) {
+  const bool gpus = pe == "gpu";
+  if (is_gpu_spec(node)) {
+    if (pe == "cpu") throw InputError("--pe cpu: '" + node + "' describes a node's GPUs, not its CPUs");
+    return std::make_unique<GpuNodeTopology>(gpu_node_of_spec(node));
+  }
   std::error_code ec;
+  if (std::filesystem::exists(node, ec) && !std::filesystem::is_directory(node, ec)) {
+    const auto text = detail::read_text_file(node);
+    if (is_gpu_topology_text(text)) {
+      if (pe == "cpu") throw InputError(node, "--pe cpu: the file describes the node's GPUs, not its CPUs");
+      return std::make_unique<GpuNodeTopology>(read_gpu_topology_text(text, node));
+    }
+#if TMAP_HAVE_HWLOC
+    if (gpus) return std::make_unique<GpuNodeTopology>(gpu_node_of_hwloc_xml(text, node));
+#endif
+  }
+  if (gpus) {
+    throw InputError("--pe gpu: '" + node +
+                     "' names no GPU: give nvidia-smi topo -m or rocm-smi --showtopo output saved to a file, an hwloc "
+                     "XML of the node that lists its GPUs, or 'gpu:N ...'");
+  }
+#if TMAP_HAVE_HWLOC
   if (std::filesystem::exists(node, ec)) return load_hwloc_xml(node);
   if (node == "this") return HwlocTreeTopology::this_system();
   // A file name that names no file (a synthetic description has no '/'
@@ -143,10 +166,10 @@ bool is_cluster_spec(std::string_view spec) {
 namespace {
 
 /// A network's node (nullptr: one PE), its errors named as --node's.
-std::unique_ptr<Topology> network_node(const std::string& node) {
+std::unique_ptr<Topology> network_node(const std::string& node, const std::string& pe) {
   if (node.empty()) return nullptr;
   try {
-    return load_node(node);
+    return load_node(node, pe);
   } catch (const InputError& e) {
     if (!e.file().empty()) throw;
     throw InputError("--node: " + e.problem());
@@ -159,9 +182,9 @@ std::unique_ptr<Topology> cluster_of(std::shared_ptr<const routing::Network> net
                                      std::vector<std::string> hosts, const std::string& names_origin) {
   detail::check_host_names(hosts, names_origin);
   std::vector<NodeModel> models;
-  const auto add_model = [&models](const std::string& node) {
+  const auto add_model = [&models, &nodes](const std::string& node) {
     NodeModel model;
-    model.tree = network_node(node);
+    model.tree = network_node(node, nodes.pe);
     model.text = node;
     models.push_back(std::move(model));
   };

@@ -36,9 +36,12 @@ namespace tmap::topo {
                                                    const NodeSpecs& nodes, std::vector<std::string> hosts,
                                                    const std::string& names_origin);
 
-/// One node: an lstopo XML file, else an hwloc synthetic description such
-/// as "package:2 core:8" (one PU per core when it stops above PUs).
-[[nodiscard]] std::unique_ptr<Topology> load_node(const std::string& node);
+/// One node: a file of `nvidia-smi topo -m` or `rocm-smi --showtopo`
+/// output (its GPUs are the PEs), an lstopo XML file (its PUs, or with `pe`
+/// "gpu" its GPUs), a GPU node spec "gpu:N ...", else an hwloc synthetic
+/// description such as "package:2 core:8" (one PU per core when it stops
+/// above PUs).
+[[nodiscard]] std::unique_ptr<Topology> load_node(const std::string& node, const std::string& pe = {});
 
 /// Whether a file's text is a Slurm topology.conf (its first setting is a
 /// SwitchName=, as the topology/tree plugin reads it).

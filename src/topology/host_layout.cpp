@@ -38,4 +38,9 @@ std::int64_t pu_in_node(const Topology& topology, PE pe) {
   return slot_in_node(topology, pe);
 }
 
+std::optional<DeviceSlot> device_slot(const Topology& topology, PE pe) {
+  if (const auto* layout = topology.find<HostLayout>()) return layout->device_slot(pe);
+  return std::nullopt;
+}
+
 }  // namespace tmap

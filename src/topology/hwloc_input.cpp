@@ -357,11 +357,11 @@ void reset_libxml_error_handlers() noexcept {
   xmlSetStructuredErrorFunc(nullptr, nullptr);
 }
 
-std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin) {
+XmlDocument parse_topology_xml(std::string_view xml, const std::string& origin) {
   static std::once_flag init;
   std::call_once(init, [] { xmlInitParser(); });
-  // Nothing printed from here (XML_PARSE_NOERROR covers the parser; this,
-  // libxml2's tree functions), and never a handler hwloc's plugin left.
+  // Nothing printed from here (XML_PARSE_NOERROR covers the parser), and
+  // never a handler hwloc's plugin left.
   const SilentXmlErrors silent;
   if (xml.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     throw InputError(origin, "the XML file is too large");
@@ -370,22 +370,40 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
   if (parser.ctxt == nullptr) throw InternalError("libxml2: cannot create a parser");
   // No network, no entity substitution, no DTD loading, nothing printed.
   constexpr int kOptions = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
-  XmlDoc input;
-  input.doc =
-      xmlCtxtReadMemory(parser.ctxt, xml.data(), static_cast<int>(xml.size()), origin.c_str(), nullptr, kOptions);
-  if (input.doc == nullptr) {
+  XmlDocument input(
+      xmlCtxtReadMemory(parser.ctxt, xml.data(), static_cast<int>(xml.size()), origin.c_str(), nullptr, kOptions),
+      xmlFreeDoc);
+  if (input == nullptr) {
     const xmlError* error = xmlCtxtGetLastError(parser.ctxt);
     std::string message = error != nullptr && error->message != nullptr ? error->message : "not well-formed";
     while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
     if (error != nullptr && error->line > 0) throw InputError(origin, error->line, "not valid XML: " + message);
     throw InputError(origin, "not valid XML: " + message);
   }
-  if (input.doc->intSubset != nullptr && input.doc->intSubset->entities != nullptr) {
+  if (input->intSubset != nullptr && input->intSubset->entities != nullptr) {
     throw InputError(origin, "XML entity declarations are not accepted in a topology");
   }
-  xmlNodePtr root = xmlDocGetRootElement(input.doc);
+  xmlNodePtr root = xmlDocGetRootElement(input.get());
   if (root == nullptr || !named(root, "topology"))
     throw InputError(origin, "not an hwloc topology (no <topology> root)");
+  return input;
+}
+
+std::optional<std::vector<std::int32_t>> cpus_of_bitmap(std::string_view text) {
+  const auto map = parse_bitmap(text);
+  if (!map || map->infinite) return std::nullopt;
+  std::vector<std::int32_t> cpus;
+  for (std::size_t b = 0; b < map->words.size() * 32; ++b) {
+    if (map->bit(b)) cpus.push_back(static_cast<std::int32_t>(b));
+  }
+  return cpus;
+}
+
+std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin) {
+  const auto input = parse_topology_xml(xml, origin);
+  // libxml2's tree functions print nothing either.
+  const SilentXmlErrors silent;
+  xmlNodePtr root = xmlDocGetRootElement(input.get());
 
   XmlDoc output;
   output.doc = xmlNewDoc(reinterpret_cast<const xmlChar*>("1.0"));

@@ -6,10 +6,28 @@
 // bounded here and only then loaded, in-process.
 #pragma once
 
+#include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+struct _xmlDoc;
 
 namespace tmap::topo {
+
+/// An XML document libxml2 parsed, freed with it.
+using XmlDocument = std::unique_ptr<_xmlDoc, void (*)(_xmlDoc*)>;
+
+/// `xml` parsed with libxml2 (no network, no entity expansion, nothing
+/// printed), its root a <topology>. InputError naming `origin` (and the
+/// line) otherwise. What sanitized_hwloc_xml and the GPU reader start from.
+[[nodiscard]] XmlDocument parse_topology_xml(std::string_view xml, const std::string& origin);
+
+/// The bits of a cpuset as hwloc writes it ("0x00000303,,0x0"), nullopt
+/// for a malformed or infinite one.
+[[nodiscard]] std::optional<std::vector<std::int32_t>> cpus_of_bitmap(std::string_view text);
 
 /// Most PUs a node may have (a malformed cpuset can claim millions).
 inline constexpr int kMaxNodePus = 65536;

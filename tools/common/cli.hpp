@@ -116,6 +116,7 @@ struct InputOptions {
   std::optional<int> het_group;
   /// --pes-per-node: which level of a tleaf is a host.
   std::optional<std::int64_t> pes_per_node;
+  std::string pe;
 
   void add_to(CLI::App& app);
   /// --node's node for every node (empty: none given); ParameterError when

@@ -126,6 +126,11 @@ void InputOptions::add_to(CLI::App& app) {
                  "PEs of one host where the machine does not say (a tleaf: the PEs below one of its levels; "
                  "default the last level's)")
       ->transform(whole_number(1, std::int64_t{1} << 40));
+  app.add_option("--pe", pe,
+                 "What a PE is: cpu (the nodes' hardware threads, the default) or gpu (their GPUs, one rank each: "
+                 "nodes from nvidia-smi topo -m or rocm-smi --showtopo output, an hwloc XML listing GPUs, or "
+                 "'gpu:N ...')")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("-o,--oversub", oversub, "Ranks each allowed PE may hold")
       ->transform(whole_number(1, kMaxOversubscription));
   app.add_option("--imbalance", imbalance,
@@ -161,6 +166,7 @@ JobSpec InputOptions::job_spec() const {
   m.hosts_file = hosts_file;
   m.host_pattern = host_pattern;
   m.pes_per_node = pes_per_node;
+  m.pe = pe;
   spec.traffic = comm.source();
   auto& a = spec.allocation;
   using Kind = AllocationSource::Kind;

@@ -43,14 +43,23 @@ BindingFile parse_binding_file(std::string_view text, const std::string& origin)
         file.kind = SlotKind::Core;
       } else if (kind == "pu") {
         file.kind = SlotKind::Pu;
+      } else if (kind == "gpu") {
+        file.kind = SlotKind::Gpu;
       } else {
-        throw InputError(origin, at, "pe=" + detail::quote(kind) + ": expected core or pu");
+        throw InputError(origin, at, "pe=" + detail::quote(kind) + ": expected core, pu or gpu");
       }
     }
     line = detail::strip_comment(line, '#');
     if (detail::is_blank(line)) continue;
-    std::string_view rank_text, host, slots, extra;
-    if (line.starts_with("rank ")) {
+    std::string_view rank_text, host, slots, device, extra;
+    if (file.kind == SlotKind::Gpu) {
+      if (!detail::next_token(line, rank_text) || !detail::next_token(line, host) || !detail::next_token(line, slots) ||
+          !detail::next_token(line, device) || detail::next_token(line, extra)) {
+        throw InputError(origin, at,
+                         "expected 'RANK HOST CPUS VARIABLE=GPU' (e.g. '3 cn01 0-7 CUDA_VISIBLE_DEVICES=3'): the "
+                         "file tm-map --format binding writes for GPUs");
+      }
+    } else if (line.starts_with("rank ")) {
       // An Open MPI rankfile line as tm-map writes it: "rank R=HOST slot=CPUS".
       std::string_view rest = line.substr(5);
       const auto eq = rest.find('=');
@@ -86,7 +95,23 @@ BindingFile parse_binding_file(std::string_view text, const std::string& origin)
                        "rank " + std::to_string(rank) + " is placed twice (also line " + std::to_string(seen) + ")");
     }
     seen = at;
-    file.ranks[static_cast<std::size_t>(rank)] = {std::string(host), slot_list(slots, origin, at)};
+    auto& placement = file.ranks[static_cast<std::size_t>(rank)];
+    placement.host = std::string(host);
+    if (file.kind == SlotKind::Gpu) {
+      if (slots != "-") placement.slots = slot_list(slots, origin, at);
+      const auto eq = device.find('=');
+      const auto variable = device.substr(0, std::min(eq, device.size()));
+      if (variable != "CUDA_VISIBLE_DEVICES" && variable != "ROCR_VISIBLE_DEVICES" && variable != "ZE_AFFINITY_MASK") {
+        throw InputError(origin, at,
+                         detail::quote(device) +
+                             ": expected CUDA_VISIBLE_DEVICES=N, ROCR_VISIBLE_DEVICES=N or ZE_AFFINITY_MASK=N");
+      }
+      placement.device_variable = std::string(variable);
+      placement.device = detail::parse_int_in(eq == std::string_view::npos ? std::string_view() : device.substr(eq + 1),
+                                              0, kMostSlot, "GPU", origin, at);
+    } else {
+      placement.slots = slot_list(slots, origin, at);
+    }
   }
   if (file.ranks.empty()) throw InputError(origin, "no rank placed");
   for (std::size_t r = 0; r < line_of.size(); ++r) {

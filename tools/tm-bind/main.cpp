@@ -5,7 +5,8 @@
 // file (tm-map --format binding) names for that rank, binds itself to the
 // cores or hardware threads the file gives (hwloc, on this host's own
 // numbering, so OS CPU ids scattered across sockets are never used as
-// indices), and execs the program, which inherits the binding. No shell.
+// indices), or for a GPU PE to the CPUs near its GPU with the variable that
+// hands it the GPU set, and execs the program, which inherits both. No shell.
 #include <hwloc.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "tmap/error.hpp"
 #include "tmap/version.hpp"
 #include "util/launch_rank.hpp"
+#include "util/text.hpp"
 
 namespace {
 
@@ -63,6 +65,28 @@ std::string cpu_list(hwloc_const_bitmap_t set) {
   return list;
 }
 
+/// Hands the rank its GPU: VARIABLE=GPU (with CUDA, CUDA_DEVICE_ORDER=
+/// PCI_BUS_ID, so that CUDA numbers GPUs as nvidia-smi and hwloc do). Where
+/// the launcher already set the variable to a list of GPUs, the rank's must
+/// be among them: the launcher's own numbers may be another order's.
+void give_device(const tmap::bind::Placement& placement, const std::string& origin, std::int64_t rank) {
+  const auto& variable = placement.device_variable;
+  if (const char* set = std::getenv(variable.c_str()); set != nullptr && *set != '\0') {
+    bool listed = false;
+    std::string_view rest = set;
+    std::string_view item;
+    while (tmap::detail::next_token(rest, item, ",")) listed = listed || item == std::to_string(placement.device);
+    if (!listed) {
+      throw InputError(origin, "rank " + std::to_string(rank) + " is given GPU " + std::to_string(placement.device) +
+                                   " but the launcher made only " + variable + "=" + set +
+                                   " visible: give the job whole nodes' GPUs (srun --gpus-per-node=N, no "
+                                   "--gpus-per-task), or unset " + variable);
+    }
+  }
+  setenv(variable.c_str(), std::to_string(placement.device).c_str(), 1);
+  if (variable == "CUDA_VISIBLE_DEVICES") setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+}
+
 /// Binds this process to the rank's slots; returns the OS CPUs bound to.
 std::string bind_to(const tmap::bind::Placement& placement, SlotKind kind, const std::string& origin,
                     std::int64_t rank) {
@@ -71,7 +95,17 @@ std::string bind_to(const tmap::bind::Placement& placement, SlotKind kind, const
   const char* word = kind == SlotKind::Core ? "core" : "hardware thread";
   const int count = hwloc_get_nbobjs_by_type(topology.handle, type);
   std::unique_ptr<hwloc_bitmap_s, void (*)(hwloc_bitmap_t)> set(hwloc_bitmap_alloc(), hwloc_bitmap_free);
-  for (const auto slot : placement.slots) {
+  // GPU PEs: the CPUs near the GPU, in the OS numbers nvidia-smi and hwloc's
+  // cpusets use, each one this host has.
+  const auto complete = hwloc_topology_get_complete_cpuset(topology.handle);
+  for (const auto cpu : kind == SlotKind::Gpu ? placement.slots : std::vector<std::int64_t>{}) {
+    if (hwloc_bitmap_isset(complete, static_cast<unsigned>(cpu)) == 0) {
+      throw InputError(origin, "rank " + std::to_string(rank) + " is placed on CPU " + std::to_string(cpu) +
+                                   " (OS numbering) but " + placement.host + " has CPUs " + cpu_list(complete));
+    }
+    hwloc_bitmap_set(set.get(), static_cast<unsigned>(cpu));
+  }
+  for (const auto slot : kind == SlotKind::Gpu ? std::vector<std::int64_t>{} : placement.slots) {
     const auto obj = slot < count ? hwloc_get_obj_by_type(topology.handle, type, static_cast<unsigned>(slot)) : nullptr;
     if (obj == nullptr) {
       throw InputError(origin, "rank " + std::to_string(rank) + " is placed on " + word + " " + std::to_string(slot) +
@@ -144,11 +178,17 @@ int main(int argc, char** argv) {
                                  ": launch with the same host order (SLURM_HOSTFILE and srun "
                                  "--distribution=arbitrary, a machinefile, a rankfile)");
     }
-    const auto cpus = bind_to(placement, binding.kind, file, rank);
-    if (verbose)
-      std::fprintf(stderr, "tm-bind: rank %lld on %s, CPUs %s\n", static_cast<long long>(rank), host.c_str(),
-                   cpus.c_str());
-    setenv("TMAP_BOUND_CPUS", cpus.c_str(), 1);
+    if (binding.kind == SlotKind::Gpu) give_device(placement, file, rank);
+    const auto cpus = binding.kind == SlotKind::Gpu && placement.slots.empty()
+                          ? std::string()
+                          : bind_to(placement, binding.kind, file, rank);
+    if (verbose) {
+      const auto gpu = placement.device >= 0 ? ", " + placement.device_variable + "=" + std::to_string(placement.device)
+                                             : std::string();
+      std::fprintf(stderr, "tm-bind: rank %lld on %s, CPUs %s%s\n", static_cast<long long>(rank), host.c_str(),
+                   cpus.empty() ? "as launched" : cpus.c_str(), gpu.c_str());
+    }
+    if (!cpus.empty()) setenv("TMAP_BOUND_CPUS", cpus.c_str(), 1);
     std::vector<char*> args;
     args.reserve(command.size() + 1);
     for (auto& word : command) args.push_back(word.data());

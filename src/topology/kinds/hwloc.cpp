@@ -10,6 +10,7 @@
 #include "topology/kinds/kind.hpp"
 #include "util/file.hpp"
 #if TMAP_HAVE_HWLOC
+#include "topology/gpu/hwloc_gpus.hpp"
 #include "topology/hwloc_tree.hpp"
 #endif
 
@@ -33,6 +34,12 @@ bool recognise(const MachineInput& input) {
 }
 
 std::unique_ptr<Topology> load(const MachineInput& input) {
+#if TMAP_HAVE_HWLOC
+  // --pe gpu: the node's GPUs, read from the XML's I/O objects.
+  if (input.nodes.pe == "gpu") {
+    return std::make_unique<GpuNodeTopology>(gpu_node_of_hwloc_xml(input.text(), input.origin()));
+  }
+#endif
   // libhwloc reads a regular file itself (its own size limits and errors).
   if (input.is_regular_file()) return load_hwloc_xml(input.origin());
   return from_text(input.text(), input.origin());

@@ -29,6 +29,8 @@ namespace tmap::topo {
 struct NodeSpecs {
   std::string node;
   std::vector<std::pair<std::string, std::string>> by_hosts;
+  /// What a PE is (--pe): "" or "cpu" the node's PUs, "gpu" its GPUs.
+  std::string pe = {};
 };
 
 /// What a user gave as a machine, as the rows' recognisers see it: -t's text

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "tmap/error.hpp"
+#include "tmap/host_layout.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/scotch_export.hpp"
 #include "topology/kinds/kind.hpp"
@@ -204,7 +205,10 @@ std::unique_ptr<Topology> load_topology(std::string_view spec) {
 std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
   auto input = spec.topology_text.empty() ? topo::input_of(spec.topology)
                                           : topo::MachineInput::content(spec.topology_text, spec.topology);
-  input.nodes = topo::NodeSpecs{spec.node, spec.node_by_hosts};
+  if (!spec.pe.empty() && spec.pe != "cpu" && spec.pe != "gpu") {
+    throw ParameterError("pe: '" + spec.pe + "' is neither cpu nor gpu");
+  }
+  input.nodes = topo::NodeSpecs{spec.node, spec.node_by_hosts, spec.pe};
   input.host_names = spec.host_names;
   // The machine first: a misspelt -t is -t's mistake, not --node's.
   const topo::MachineKind* kind = nullptr;
@@ -223,6 +227,11 @@ std::unique_ptr<Topology> load_machine(const MachineSpec& spec) {
     throw ParameterError(
         "host-names: only a network of nodes (fattree:..., dragonfly:..., torus:...) takes host names here; name the "
         "hosts of this machine with --hosts FILE or an allocation");
+  }
+  if (spec.pe == "gpu" && !device_slot(*machine, 0)) {
+    throw ParameterError("pe: gpu, but " + machine->description().substr(0, 80) +
+                         " has no GPUs (describe GPU nodes with nvidia-smi topo -m or rocm-smi --showtopo output, an "
+                         "hwloc XML that lists them, or 'gpu:N ...')");
   }
   return machine;
 }
