@@ -187,14 +187,16 @@ void Job::prepare(ReportedMapping& result, const OutputSpec& output) {
   const bool gpus = device_slot(*machine, 0).has_value();
   if (gpus) {
     if (launcher && c.capacity() > 1 && comm.num_ranks() > static_cast<Rank>(c.allowed_pes().size())) {
-      s.note(fmt::format("-o {} puts up to {} ranks on one GPU: they share it and the CPUs near it (side by side "
-                         "under NVIDIA's MPS, else in turns)",
-                         c.capacity(), c.capacity()));
+      s.note(
+          fmt::format("-o {} puts up to {} ranks on one GPU: they share it and the CPUs near it (side by side "
+                      "under NVIDIA's MPS, else in turns)",
+                      c.capacity(), c.capacity()));
     }
     if (launcher && format != MappingFormat::Binding) {
-      s.note(fmt::format("--format {} names each rank's host, not its GPU: write --format binding too and start "
-                         "each rank with tm-bind, which gives it its GPU and the CPUs near it",
-                         mapping_format_name(format)));
+      s.note(
+          fmt::format("--format {} names each rank's host, not its GPU: write --format binding too and start "
+                      "each rank with tm-bind, which gives it its GPU and the CPUs near it",
+                      mapping_format_name(format)));
     }
     return;
   }

@@ -75,15 +75,6 @@ mpirun --oversubscribe --bind-to none -np "$ranks" "$bin/tm-bind" "$work/tmap.ra
 sed -E 's/^rank ([0-9]+)=(\S+) slot=(\S+)$/\1 \2 \3/' "$work/tmap.rankfile" > "$work/rankfile.lines"
 check "$work/rankfile.lines" "$work/ompi.out"
 
-# refused MESSAGE COMMAND...: exit 2, the message, the program not run.
-refused() {
-  local message=$1 code=0
-  shift
-  "$@" > "$work/out" 2> "$work/err" || code=$?
-  [ "$code" -eq 2 ] || fail "exit $code, expected 2: $*: $(cat "$work/err")"
-  grep -qF -- "$message" "$work/err" || fail "expected '$message': $(cat "$work/err")"
-  [ ! -s "$work/out" ] || fail "the program ran: $(cat "$work/out")"
-}
 sed "s/ $host / elsewhere /" "$work/tmap.binding" > "$work/elsewhere.binding"
 refused "rank 1 is placed on elsewhere but runs on $host" env TMAP_RANK=1 "$bin/tm-bind" "$work/elsewhere.binding" -- echo ran
 refused "no launcher rank in the environment" env -u TMAP_RANK -u OMPI_COMM_WORLD_RANK -u PMI_RANK -u SLURM_PROCID \

@@ -102,9 +102,9 @@ BindingFile parse_binding_file(std::string_view text, const std::string& origin)
       const auto eq = device.find('=');
       const auto variable = device.substr(0, std::min(eq, device.size()));
       if (variable != "CUDA_VISIBLE_DEVICES" && variable != "ROCR_VISIBLE_DEVICES" && variable != "ZE_AFFINITY_MASK") {
-        throw InputError(origin, at,
-                         detail::quote(device) +
-                             ": expected CUDA_VISIBLE_DEVICES=N, ROCR_VISIBLE_DEVICES=N or ZE_AFFINITY_MASK=N");
+        throw InputError(
+            origin, at,
+            detail::quote(device) + ": expected CUDA_VISIBLE_DEVICES=N, ROCR_VISIBLE_DEVICES=N or ZE_AFFINITY_MASK=N");
       }
       placement.device_variable = std::string(variable);
       placement.device = detail::parse_int_in(eq == std::string_view::npos ? std::string_view() : device.substr(eq + 1),

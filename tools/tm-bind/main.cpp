@@ -80,7 +80,8 @@ void give_device(const tmap::bind::Placement& placement, const std::string& orig
       throw InputError(origin, "rank " + std::to_string(rank) + " is given GPU " + std::to_string(placement.device) +
                                    " but the launcher made only " + variable + "=" + set +
                                    " visible: give the job whole nodes' GPUs (srun --gpus-per-node=N, no "
-                                   "--gpus-per-task), or unset " + variable);
+                                   "--gpus-per-task), or unset " +
+                                   variable);
     }
   }
   setenv(variable.c_str(), std::to_string(placement.device).c_str(), 1);

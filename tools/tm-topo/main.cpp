@@ -75,14 +75,15 @@ std::string tleaf_view(const tmap::Topology& t) {
 /// terminal k = PE k, so that plain Scotch (scotch_gmap, tm-map -s scotch
 /// on the file) maps on the very machine tmap maps on.
 int write_network_view(const std::string& spec, const std::vector<std::string>& node_args,
-                       const std::string& host_names, const std::string& tgt_file, const std::string& tree_file,
-                       const std::string& xml_file) {
+                       const std::string& host_names, const std::string& pe, const std::string& tgt_file,
+                       const std::string& tree_file, const std::string& xml_file) {
   using namespace tmap;
   if (!xml_file.empty()) throw UnsupportedError("--xml: for tianhe3; a network's node is --node itself");
   JobSpec job;
   job.machine.topology = spec;
   job.machine.nodes = node_args;
   job.machine.host_names = host_names;
+  job.machine.pe = pe;
   std::shared_ptr<const Topology> topology;
   try {
     topology = Job(std::move(job)).machine_shared();
@@ -220,6 +221,9 @@ int main(int argc, char** argv) {
       ->required();
   std::string host_names;
   app.add_option("--host-names", host_names, "A network's node names, a Slurm host list (as tm-map)");
+  std::string pe;
+  app.add_option("--pe", pe, "What a PE is: cpu (default) or gpu, as tm-map --pe")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   auto* rows = app.add_option("--rows", shape.rows, "Chip rows (tianhe3)")->transform(whole_number(1, 1 << 20));
   auto* cols = app.add_option("--cols", shape.cols, "Chip columns (tianhe3)")->transform(whole_number(1, 1 << 20));
   app.add_option("--nodes", shape.nodes, "Nodes per chip, even (default 96)")->transform(whole_number(2, 1 << 24));
@@ -265,6 +269,7 @@ int main(int argc, char** argv) {
         job.machine.topology = machine;
         job.machine.nodes = node_args;
         job.machine.host_names = host_names;
+        job.machine.pe = pe;
         topology = Job(std::move(job)).machine_shared();
       }
       const auto description = describe_machine(*topology);
@@ -286,7 +291,7 @@ int main(int argc, char** argv) {
     }
     if (machine != "tianhe3") {
       if (!node_xml.empty()) node_args.insert(node_args.begin(), node_xml);
-      return write_network_view(machine, node_args, host_names, tgt_file, tree_file, xml_file);
+      return write_network_view(machine, node_args, host_names, pe, tgt_file, tree_file, xml_file);
     }
     if (node_args.size() > 1) throw ParameterError("--node: tianhe3 has one kind of node");
     if (!node_args.empty()) node_synthetic = node_args.front();

@@ -61,14 +61,20 @@ std::vector<std::vector<std::int32_t>> shares_of(const std::vector<std::vector<s
 
 std::optional<GpuLink> link_of_word(std::string_view word) {
   if (word == "SOC") return GpuLink::Sys;  // older drivers' word for SYS
-  if ((word.starts_with("NV") && word.size() > 2 && word != "NODE") || word == "XGMI") return GpuLink::Gpu;
+  const auto digits = word.size() > 2 ? word.substr(2) : std::string_view();
+  if ((word.starts_with("NV") && !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) ||
+      word == "XGMI") {
+    return GpuLink::Gpu;
+  }
   for (std::size_t k = 0; k < kLinkWords.size(); ++k) {
     if (word == kLinkWords[k]) return static_cast<GpuLink>(k);
   }
   return std::nullopt;
 }
 
-std::string_view word_of_link(GpuLink link) { return kLinkWords[static_cast<std::size_t>(link)]; }
+std::string_view word_of_link(GpuLink link) {
+  return kLinkWords[static_cast<std::size_t>(link)];
+}
 
 std::string_view visible_devices_variable(GpuVendor vendor) {
   switch (vendor) {

@@ -33,7 +33,9 @@ namespace tmap::topo {
 enum class GpuLink : std::uint8_t { Self, Gpu, Pix, Pxb, Phb, Node, Sys };
 
 /// The link's distance (the table above).
-[[nodiscard]] constexpr Distance link_distance(GpuLink link) { return static_cast<Distance>(link); }
+[[nodiscard]] constexpr Distance link_distance(GpuLink link) {
+  return static_cast<Distance>(link);
+}
 
 /// NVIDIA's word for a link ("NV12" is Gpu, "PIX", "SOC" is Sys), nullopt
 /// for another word.
@@ -59,6 +61,9 @@ struct GpuNodeModel {
   std::vector<std::vector<std::int32_t>> cpus;
   /// What the source was ("nvidia-smi topo -m of dgx.txt").
   std::string source;
+  /// The node's host name where the source records one (an hwloc XML's
+  /// HostName, "localhost" without: as for an hwloc machine), else empty.
+  std::string host;
 
   [[nodiscard]] GpuLink link(std::size_t a, std::size_t b) const { return links[a * gpus.size() + b]; }
   /// Checks the sizes and that links are symmetric with Self on the
@@ -79,6 +84,9 @@ class GpuNodeTopology final : public Topology, public HostLayout {
   [[nodiscard]] NodeId node_of(PE /*pe*/) const override { return 0; }
   [[nodiscard]] std::optional<Distance> node_uniform_distance() const override { return uniform_; }
   [[nodiscard]] std::int64_t slot_in_node(PE pe) const override { return pe; }
+  [[nodiscard]] std::string host_name(NodeId node) const override {
+    return model_.host.empty() ? HostLayout::host_name(node) : model_.host;
+  }
   [[nodiscard]] std::optional<DeviceSlot> device_slot(PE pe) const override;
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
     return interface_of<HostLayout>(this, type);

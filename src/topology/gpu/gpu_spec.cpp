@@ -12,8 +12,7 @@ namespace tmap::topo {
 
 namespace {
 
-constexpr std::string_view kSyntax =
-    "gpu:N [link:all|pairs|none] [package:P] [nic:K] [pu:C] [vendor:nvidia|amd|intel]";
+constexpr std::string_view kSyntax = "gpu:N [link:all|pairs|none] [package:P] [nic:K] [pu:C] [vendor:nvidia|amd|intel]";
 
 /// The spec's "key:value" words, each key once.
 std::map<std::string, std::string, std::less<>> words_of(std::string_view spec) {
@@ -51,7 +50,9 @@ std::int64_t count_of(const std::map<std::string, std::string, std::less<>>& wor
 
 }  // namespace
 
-bool is_gpu_spec(std::string_view spec) { return spec.starts_with("gpu:"); }
+bool is_gpu_spec(std::string_view spec) {
+  return spec.starts_with("gpu:");
+}
 
 GpuNodeModel gpu_node_of_spec(std::string_view spec) {
   const auto words = words_of(spec);

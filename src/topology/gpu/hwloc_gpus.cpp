@@ -8,9 +8,10 @@
 // them, or from each to an NVSwitch. Read with libxml2 like every hwloc
 // XML tmap takes (topology/hwloc_input.hpp): libhwloc 2.9 is not given I/O
 // objects it could crash on.
-#include <libxml/tree.h>
+#include "topology/gpu/hwloc_gpus.hpp"
 
 #include <fmt/format.h>
+#include <libxml/tree.h>
 
 #include <algorithm>
 #include <array>
@@ -21,7 +22,6 @@
 
 #include "tmap/error.hpp"
 #include "topology/gpu/gpu_node.hpp"
-#include "topology/gpu/hwloc_gpus.hpp"
 #include "topology/hwloc_input.hpp"
 #include "util/text.hpp"
 
@@ -96,7 +96,9 @@ std::vector<Object> objects_of(xmlNodePtr root, const std::string& origin) {
   return objects;
 }
 
-bool is_io(const Object& o) { return o.type == "Bridge" || o.type == "PCIDev" || o.type == "OSDev" || o.type == "Misc"; }
+bool is_io(const Object& o) {
+  return o.type == "Bridge" || o.type == "PCIDev" || o.type == "OSDev" || o.type == "Misc";
+}
 
 /// GPU backends, preferred first: one of them names every GPU.
 constexpr std::array<std::string_view, 5> kGpuBackends{"nvml", "cuda", "rsmi", "ze", "opencl"};
@@ -206,7 +208,8 @@ GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& ori
     const auto type = attribute_of(d, "type");
     std::int64_t count = 0;
     if (!detail::parse_int(attribute_of(d, "nbobjs"), count) || count < 1 || count > kMostDistanceObjects) {
-      throw InputError(origin, xmlGetLineNo(d), fmt::format("{}: nbobjs is not a count from 1 to {}", name, kMostDistanceObjects));
+      throw InputError(origin, xmlGetLineNo(d),
+                       fmt::format("{}: nbobjs is not a count from 1 to {}", name, kMostDistanceObjects));
     }
     if (!hetero && attribute_of(d, "indexing") != "gp") continue;  // os indexes name no I/O object
     std::vector<std::int64_t> members;
@@ -221,7 +224,8 @@ GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& ori
           const auto key = hetero ? std::string(token) : type + ":" + std::string(token);
           const auto it = by_gp.find(key);
           if (it == by_gp.end()) {
-            throw InputError(origin, xmlGetLineNo(part), fmt::format("{} names '{}', no object of the file", name, key));
+            throw InputError(origin, xmlGetLineNo(part),
+                             fmt::format("{} names '{}', no object of the file", name, key));
           }
           members.push_back(reader.attach(it->second));
         } else {
@@ -234,7 +238,8 @@ GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& ori
         if (static_cast<std::int64_t>(values.size()) > count * count) break;
       }
     }
-    if (static_cast<std::int64_t>(members.size()) != count || static_cast<std::int64_t>(values.size()) != count * count) {
+    if (static_cast<std::int64_t>(members.size()) != count ||
+        static_cast<std::int64_t>(values.size()) != count * count) {
       throw InputError(origin, xmlGetLineNo(d),
                        fmt::format("{}: {} objects and {} values for nbobjs={} ({} values)", name, members.size(),
                                    values.size(), count, count * count));
@@ -256,6 +261,27 @@ GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& ori
   return links;
 }
 
+/// The host the XML was taken on (the root object's HostName), else
+/// "localhost", as for an hwloc machine of CPUs.
+std::string host_of(xmlNodePtr root) {
+  for (xmlNodePtr machine = root->children; machine != nullptr; machine = machine->next) {
+    if (!is_element(machine, "object")) continue;
+    for (xmlNodePtr info = machine->children; info != nullptr; info = info->next) {
+      if (!is_element(info, "info") || attribute_of(info, "name") != "HostName") continue;
+      auto host = attribute_of(info, "value");
+      if (!host.empty() && host.size() <= 255 && host.find_first_of(" \t\n=") == std::string::npos) return host;
+    }
+    break;
+  }
+  for (xmlNodePtr info = root->children; info != nullptr; info = info->next) {
+    if (is_element(info, "info") && attribute_of(info, "name") == "HostName") {
+      auto host = attribute_of(info, "value");
+      if (!host.empty() && host.size() <= 255 && host.find_first_of(" \t\n=") == std::string::npos) return host;
+    }
+  }
+  return "localhost";
+}
+
 }  // namespace
 
 GpuNodeModel gpu_node_of_hwloc_xml(std::string_view xml, const std::string& origin) {
@@ -275,6 +301,7 @@ GpuNodeModel gpu_node_of_hwloc_xml(std::string_view xml, const std::string& orig
   }
   GpuNodeModel node;
   node.source = "hwloc XML " + origin;
+  node.host = host_of(root);
   std::vector<std::int64_t> gpus;
   std::vector<std::int64_t> nics;
   for (std::size_t k = 0; k < objects.size(); ++k) {
@@ -285,7 +312,8 @@ GpuNodeModel gpu_node_of_hwloc_xml(std::string_view xml, const std::string& orig
   const auto number = [&](std::int64_t o) {
     const auto& name = objects[static_cast<std::size_t>(o)].name;
     std::int64_t value = 0;
-    (void)detail::parse_int(std::string_view(name).substr(kGpuBackends[static_cast<std::size_t>(backend)].size()), value);
+    (void)detail::parse_int(std::string_view(name).substr(kGpuBackends[static_cast<std::size_t>(backend)].size()),
+                            value);
     return value;
   };
   if (kGpuBackends[static_cast<std::size_t>(backend)] != "opencl") {

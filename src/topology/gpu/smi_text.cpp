@@ -62,7 +62,7 @@ struct Header {
 };
 
 bool is_header(const std::vector<std::string_view>& words) {
-  return words.size() >= 2 && words[0] == "GPU0" && words[1] != "X";
+  return words.size() >= 2 && is_numbered(words[0], "GPU") && words[1] != "X";
 }
 
 Header header_of(const std::vector<std::string_view>& words, std::int64_t line, const std::string& origin) {
@@ -111,8 +111,8 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
     }
     const auto it = std::find(header.devices.begin(), header.devices.end(), words[0]);
     if (it == header.devices.end() || rows.contains(words[0])) continue;  // the legend, a second table
-    rows.emplace(words[0], std::make_pair(std::vector<std::string_view>(words.begin() + 1, words.end()),
-                                          lines.line_number()));
+    rows.emplace(words[0],
+                 std::make_pair(std::vector<std::string_view>(words.begin() + 1, words.end()), lines.line_number()));
   }
   if (header.devices.empty()) throw InputError(origin, "no header line 'GPU0 GPU1 ...' of nvidia-smi topo -m");
   GpuNodeModel node;
@@ -123,8 +123,9 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
     const auto& name = header.devices[c];
     if (is_numbered(name, "GPU")) {
       if (name != fmt::format("GPU{}", node.gpus.size())) {
-        throw InputError(origin, header.line,
-                         fmt::format("column '{}' where GPU{} comes next (GPUs in index order)", name, node.gpus.size()));
+        throw InputError(
+            origin, header.line,
+            fmt::format("column '{}' where GPU{} comes next (GPUs in index order)", name, node.gpus.size()));
       }
       node.gpus.push_back(name);
       gpu_columns.push_back(c);
@@ -142,7 +143,8 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
   for (std::size_t a = 0; a < n; ++a) {
     const auto row = rows.find(node.gpus[a]);
     if (row == rows.end()) {
-      throw InputError(origin, fmt::format("no row for {} (the header at line {} names it)", node.gpus[a], header.line));
+      throw InputError(origin,
+                       fmt::format("no row for {} (the header at line {} names it)", node.gpus[a], header.line));
     }
     const auto& [cells, line_number] = row->second;
     if (cells.size() < header.devices.size() || cells.size() > header.devices.size() + header.trailing.size()) {
@@ -160,7 +162,8 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
       return *link;
     };
     for (std::size_t b = 0; b < n; ++b) node.links[a * n + b] = link_at(gpu_columns[b]);
-    for (std::size_t k = 0; k < nic_columns.size(); ++k) node.nic_links[a * nic_columns.size() + k] = link_at(nic_columns[k]);
+    for (std::size_t k = 0; k < nic_columns.size(); ++k)
+      node.nic_links[a * nic_columns.size() + k] = link_at(nic_columns[k]);
     if (cpu_column != header.trailing.end()) {
       const auto at = header.devices.size() + static_cast<std::size_t>(cpu_column - header.trailing.begin());
       if (at < cells.size()) node.cpus[a] = cpu_list(cells[at], origin, line_number);
@@ -199,8 +202,9 @@ GpuNodeModel read_amd(std::string_view text, const std::string& origin) {
       }
       const auto it = std::find(columns.begin(), columns.end(), words[0]);
       if (it != columns.end()) {
-        rows.emplace(static_cast<std::size_t>(it - columns.begin()),
-                     std::make_pair(std::vector<std::string_view>(words.begin() + 1, words.end()), lines.line_number()));
+        rows.emplace(
+            static_cast<std::size_t>(it - columns.begin()),
+            std::make_pair(std::vector<std::string_view>(words.begin() + 1, words.end()), lines.line_number()));
       }
     } else if (section == "Numa Nodes" && words.size() >= 2 && words[0].starts_with("GPU[") &&
                line.find("Numa Node:") != std::string_view::npos) {
@@ -238,9 +242,9 @@ GpuNodeModel read_amd(std::string_view text, const std::string& origin) {
         const bool same_numa = numa.contains(a) && numa.contains(b) && numa[a] == numa[b];
         link = same_numa ? GpuLink::Node : GpuLink::Sys;
       } else if (cell != "0") {
-        throw InputError(origin, line_number,
-                         fmt::format("GPU{}'s cell for GPU{} is '{}': not a link type rocm-smi writes (0, XGMI, PCIE)",
-                                     a, b, cell));
+        throw InputError(
+            origin, line_number,
+            fmt::format("GPU{}'s cell for GPU{} is '{}': not a link type rocm-smi writes (0, XGMI, PCIE)", a, b, cell));
       }
       node.links[a * n + b] = link;
     }
@@ -248,7 +252,9 @@ GpuNodeModel read_amd(std::string_view text, const std::string& origin) {
   return node;
 }
 
-bool is_rocm_text(std::string_view text) { return text.find("Link Type between two GPUs") != std::string_view::npos; }
+bool is_rocm_text(std::string_view text) {
+  return text.find("Link Type between two GPUs") != std::string_view::npos;
+}
 
 }  // namespace
 

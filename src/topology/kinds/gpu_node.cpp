@@ -2,10 +2,11 @@
 // `nvidia-smi topo -m` or `rocm-smi --showtopo` output saved to a file, or a
 // "gpu:N ..." spec; an hwloc XML's GPUs are read by the hwloc row with
 // --pe gpu. The model is topology/gpu/gpu_node.hpp.
+#include "topology/gpu/gpu_node.hpp"
+
 #include <vector>
 
 #include "tmap/error.hpp"
-#include "topology/gpu/gpu_node.hpp"
 #include "topology/kinds/kind.hpp"
 
 namespace tmap::topo {

@@ -21,8 +21,8 @@ MachineKind deco_kind();
 
 const std::vector<MachineKind>& machine_kinds() {
   static const std::vector<MachineKind> kinds{
-      tianhe3_kind(), network_kind(),   hwloc_kind(), gpu_node_kind(),  dist_kind(), slurm_topology_kind(),
-      complete_kind(), hypercube_kind(), mesh_kind(), tree_leaf_kind(), sub_kind(),  deco_kind(),
+      tianhe3_kind(),  network_kind(),   hwloc_kind(), gpu_node_kind(),  dist_kind(), slurm_topology_kind(),
+      complete_kind(), hypercube_kind(), mesh_kind(),  tree_leaf_kind(), sub_kind(),  deco_kind(),
   };
   return kinds;
 }
