@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #if TMAP_HAVE_HWLOC
 #include <hwloc.h>
 #else
@@ -79,6 +81,8 @@ ProcessSite own_site(void* hwloc_topology) {
   char host[256] = {0};
   if (gethostname(host, sizeof host - 1) == 0) site.host = host;
   own_binding(hwloc_topology, site);
+  site.gpu = given_gpu(std::getenv("CUDA_VISIBLE_DEVICES"), std::getenv("ROCR_VISIBLE_DEVICES"),
+                       std::getenv("ZE_AFFINITY_MASK"));
   return site;
 }
 

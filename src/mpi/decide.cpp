@@ -25,14 +25,14 @@ namespace tmap::mpi {
 namespace {
 
 constexpr int kHostChars = 256;
-constexpr int kSiteInts = 5;  // cpu, core, pu, cores, pus
+constexpr int kSiteInts = 6;  // cpu, core, pu, cores, pus, gpu
 
 /// Every process's site, on rank 0 of comm.
 std::vector<ProcessSite> gather_sites(const Settings& settings, MPI_Comm comm, int rank, int size) {
   const auto mine = own_site(settings.hwloc_topology);
   char packed[kHostChars + kSiteInts * sizeof(int)] = {0};
   std::strncpy(packed, mine.host.c_str(), kHostChars - 1);
-  const int numbers[kSiteInts] = {mine.cpu, mine.core, mine.pu, mine.cores, mine.pus};
+  const int numbers[kSiteInts] = {mine.cpu, mine.core, mine.pu, mine.cores, mine.pus, mine.gpu};
   std::memcpy(packed + kHostChars, numbers, sizeof numbers);
   std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * sizeof packed : 0);
   PMPI_Gather(packed, sizeof packed, MPI_CHAR, all.data(), sizeof packed, MPI_CHAR, 0, comm);
@@ -49,6 +49,7 @@ std::vector<ProcessSite> gather_sites(const Settings& settings, MPI_Comm comm, i
     s.pu = n[2];
     s.cores = n[3];
     s.pus = n[4];
+    s.gpu = n[5];
     sites.push_back(std::move(s));
   }
   return sites;

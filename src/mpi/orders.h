@@ -26,6 +26,7 @@ struct tmap_orders_settings {
   const char* preset;     /* fast, default or quality, as tm-map -P (TMAP_PRESET) */
   const char* config;     /* a tm-map --dump-config file (TMAP_CONFIG), over the preset */
   const char* objective;  /* hop-bytes, congestion or time, as tm-map --objective (TMAP_OBJECTIVE) */
+  const char* pe;         /* cpu or gpu: what a PE is, as tm-map --pe (TMAP_PE) */
 };
 
 /* The weighted flag of a declaration (its first int): 0 when the program

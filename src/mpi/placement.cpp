@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
+#include <string_view>
 
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
@@ -21,6 +23,16 @@ std::vector<PE> launch_order(const Topology& topology, std::size_t processes) {
 }
 
 }  // namespace
+
+int given_gpu(const char* cuda, const char* rocr, const char* ze) {
+  for (const char* value : {cuda, rocr, ze}) {
+    if (value == nullptr || *value == '\0') continue;
+    const std::string_view text(value);
+    if (text.size() > 7 || text.find_first_not_of("0123456789") != std::string_view::npos) return -1;
+    return std::stoi(std::string(text));
+  }
+  return -1;
+}
 
 int bound_pe_index(const ProcessSite& site, std::size_t node_pes) {
   const bool per_thread = site.pus > site.cores && static_cast<std::size_t>(site.pus) == node_pes;
@@ -65,7 +77,9 @@ std::vector<PE> locate_processes(const Topology& topology, const std::vector<Pro
   for (std::size_t i = 0; i < sites.size(); ++i) {
     const auto node = node_of_host.at(sites[i].host);
     const auto& pes = pes_of_node[node];
-    const auto at = bound_pe_index(sites[i], pes.size());
+    // GPU PEs are numbered as the node's GPUs: a process sits on the one it was given.
+    const bool gpus = device_slot(topology, pes.front()).has_value();
+    const auto at = gpus ? sites[i].gpu : bound_pe_index(sites[i], pes.size());
     if (at >= 0 && static_cast<std::size_t>(at) < pes.size() && load[node][static_cast<std::size_t>(at)] == 0) {
       result[i] = pes[static_cast<std::size_t>(at)];
       ++load[node][static_cast<std::size_t>(at)];
@@ -80,7 +94,11 @@ std::vector<PE> locate_processes(const Topology& topology, const std::vector<Pro
     result[i] = pes_of_node[node][at];
     ++counts[at];
   }
-  if (how != nullptr) *how = "processes on the nodes their host names name, bound ones on their logical cores";
+  if (how != nullptr) {
+    *how = device_slot(topology, 0)
+               ? "processes on the nodes their host names name, each on the GPU its launcher gave it"
+               : "processes on the nodes their host names name, bound ones on their logical cores";
+  }
   return result;
 }
 

@@ -25,7 +25,16 @@ struct ProcessSite {
   int pu = -1;       ///< the logical index of the one PU it is bound to, or -1
   int cores = 0;     ///< cores of its host (hwloc), 0 when unknown
   int pus = 0;       ///< PUs of its host (hwloc), 0 when unknown
+  /// The one GPU its launcher gave it (the single index of
+  /// CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES or ZE_AFFINITY_MASK), or -1.
+  int gpu = -1;
 };
+
+/// The GPU a process's environment gives it (ProcessSite::gpu): the first
+/// set of the values of CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and
+/// ZE_AFFINITY_MASK (null: unset) when it is one number, else -1 (a list,
+/// a UUID, none set).
+[[nodiscard]] int given_gpu(const char* cuda, const char* rocr, const char* ze);
 
 /// The index among its node's PEs that a process's binding names, or -1:
 /// the logical PU when the node has a PE per hardware thread (as many PEs
@@ -36,7 +45,8 @@ struct ProcessSite {
 /// Each process's PE, in communicator order. Hosts that are all host names
 /// of the machine's nodes (Topology::host_name, e.g. cn12) put a process
 /// on its node; within a node a bound process sits on the PE its binding
-/// names (bound_pe_index) when that is free, the others on the node's free
+/// names (bound_pe_index; where PEs are GPUs, the GPU it was given) when
+/// that is free, the others on the node's free
 /// PEs in launch order. Otherwise (unknown host names, or one host the
 /// machine does not name) the processes sit on PEs in launch order: process
 /// i on PE i. More processes than PEs wrap around (oversubscription). `how`

@@ -24,6 +24,7 @@ Settings settings_from(const tmap_orders_settings* given) {
   s.topology = chosen(given != nullptr ? given->topology : nullptr, "TMAP_TOPOLOGY");
   s.node = chosen(given != nullptr ? given->node : nullptr, "TMAP_NODE");
   s.host_names = chosen(given != nullptr ? given->host_names : nullptr, "TMAP_HOST_NAMES");
+  s.pe = chosen(given != nullptr ? given->pe : nullptr, "TMAP_PE");
   // tm-map's configuration path: preset, config file, then the strategy.
   const auto preset_name = chosen(given != nullptr ? given->preset : nullptr, "TMAP_PRESET");
   const auto config = chosen(given != nullptr ? given->config : nullptr, "TMAP_CONFIG");
@@ -65,6 +66,7 @@ std::shared_ptr<const Topology> load_settings_machine(const Settings& settings) 
   set_job_field(spec, "machine", settings.topology);
   if (!settings.node.empty()) set_job_field(spec, "node", settings.node);
   if (!settings.host_names.empty()) set_job_field(spec, "host-names", settings.host_names);
+  if (!settings.pe.empty()) set_job_field(spec, "pe", settings.pe);
   return Job(std::move(spec)).machine_shared();
 }
 

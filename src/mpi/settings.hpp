@@ -28,6 +28,7 @@ struct Settings {
   std::string topology;    ///< the machine (any -t value); empty: never reorder
   std::string node;        ///< a network's nodes (--node values, ';' between them); empty: a PE a node
   std::string host_names;  ///< a network's host names (a --host-names list); empty: cn<node>
+  std::string pe;          ///< what a PE is (--pe): empty or cpu, or gpu
   /// The run's configuration, as tm-map's: the preset, then the config
   /// file, then the strategy and objective asked for (tm-map's default:
   /// auto, hop-bytes).
@@ -39,7 +40,7 @@ struct Settings {
 };
 
 /// `given` (null fields and verbose < 0: unset) over the TMAP_TOPOLOGY,
-/// TMAP_NODE, TMAP_HOST_NAMES, TMAP_PRESET, TMAP_CONFIG, TMAP_STRATEGY,
+/// TMAP_NODE, TMAP_HOST_NAMES, TMAP_PE, TMAP_PRESET, TMAP_CONFIG, TMAP_STRATEGY,
 /// TMAP_OBJECTIVE, TMAP_VERBOSE and TMAP_DIST_GRAPH environment. A preset,
 /// config file, strategy or objective that cannot be used sets `error`
 /// (never reorder, say why).

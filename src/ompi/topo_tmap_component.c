@@ -46,6 +46,7 @@ static char* tmap_host_names = NULL;
 static char* tmap_preset = NULL;
 static char* tmap_config = NULL;
 static char* tmap_objective = NULL;
+static char* tmap_pe = NULL;
 
 OMPI_MODULE_DECLSPEC extern mca_topo_base_component_2_2_0_t mca_topo_tmap_component;
 
@@ -81,6 +82,10 @@ static int tmap_register(void) {
                   "What each node of a network machine holds, any tm-map --node value (an hwloc synthetic "
                   "'package:2 core:8', an lstopo XML, 'this'); unset: TMAP_NODE, else a PE a node",
                   &tmap_node);
+  register_string("pe",
+                  "What a PE is, as tm-map --pe: cpu, or gpu (each GPU a PE; a process sits on the GPU its "
+                  "CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES or ZE_AFFINITY_MASK names); unset: TMAP_PE, else cpu",
+                  &tmap_pe);
   register_string("host_names",
                   "The network's host names in node order, a Slurm host list ('cn[01-16]'); unset: "
                   "TMAP_HOST_NAMES, else cn<node>",
@@ -112,8 +117,8 @@ static int tmap_register(void) {
 
 /* The MCA parameters and Open MPI's hwloc topology, for tmap_orders_*. */
 static struct tmap_orders_settings settings(void) {
-  struct tmap_orders_settings s = {tmap_machine, tmap_strategy,   tmap_verbose, tmap_dist_graph, NULL,
-                                   tmap_node,    tmap_host_names, tmap_preset,  tmap_config,     tmap_objective};
+  struct tmap_orders_settings s = {tmap_machine,    tmap_strategy, tmap_verbose, tmap_dist_graph, NULL,   tmap_node,
+                                   tmap_host_names, tmap_preset,   tmap_config,  tmap_objective,  tmap_pe};
   if (opal_hwloc_topology != NULL || opal_hwloc_base_get_topology() == OPAL_SUCCESS)
     s.hwloc_topology = opal_hwloc_topology;
   return s;

@@ -277,8 +277,10 @@ std::string launch_file(const std::vector<tmap::PE>& mapping, const MachineArg& 
 
 /// tmap.Machine(machine, node="", host_names=""): read once, as tm-map's
 /// -t, --node and --host-names read it.
-PyMachine machine_of(const std::string& machine, const std::string& node, const std::string& host_names) {
+PyMachine machine_of(const std::string& machine, const std::string& node, const std::string& host_names,
+                     const std::string& pe) {
   auto spec = job_spec(machine, node, host_names, 1, std::nullopt, std::nullopt);
+  if (!pe.empty()) tmap::set_job_field(spec, "pe", pe);
   tmap::Job job(std::move(spec));
   (void)job.machine();
   return PyMachine{job.machine_shared()};
@@ -299,8 +301,10 @@ PYBIND11_MODULE(_tmap, m) {
   py::register_exception<tmap::InternalError>(m, "InternalError", error.ptr());
   py::class_<PyMachine>(m, "Machine",
                         "A machine read once (tm-map's -t with --node and --host-names), for any number of calls: "
-                        "tmap.Machine('fattree:2;4,4;1,2;1,2', node='package:2 core:8', host_names='cn[01-16]')")
-      .def(py::init(&machine_of), py::arg("machine"), py::arg("node") = "", py::arg("host_names") = "")
+                        "tmap.Machine('fattree:2;4,4;1,2;1,2', node='package:2 core:8', host_names='cn[01-16]'); "
+                        "pe='gpu' makes each GPU a PE (tm-map's --pe gpu)")
+      .def(py::init(&machine_of), py::arg("machine"), py::arg("node") = "", py::arg("host_names") = "",
+           py::arg("pe") = "")
       .def_property_readonly(
           "pes", [](const PyMachine& m) { return m.topology->size(); }, "Its PEs (the places a rank can run)")
       .def_property_readonly(

@@ -49,6 +49,31 @@ TEST(MpiPlacement, NamedClusterNodesTakeTheirHostsProcesses) {
   EXPECT_EQ(tmap::mpi::locate_processes(*topology, {{"cn2"}, {"cn0"}}, &how), (std::vector<tmap::PE>{0, 1}));
 }
 
+// GPU PEs (TMAP_PE=gpu): a process sits on the GPU its launcher gave it
+// (CUDA_VISIBLE_DEVICES and the like), whatever its CPU binding; a process
+// given none takes the node's free GPUs in launch order.
+TEST(MpiPlacement, ProcessesSitOnTheGpusTheirLauncherGaveThem) {
+  const auto topology = tmap::load_machine({"fattree:1;2;1;1", "gpu:4 link:pairs pu:8", {"g1", "g2"}, {}, {}, "gpu"});
+  ASSERT_EQ(topology->size(), 8);
+  ProcessSite on_g2_gpu3{"g2"};
+  on_g2_gpu3.gpu = 3;
+  on_g2_gpu3.core = 0;  // its binding names a core: not what places it
+  on_g2_gpu3.cores = 8;
+  ProcessSite on_g1_gpu1{"g1"};
+  on_g1_gpu1.gpu = 1;
+  std::string how;
+  EXPECT_EQ(tmap::mpi::locate_processes(*topology, {on_g2_gpu3, on_g1_gpu1, {"g1"}, {"g2"}}, &how),
+            (std::vector<tmap::PE>{7, 1, 0, 4}));
+  EXPECT_EQ(how, "processes on the nodes their host names name, each on the GPU its launcher gave it");
+  // What the launcher's variables say: one number is a GPU; a list, a UUID or nothing is none.
+  EXPECT_EQ(tmap::mpi::given_gpu("3", nullptr, nullptr), 3);
+  EXPECT_EQ(tmap::mpi::given_gpu(nullptr, "5", "1"), 5);
+  EXPECT_EQ(tmap::mpi::given_gpu("", nullptr, "2"), 2);
+  EXPECT_EQ(tmap::mpi::given_gpu("0,1", nullptr, nullptr), -1);
+  EXPECT_EQ(tmap::mpi::given_gpu("GPU-8e3f", nullptr, nullptr), -1);
+  EXPECT_EQ(tmap::mpi::given_gpu(nullptr, nullptr, nullptr), -1);
+}
+
 // hwloc's logical index decides, not the OS number: with hwloc, a site's
 // OS cpu is ignored; a PE per hardware thread takes the PU's index.
 TEST(MpiPlacement, BindingIndexIsLogical) {

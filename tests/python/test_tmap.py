@@ -311,6 +311,29 @@ def test_a_machine_read_once_is_the_strings_machine(stencil):
         machine.distance(0, 64)
 
 
+def test_a_gpu_machine_maps_a_rank_per_gpu_and_binds_it_there(stencil):
+    # Issue 65: pe='gpu' makes each GPU a PE; the binding hands each rank its GPU.
+    folder, _, _ = stencil
+    machine = tmap.Machine("fattree:1;2;1;1", node="gpu:4 link:pairs pu:8", host_names="g[1-2]", pe="gpu")
+    assert (machine.pes, machine.nodes) == (8, 2)
+    assert (machine.distance(0, 1), machine.distance(0, 2), machine.distance(0, 4)) == (1, 5, 12)
+    # A ring visited in a scrambled order: in rank order its pairs leave the GPU pairs.
+    order = [(3 * k + 1) % 8 for k in range(8)]
+    (folder / "ring.coo").write_text("".join(f"{order[k]} {order[(k + 1) % 8]} 100\n" for k in range(8)))
+    result = tmap.map(folder / "ring.coo", machine)
+    in_order = tmap.evaluate(folder / "ring.coo", machine, list(range(8))).hop_bytes
+    assert sorted(result.mapping) == list(range(8)) and result.hop_bytes < in_order
+    binding = tmap.launch_file(list(range(8)), machine, "binding").splitlines()
+    assert binding[1] == "# tmap binding pe=gpu", binding
+    assert binding[2] == "0 g1 0,1 CUDA_VISIBLE_DEVICES=0" and binding[9] == "7 g2 6,7 CUDA_VISIBLE_DEVICES=3"
+    with pytest.raises(tmap.ParameterError, match="rankfile names a rank's cores, not its GPU"):
+        tmap.launch_file(list(range(8)), machine, "rankfile")
+    with pytest.raises(tmap.ParameterError, match="^pe: 'tpu' is neither cpu nor gpu"):
+        tmap.Machine("fattree:1;2;1;1", node="gpu:4", pe="tpu")
+    with pytest.raises(tmap.InputError, match="names no GPU"):
+        tmap.Machine("fattree:1;2;1;1", node="core:4", pe="gpu")
+
+
 def test_a_results_launch_file_is_tm_maps_on_its_allocation(stencil):
     # Issue 62 (contract section 9): launch_file(result, FORMAT) and result.launch_file(FORMAT)
     # write tm-map's file for the machine and allocation the result was mapped on.

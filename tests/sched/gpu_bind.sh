@@ -8,12 +8,16 @@
 # PCI_BUS_ID for NVIDIA, ROCR_VISIBLE_DEVICES alone for AMD) and runs on the
 # file's CPUs, as the kernel says. Refused, exit 2, the program not run: a
 # GPU the launcher did not make visible, an unknown variable, a CPU the host
-# lacks. And lstopo (Debian's hwloc) loads each example node's XML and
-# keeps its GPUs and GPU-link matrix.
-# Usage: tests/sched/gpu_bind.sh BIN_DIR EXAMPLES_DIR
+# lacks. The MPI library (LD_PRELOAD, TMAP_PE=gpu) reorders a program's
+# graph communicator over the GPUs tm-bind gave its processes, below the
+# identity's hop-bytes. And lstopo (Debian's hwloc) loads each example
+# node's XML and keeps its GPUs and GPU-link matrix.
+# Usage: tests/sched/gpu_bind.sh BIN_DIR EXAMPLES_DIR MPI_LIBRARY REORDER_PROGRAM
 set -euo pipefail
 bin=$1
 examples=$2
+library=$3
+program=$4
 # shellcheck source=../support/mpi_script.sh
 source "$(dirname "$0")/../support/mpi_script.sh"
 host=$(hostname)
@@ -116,4 +120,31 @@ refused "rank 0 is placed on CPU 99999 (OS numbering) but $host has CPUs" \
 printf '# tmap binding pe=gpu\n0 %s 0\n' "$host" > "$work/short.binding"
 refused "short.binding:2: expected 'RANK HOST CPUS VARIABLE=GPU'" \
   env TMAP_RANK=0 "$bin/tm-bind" "$work/short.binding" -- echo ran
+# The MPI library on GPU PEs: 8 processes, process k handed GPU 3k mod 8 by
+# tm-bind, reorder a scrambled ring (the program's graph mode).
+node="gpu:8 link:pairs package:2 nic:4 pu:$pus"
+{
+  echo "# tmap binding pe=gpu"
+  for k in 0 1 2 3 4 5 6 7; do echo "$k $host - CUDA_VISIBLE_DEVICES=$((3 * k % 8))"; done
+} > "$work/processes.binding"
+launch() {
+  # Open MPI's own topo component only (a tmap component installed on the
+  # host would reorder the identity run).
+  timeout 120 mpirun --oversubscribe --bind-to none --mca topo basic -np 8 -x TMAP_TOPOLOGY='fattree:1;1;1;1' \
+    -x TMAP_NODE="$node" \
+    -x TMAP_HOST_NAMES="$host" -x TMAP_PE=gpu -x TMAP_VERBOSE=1 "$@" \
+    "$bin/tm-bind" "$work/processes.binding" -- "$program" graph "$work/ring.coo" "$work/placement" > /dev/null
+  # Each vertex's PE: the GPU of the process that plays it.
+  awk 'NR == FNR { if ($1 !~ /^#/) { split($4, g, "="); gpu[$1] = g[2] } next } { print gpu[$1] }' \
+    "$work/processes.binding" "$work/placement" > "$work/pes"
+  "$bin/tm-eval" -t 'fattree:1;1;1;1' --node "$node" --pe gpu -c "$work/ring.coo" -m "$work/pes" 2>&1 |
+    sed -n 's/.*hop_bytes \([0-9]*\).*/\1/p'
+}
+identity=$(launch)
+reordered=$(launch -x LD_PRELOAD="$library" 2> "$work/verbose.txt")
+grep -q "each on the GPU its launcher gave it" "$work/verbose.txt" || fail "not placed by GPU: $(cat "$work/verbose.txt")"
+[ -n "$identity" ] && [ "$reordered" -lt "$identity" ] ||
+  fail "reordering on GPUs: hop_bytes $reordered, identity $identity: $(cat "$work/verbose.txt")"
+echo "MPI library on GPU PEs: hop_bytes identity $identity, reordered $reordered"
+
 echo "GPU PEs: every rank got its GPU and CPUs under mpirun and Hydra; lstopo loads the example nodes; refusals said"

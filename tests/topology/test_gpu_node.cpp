@@ -50,9 +50,8 @@ constexpr const char* kDgx1 =
 class GpuFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("tmap_gpu_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() / ("tmap_gpu_" + std::to_string(::getpid()) + "_" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -64,7 +63,8 @@ class GpuFiles : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-std::unique_ptr<tmap::Topology> machine(const std::string& t, const std::string& node = {}, const std::string& pe = {}) {
+std::unique_ptr<tmap::Topology> machine(const std::string& t, const std::string& node = {},
+                                        const std::string& pe = {}) {
   return tmap::load_machine({t, node, {}, {}, {}, pe});
 }
 
@@ -193,7 +193,8 @@ TEST(GpuHalo, ThreeDHaloOnFourNodesOfFourGpusKeepsTheMostBytesInsideNodes) {
   std::int64_t least_cut = std::numeric_limits<std::int64_t>::max();
   const auto cut = [&] {
     std::int64_t c = 0;
-    for (const auto& [a, b] : pairs) c += node_of[static_cast<std::size_t>(a)] != node_of[static_cast<std::size_t>(b)] ? 1 : 0;
+    for (const auto& [a, b] : pairs)
+      c += node_of[static_cast<std::size_t>(a)] != node_of[static_cast<std::size_t>(b)] ? 1 : 0;
     return c;
   };
   std::int64_t splits = 0;
@@ -225,7 +226,8 @@ TEST(GpuHalo, ThreeDHaloOnFourNodesOfFourGpusKeepsTheMostBytesInsideNodes) {
 // GPUs, the same way out and the same CPUs for each GPU.
 TEST(GpuSources, ExampleNodesGiveTheSameDistancesFromXmlAndText) {
   const std::string dir = TMAP_EXAMPLES_DIR "/gpu/";
-  for (const auto& [xml, text] : {std::pair{"dgx-a100.xml", "dgx-a100.smi.txt"}, {"nvlink4.xml", "nvlink4.smi.txt"},
+  for (const auto& [xml, text] : {std::pair{"dgx-a100.xml", "dgx-a100.smi.txt"},
+                                  {"nvlink4.xml", "nvlink4.smi.txt"},
                                   {"mi250x.xml", "mi250x.rocm.txt"}}) {
     SCOPED_TRACE(xml);
     const auto from_xml = machine(dir + xml, {}, "gpu");
@@ -307,17 +309,20 @@ TEST_F(GpuFiles, RefusesBadTextWithFileAndLine) {
   };
   const std::string head = "\tGPU0\tGPU1\tCPU Affinity\n";
   EXPECT_EQ(refused(head + "GPU0\t X \tNV2\t0-3\nGPU1\tNV2\t X \t0-3\n"), "accepted");
-  EXPECT_NE(refused(head + "GPU0\t X \tNVX\t0-3\nGPU1\tNV2\t X \t0-3\n").find("bad.txt:2: GPU0's cell for GPU1 is 'NVX'"),
-            std::string::npos);
+  EXPECT_NE(
+      refused(head + "GPU0\t X \tNVX\t0-3\nGPU1\tNV2\t X \t0-3\n").find("bad.txt:2: GPU0's cell for GPU1 is 'NVX'"),
+      std::string::npos);
   EXPECT_NE(refused(head + "GPU0\t X \tNV2\t0-3\nGPU1\tSYS\t X \t0-3\n").find("links go both ways"), std::string::npos);
   EXPECT_NE(refused(head + "GPU0\t X \tNV2\t0-3\n").find("no row for GPU1"), std::string::npos);
   EXPECT_NE(refused(head + "GPU0\tNV2\tNV2\t0-3\nGPU1\tNV2\t X \t0-3\n").find("on the diagonal only"),
             std::string::npos);
   EXPECT_NE(refused(head + "GPU0\t X \tNV2\t0-3\nGPU1\tNV2\t X \t0-x\n").find("bad.txt:3:"), std::string::npos);
-  EXPECT_NE(refused("\tGPU1\tGPU0\nGPU0\t X \tNV1\n").find("bad.txt:1: column 'GPU1' where GPU0 comes next"), std::string::npos);
+  EXPECT_NE(refused("\tGPU1\tGPU0\nGPU0\t X \tNV1\n").find("bad.txt:1: column 'GPU1' where GPU0 comes next"),
+            std::string::npos);
   EXPECT_NE(refused("=== Link Type between two GPUs ===\n  GPU0 GPU1\nGPU0 0 XGMI\nGPU1 NVLINK 0\n").find("bad.txt:4:"),
             std::string::npos);
-  for (const auto* spec : {"gpu:0", "gpu:4 link:some", "gpu:4 package:5", "gpu:2 gpu:2", "gpu:4 colour:red", "gpu:4 pu"}) {
+  for (const auto* spec :
+       {"gpu:0", "gpu:4 link:some", "gpu:4 package:5", "gpu:2 gpu:2", "gpu:4 colour:red", "gpu:4 pu"}) {
     SCOPED_TRACE(spec);
     EXPECT_THROW((void)machine(spec), tmap::InputError);
   }

@@ -114,7 +114,8 @@ void InputOptions::add_to(CLI::App& app) {
           ->check(not_empty);
   app.add_option("--node", node_args,
                  "What each node of a network (-t fattree:...) holds: an hwloc synthetic description "
-                 "('package:2 core:8'), an lstopo XML file of one node, or 'this' (this machine); default one PE "
+                 "('package:2 core:8'), an lstopo XML file of one node, 'this' (this machine), or a GPU node "
+                 "(nvidia-smi topo -m or rocm-smi --showtopo output in a file, 'gpu:4 link:all'); default one PE "
                  "per node. Again as HOSTS=SPEC for nodes of another kind ('gpu[01-04]=package:1 core:16')")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--host-names", host_name_list,
