@@ -124,8 +124,13 @@ std::string description_text(const MachineDescription& d) {
                                         : std::string());
   }
   if (!d.cables.empty()) {
+    // A network's cables have ends; links inside nodes (a GPU node's) have none.
+    const auto inside = [&d](const MachineDescription::CableKind& c) {
+      return !d.graph.empty() && c.lower_ends == 0 && c.upper_ends == 0;
+    };
     std::int64_t total = 0;
-    for (const auto& c : d.cables) total += c.cables;
+    std::int64_t in_nodes = 0;
+    for (const auto& c : d.cables) (inside(c) ? in_nodes : total) += c.cables;
     if (d.graph.empty()) {  // links without named ends (Tianhe-3, meshes, trees): counted by kind
       fmt::format_to(it, "links: {}\n", total);
     } else {
@@ -133,6 +138,7 @@ std::string description_text(const MachineDescription& d) {
                      d.switches == 1 ? "" : "s", total, total == 1 ? "" : "s");
     }
     for (const auto& c : d.cables) {
+      if (inside(c)) continue;
       if (c.lower_ends == 0 && c.upper_ends == 0) {
         fmt::format_to(it, "  {}: {}\n", c.kind, c.cables);
         continue;
@@ -142,6 +148,12 @@ std::string description_text(const MachineDescription& d) {
       };
       fmt::format_to(it, "  {}: {} cables from {} to {}\n", c.kind, c.cables, what(c.lower_are_nodes, c.lower_ends),
                      what(c.upper_are_nodes, c.upper_ends));
+    }
+    if (in_nodes > 0) {
+      fmt::format_to(it, "links inside nodes: {}\n", in_nodes);
+      for (const auto& c : d.cables) {
+        if (inside(c)) fmt::format_to(it, "  {}: {}\n", c.kind, c.cables);
+      }
     }
   }
   fmt::format_to(it, "distances from PE 0 ({} slot 0), one example each:\n", d.hosts.empty() ? "" : d.hosts.front());

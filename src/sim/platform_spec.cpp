@@ -40,6 +40,7 @@ std::string to_text(const PlatformSpec& spec) {
   text += "topology " + spec.topology + "\n";
   if (!spec.node.empty()) text += "node " + spec.node + "\n";
   for (const auto& [hosts, node] : spec.node_by_hosts) text += "node_for " + hosts + " " + node + "\n";
+  if (!spec.pe.empty()) text += "pe " + spec.pe + "\n";
   text += fmt::format("latency {}\nbandwidth {}\n", spec.options.latency, spec.options.bandwidth);
   for (const auto& [kind, value] : spec.options.bandwidth_of_kind)
     text += fmt::format("bandwidth_of_kind {} {}\n", kind, value);
@@ -102,7 +103,11 @@ PlatformSpec parse_platform_spec(std::string_view text, const std::string& origi
       spec.node_by_hosts.emplace_back(std::string(words.substr(first, gap - first)), std::string(node_text));
       continue;
     }
-    if (key == "latency") {
+    if (key == "pe") {
+      std::string_view pe;
+      if (!detail::next_token(words, pe) || (pe != "cpu" && pe != "gpu")) fail("pe: expected cpu or gpu");
+      spec.pe = std::string(pe);
+    } else if (key == "latency") {
       spec.options.latency = real(key, 0, 1);
     } else if (key == "bandwidth") {
       spec.options.bandwidth = real(key, 1, 1e15);
@@ -126,7 +131,8 @@ PlatformSpec parse_platform_spec(std::string_view text, const std::string& origi
       continue;
     } else {
       fail("unknown item " + detail::quote(key) +
-           " (expected topology, node, latency, bandwidth, bandwidth_of_kind, node_latency, node_bandwidth or pes)");
+           " (expected topology, node, node_for, pe, latency, bandwidth, bandwidth_of_kind, node_latency, "
+           "node_bandwidth or pes)");
     }
     std::string_view extra;
     if (detail::next_token(words, extra)) fail("unexpected " + detail::quote(extra) + " after the value");

@@ -32,6 +32,7 @@ struct PlatformSpec {
   /// Nodes of other kinds (tmap::MachineSpec::node_by_hosts), their hosts
   /// as cn<node index>, comma separated.
   std::vector<std::pair<std::string, std::string>> node_by_hosts;
+  std::string pe;  ///< what a PE is (tmap::MachineSpec::pe): empty, cpu or gpu
   SimOptions options;
   std::vector<PE> pes;  ///< distinct, increasing
 };

@@ -141,7 +141,7 @@ extern "C" __attribute__((visibility("default"))) void load_platform(const sg4::
     std::stringstream text;
     text << in.rdbuf();
     auto spec = tmap::sim::parse_platform_spec(text.str(), path);
-    auto topology = tmap::load_machine({spec.topology, spec.node, {}, {}, spec.node_by_hosts});
+    auto topology = tmap::load_machine({spec.topology, spec.node, {}, {}, spec.node_by_hosts, spec.pe});
     // SimGrid owns its netzones: the first one created is the root.
     auto* zone = new MachineZone(std::move(spec), std::move(topology));  // NOLINT(cppcoreguidelines-owning-memory)
     zone->get_iface()->seal();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "routing/node_fabric.hpp"
 #include "tmap/error.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/topology_views.hpp"
@@ -168,6 +169,35 @@ void ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
 }
 
 std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {
+  // Nodes with links of their own (GPU nodes): their routes cross them.
+  std::vector<routing::NodeFabric> fabrics;
+  std::vector<std::int32_t> fabric_of_model(models_.size(), -1);
+  for (std::size_t k = 0; k < models_.size(); ++k) {
+    if (const auto* gpus = dynamic_cast<const GpuNodeTopology*>(models_[k].tree.get())) {
+      fabric_of_model[k] = static_cast<std::int32_t>(fabrics.size());
+      fabrics.push_back(fabric_of(gpus->model()));
+    }
+  }
+  if (!fabrics.empty()) {
+    const auto nodes = num_nodes();
+    std::vector<std::int64_t> first(static_cast<std::size_t>(nodes) + 1);
+    std::vector<std::int32_t> fabric_of_node(static_cast<std::size_t>(nodes));
+    std::vector<Distance> pe_depth(static_cast<std::size_t>(size_));
+    for (NodeId node = 0; node < nodes; ++node) {
+      first[static_cast<std::size_t>(node)] =
+          first_pe_.empty() ? node * per_node_ : first_pe_[static_cast<std::size_t>(node)];
+      const auto kind = kind_of_node_.empty() ? 0 : kind_of_node_[static_cast<std::size_t>(node)];
+      fabric_of_node[static_cast<std::size_t>(node)] = fabric_of_model[static_cast<std::size_t>(kind)];
+    }
+    first.back() = size_;
+    for (PE pe = 0; pe < size_; ++pe) {
+      const auto node = node_of(pe);
+      const bool gpu = fabric_of_node[static_cast<std::size_t>(node)] >= 0;
+      pe_depth[static_cast<std::size_t>(pe)] = gpu ? 0 : depth(model_of(node), local(pe, node));
+    }
+    return std::make_unique<routing::FabricRouting>(network_, std::move(first), std::move(fabrics),
+                                                    std::move(fabric_of_node), std::move(pe_depth));
+  }
   if (node_depth_ > 0 || std::all_of(models_.begin(), models_.end(), [](const NodeModel& m) { return !m.tree; })) {
     if (first_pe_.empty()) return std::make_unique<routing::NetworkRouting>(network_, per_node_, 2 * node_depth_);
     return std::make_unique<routing::NetworkRouting>(

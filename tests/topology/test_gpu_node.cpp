@@ -21,6 +21,8 @@
 #include "tmap/job.hpp"
 #include "tmap/machine.hpp"
 #include "tmap/metrics.hpp"
+#include "tmap/objective.hpp"
+#include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
 #include "util/file.hpp"
 
@@ -31,21 +33,9 @@ using tmap::CommMatrix;
 using tmap::PE;
 using tmap::Rank;
 
-// A DGX-1 (V100) as nvidia-smi topo -m prints it: the hybrid cube-mesh,
-// each GPU on NVLink with 4 others (NV1 or NV2), SYS to the other 3.
-constexpr const char* kDgx1 =
-    "\tGPU0\tGPU1\tGPU2\tGPU3\tGPU4\tGPU5\tGPU6\tGPU7\tmlx5_0\tmlx5_2\tmlx5_1\tmlx5_3\tCPU Affinity\n"
-    "GPU0\t X \tNV1\tNV1\tNV2\tNV2\tSYS\tSYS\tSYS\tPIX\tSYS\tPHB\tSYS\t0-19,40-59\n"
-    "GPU1\tNV1\t X \tNV2\tNV1\tSYS\tNV2\tSYS\tSYS\tPIX\tSYS\tPHB\tSYS\t0-19,40-59\n"
-    "GPU2\tNV1\tNV2\t X \tNV2\tSYS\tSYS\tNV1\tSYS\tPHB\tSYS\tPIX\tSYS\t0-19,40-59\n"
-    "GPU3\tNV2\tNV1\tNV2\t X \tSYS\tSYS\tSYS\tNV1\tPHB\tSYS\tPIX\tSYS\t0-19,40-59\n"
-    "GPU4\tNV2\tSYS\tSYS\tSYS\t X \tNV1\tNV1\tNV2\tSYS\tPIX\tSYS\tPHB\t20-39,60-79\n"
-    "GPU5\tSYS\tNV2\tSYS\tSYS\tNV1\t X \tNV2\tNV1\tSYS\tPIX\tSYS\tPHB\t20-39,60-79\n"
-    "GPU6\tSYS\tSYS\tNV1\tSYS\tNV1\tNV2\t X \tNV2\tSYS\tPHB\tSYS\tPIX\t20-39,60-79\n"
-    "GPU7\tSYS\tSYS\tSYS\tNV1\tNV2\tNV1\tNV2\t X \tSYS\tPHB\tSYS\tPIX\t20-39,60-79\n"
-    "mlx5_0\tPIX\tPIX\tPHB\tPHB\tSYS\tSYS\tSYS\tSYS\t X \tSYS\tPHB\tSYS\n"
-    "\n"
-    "Legend:\n\n  X    = Self\n  SYS  = Connection traversing PCIe as well as the SMP interconnect\n";
+// A DGX-1 (V100) as nvidia-smi topo -m prints it (examples/gpu): the hybrid
+// cube-mesh, each GPU on NVLink with 4 others (NV1 or NV2), SYS to the other 3.
+const std::string kDgx1 = TMAP_EXAMPLES_DIR "/gpu/dgx1.smi.txt";
 
 class GpuFiles : public ::testing::Test {
  protected:
@@ -114,7 +104,7 @@ std::int64_t cost(const CommMatrix& comm, const tmap::Topology& t, const tmap::M
 }  // namespace
 
 TEST_F(GpuFiles, NvidiaSmiTextGivesLinkClassesNicExitsAndCpuShares) {
-  const auto path = write("dgx1.txt", kDgx1);
+  const auto path = kDgx1;
   const auto node = machine(path);
   ASSERT_EQ(node->size(), 8);
   EXPECT_EQ(node->distance(0, 1), 1);  // NV1
@@ -141,7 +131,7 @@ TEST_F(GpuFiles, NvidiaSmiTextGivesLinkClassesNicExitsAndCpuShares) {
 }
 
 TEST_F(GpuFiles, TwoByFourHaloShuffledOnADgx1PutsEveryPairOnNvlink) {
-  const auto path = write("dgx1.txt", kDgx1);
+  const auto path = kDgx1;
   const auto node = machine(path);
   for (const unsigned seed : {1U, 2U, 3U}) {
     const auto comm = halo({4, 2}, shuffled(8, seed), 1000);
@@ -328,7 +318,7 @@ TEST_F(GpuFiles, RefusesBadTextWithFileAndLine) {
   }
   EXPECT_THROW((void)machine("tleaf 2 4 10 4 1", {}, "gpu"), tmap::ParameterError);
   EXPECT_THROW((void)machine("fattree:1;2;1;1", "package:2 core:4", "gpu"), tmap::InputError);
-  EXPECT_THROW((void)machine(write("dgx1.txt", kDgx1), {}, "cpu"), tmap::ParameterError);
+  EXPECT_THROW((void)machine(kDgx1, {}, "cpu"), tmap::ParameterError);
   EXPECT_THROW((void)machine(TMAP_EXAMPLES_DIR "/gpu/dgx-a100.xml", {}, "tpu"), tmap::ParameterError);
 }
 
@@ -359,4 +349,76 @@ TEST(GpuLaunch, BindingNamesEachRanksGpuAndCpusAndRankfileIsRefused) {
   } catch (const tmap::ParameterError& e) {
     EXPECT_NE(std::string(e.what()).find("write --format binding"), std::string::npos) << e.what();
   }
+}
+
+// Routes over a GPU node's own links: every route's hops are the distance,
+// on every example node, a cluster of them, and one beside CPU nodes (whose
+// PEs of one node share its memory, no link: no route).
+TEST_F(GpuFiles, RoutesCrossTheNodesLinksAndCountTheDistance) {
+  const std::string dir = TMAP_EXAMPLES_DIR "/gpu/";
+  const auto dgx1 = kDgx1;
+  const std::vector<std::unique_ptr<tmap::Topology>> machines = [&] {
+    std::vector<std::unique_ptr<tmap::Topology>> list;
+    list.push_back(machine(dgx1));
+    list.push_back(machine("fattree:2;2,2;1,2;1,1", dgx1));
+    list.push_back(machine("fattree:1;2;1;1", dir + "dgx-a100.xml", "gpu"));
+    list.push_back(machine("torus:2,2", dir + "mi250x.xml", "gpu"));
+    list.push_back(machine("fattree:1;2;1;1", dir + "mi250x.rocm.txt"));
+    list.push_back(machine("gpu:8 link:switch width:18 package:2 nic:8 pu:16"));
+    list.push_back(tmap::load_machine({"fattree:1;3;1;1", "core:2", {}, {}, {{"cn1", "gpu:4 link:pairs nic:2"}}}));
+    return list;
+  }();
+  for (const auto& t : machines) {
+    SCOPED_TRACE(t->description());
+    const auto routing = tmap::make_routing(*t);
+    ASSERT_NE(routing, nullptr);
+    std::vector<tmap::LinkId> links;
+    for (PE a = 0; a < t->size(); ++a) {
+      for (PE b = 0; b < t->size(); ++b) {
+        const bool cpu_node = a != b && t->node_of(a) == t->node_of(b) && !tmap::device_slot(*t, a);
+        EXPECT_EQ(routing->route_hops(a, b), cpu_node ? 0 : t->distance(a, b)) << a << " -> " << b;
+        links.clear();
+        routing->route(a, b, links);
+        for (const auto l : links) ASSERT_TRUE(l >= 0 && l < routing->num_links());
+      }
+    }
+  }
+}
+
+// The links a message loads and its predicted time, by hand.
+TEST_F(GpuFiles, LinkLoadsAndPredictedTimeSeeGpuLinksPcieAndNics) {
+  const auto t = machine("fattree:1;2;1;1", kDgx1);
+  const auto routing = tmap::make_routing(*t);
+  const auto names = [&](PE a, PE b) {
+    std::vector<tmap::LinkId> links;
+    routing->route(a, b, links);
+    std::vector<std::string> text;
+    for (const auto l : links) {
+      text.push_back(routing->link_name(l) + " " +
+                     routing->link_kinds()[static_cast<std::size_t>(routing->link_kind(l))]);
+    }
+    return text;
+  };
+  EXPECT_EQ(names(0, 3), (std::vector<std::string>{"node 0 GPU0-GPU3 nvlink2"}));
+  EXPECT_EQ(names(0, 5),
+            (std::vector<std::string>{"node 0 GPU0 pcie pcie", "node 0 smp smp", "node 0 GPU5 pcie pcie"}));
+  EXPECT_EQ(names(2, 13),
+            (std::vector<std::string>{"node 0 GPU2 pcie pcie", "node 0 mlx5_1 nic", "node 0 - switch(1,0) level1",
+                                      "node 1 - switch(1,0) level1", "node 1 mlx5_2 nic", "node 1 GPU5 pcie pcie"}));
+  // 1 MB from GPU0 to GPU3 (NV2: 2 x 25 GB/s) and to GPU 0 of the other node
+  // (its slowest link a cable of 12.5 GB/s), 0.5 us a hop.
+  const auto one = [&](PE b) {
+    tmap::Mapping m(2);
+    m[0] = 0;
+    m[1] = b;
+    const auto comm = CommMatrix::from_entries(2, {{0, 1, 1000000}});
+    const tmap::ObjectiveMeter time(comm, *t, tmap::Objective::Time);
+    return time(m).value;
+  };
+  EXPECT_NEAR(one(3), 1 * 0.5e-6 + 1e6 / 50e9, 1e-12);
+  EXPECT_NEAR(one(8), 8 * 0.5e-6 + 1e6 / 12.5e9, 1e-12);
+  // The NVLink's bandwidth set by hand (--link-bw nvlink2=1: one cable).
+  const auto comm = CommMatrix::from_entries(2, {{0, 1, 1000000}});
+  const tmap::ObjectiveMeter slow(comm, *t, tmap::Objective::Time, "nvlink2=1");
+  EXPECT_NEAR(slow(tmap::Mapping{0, 3}).value, 0.5e-6 + 1e6 / 12.5e9, 1e-12);
 }

@@ -228,6 +228,7 @@ int run_tool(const Options& o) {
       platform.node_by_hosts.emplace_back(hosts, absolute(node));
     }
   }
+  platform.pe = o.in.pe;
   platform.options.bandwidth = o.bandwidth_gbs * 1e9;
   platform.options.latency = o.latency_us * 1e-6;
   platform.options.node_bandwidth = o.node_bandwidth_gbs * 1e9;

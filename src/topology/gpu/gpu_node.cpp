@@ -88,7 +88,7 @@ std::string_view visible_devices_variable(GpuVendor vendor) {
   return "CUDA_VISIBLE_DEVICES";
 }
 
-void GpuNodeModel::check() const {
+void GpuNodeModel::check() {
   const auto n = gpus.size();
   if (n == 0) throw InputError(source, "names no GPU");
   if (links.size() != n * n || nic_links.size() != n * nics.size() || (!cpus.empty() && cpus.size() != n)) {
@@ -104,9 +104,17 @@ void GpuNodeModel::check() const {
                                              word_of_link(link(a, b)), gpus[b], gpus[a], word_of_link(link(b, a))));
       }
     }
+    if (widths.empty()) widths.assign(n * n, 0);
+    if (widths.size() != n * n) throw InternalError("a GPU node's widths do not match its GPUs");
+    for (std::size_t b = 0; b < n; ++b) {
+      auto& width = widths[a * n + b];
+      width = link(a, b) == GpuLink::Gpu ? std::max(width, 1) : 0;
+    }
     for (std::size_t k = 0; k < nics.size(); ++k) {
-      if (nic_links[a * nics.size() + k] == GpuLink::Self) {
-        throw InputError(source, fmt::format("{} and {}: a GPU is not its own NIC", gpus[a], nics[k]));
+      if (nic_links[a * nics.size() + k] <= GpuLink::Gpu) {
+        throw InputError(source, fmt::format("{} and {}: a NIC is joined to a GPU by PCIe (PIX, PXB, PHB, NODE or "
+                                             "SYS), not by '{}'",
+                                             gpus[a], nics[k], word_of_link(nic_links[a * nics.size() + k])));
       }
     }
   }

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "routing/node_fabric.hpp"
 #include "tmap/host_layout.hpp"
 #include "tmap/topology.hpp"
 #include "topology/interfaces.hpp"
@@ -54,6 +55,12 @@ struct GpuNodeModel {
   std::vector<std::string> nics;
   /// gpus x gpus, row-major; Self on the diagonal.
   std::vector<GpuLink> links;
+  /// gpus x gpus: the width of each GPU link (NV#'s #, xGMI links; 1 where
+  /// the source says none), 0 where no GPU link joins.
+  std::vector<std::int32_t> widths;
+  /// The GPU links go through switches (NVSwitch): each GPU has one port of
+  /// its width for all its GPU traffic, not a link per pair.
+  bool switched = false;
   /// gpus x nics, row-major.
   std::vector<GpuLink> nic_links;
   /// Each GPU's nearest CPUs (OS numbers, as Linux and nvidia-smi's "CPU
@@ -67,9 +74,22 @@ struct GpuNodeModel {
 
   [[nodiscard]] GpuLink link(std::size_t a, std::size_t b) const { return links[a * gpus.size() + b]; }
   /// Checks the sizes and that links are symmetric with Self on the
-  /// diagonal only; InputError naming `source` otherwise.
-  void check() const;
+  /// diagonal only; InputError naming `source` otherwise. Fills `widths`
+  /// (1 a GPU link) where the source gave none.
+  void check();
 };
+
+/// The node's links, for the routes (routing/node_fabric.hpp): a link per
+/// pair of linked GPUs (an egress and an ingress port per GPU where they
+/// are switched), a PCIe link per GPU, the host's links a route crosses by
+/// class (pcie-switch for PXB, host-bridge for PHB, numa for NODE, smp for
+/// SYS), a link per NIC (or one network port where none is named). Each
+/// link counts hops so that a route's hops are the distance, and each kind
+/// has a bandwidth relative to a network cable of 100 Gb/s: an NVLink 25 GB/s
+/// each way (2), an xGMI link 50 GB/s (4), PCIe 4.0 x16 25 GB/s (2), the
+/// host's links 50 GB/s (4), a NIC one cable (1). A GPU leaves the node
+/// through its nearest NIC; GPUs with the same nearest NICs take them in turn.
+[[nodiscard]] routing::NodeFabric fabric_of(const GpuNodeModel& model);
 
 class GpuNodeTopology final : public Topology, public HostLayout {
  public:
@@ -92,6 +112,7 @@ class GpuNodeTopology final : public Topology, public HostLayout {
     return interface_of<HostLayout>(this, type);
   }
   [[nodiscard]] std::string kind() const override { return "gpu-node"; }
+  [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
   [[nodiscard]] std::string description() const override;
 
   /// Edges from the GPU out of its node: its nearest NIC's link class plus
@@ -116,12 +137,12 @@ class GpuNodeTopology final : public Topology, public HostLayout {
 
 /// Whether a --node value is a hand spec of a GPU node ("gpu:4 ...").
 [[nodiscard]] bool is_gpu_spec(std::string_view spec);
-/// "gpu:N [link:all|pairs|none] [package:P] [nic:K] [pu:C]
+/// "gpu:N [link:all|pairs|switch|none] [width:W] [package:P] [nic:K] [pu:C]
 /// [vendor:nvidia|amd|intel]": N GPUs split evenly over P packages (default
-/// 1), joined all to all, in pairs (0-1, 2-3, ...) or not by GPU links
-/// (default all); K NICs split evenly over the GPUs in order (each on its
-/// GPUs' PCIe switch; default none); C CPUs (OS numbers 0..C-1) split evenly
-/// over the packages. InputError naming the spec otherwise.
+/// 1), joined all to all, in pairs (0-1, 2-3, ...), through a switch
+/// (NVSwitch) or not by GPU links of W links each (default all, 1); K NICs split evenly over the GPUs in order (each on
+/// its GPUs' PCIe switch; default none); C CPUs (OS numbers 0..C-1) split evenly over the packages. InputError naming
+/// the spec otherwise.
 [[nodiscard]] GpuNodeModel gpu_node_of_spec(std::string_view spec);
 
 }  // namespace tmap::topo

@@ -12,7 +12,8 @@ namespace tmap::topo {
 
 namespace {
 
-constexpr std::string_view kSyntax = "gpu:N [link:all|pairs|none] [package:P] [nic:K] [pu:C] [vendor:nvidia|amd|intel]";
+constexpr std::string_view kSyntax =
+    "gpu:N [link:all|pairs|switch|none] [width:W] [package:P] [nic:K] [pu:C] [vendor:nvidia|amd|intel]";
 
 /// The spec's "key:value" words, each key once.
 std::map<std::string, std::string, std::less<>> words_of(std::string_view spec) {
@@ -26,7 +27,8 @@ std::map<std::string, std::string, std::less<>> words_of(std::string_view spec) 
       throw InputError(fmt::format("--node '{}': '{}' is not KEY:VALUE (expected {})", spec, word, kSyntax));
     }
     auto key = word.substr(0, colon);
-    if (key != "gpu" && key != "link" && key != "package" && key != "nic" && key != "pu" && key != "vendor") {
+    if (key != "gpu" && key != "link" && key != "width" && key != "package" && key != "nic" && key != "pu" &&
+        key != "vendor") {
       throw InputError(fmt::format("--node '{}': unknown '{}' (expected {})", spec, key, kSyntax));
     }
     if (!words.emplace(key, word.substr(colon + 1)).second) {
@@ -62,9 +64,10 @@ GpuNodeModel gpu_node_of_spec(std::string_view spec) {
   const auto nic_count = count_of(words, "nic", 0, 0, n, spec);
   const auto pus = count_of(words, "pu", 0, packages, std::int64_t{1} << 20, spec);
   const auto link = words.contains("link") ? words.at("link") : std::string("all");
-  if (link != "all" && link != "pairs" && link != "none") {
-    throw InputError(fmt::format("--node '{}': link:{} is none of all, pairs, none", spec, link));
+  if (link != "all" && link != "pairs" && link != "switch" && link != "none") {
+    throw InputError(fmt::format("--node '{}': link:{} is none of all, pairs, switch, none", spec, link));
   }
+  const auto width = count_of(words, "width", 1, 1, 1024, spec);
   GpuNodeModel node;
   if (words.contains("vendor")) {
     const auto& vendor = words.at("vendor");
@@ -81,14 +84,18 @@ GpuNodeModel gpu_node_of_spec(std::string_view spec) {
   const auto switch_of = [&](std::int64_t g) { return nic_count > 0 ? g * nic_count / n : -1 - g; };
   const auto between = [&](std::int64_t a, std::int64_t b, bool gpus) {
     if (a == b && gpus) return GpuLink::Self;
-    if (gpus && (link == "all" || (link == "pairs" && a / 2 == b / 2))) return GpuLink::Gpu;
+    if (gpus && (link == "all" || link == "switch" || (link == "pairs" && a / 2 == b / 2))) return GpuLink::Gpu;
     if (switch_of(a) == switch_of(b)) return GpuLink::Pix;
     return package_of(a) == package_of(b) ? GpuLink::Node : GpuLink::Sys;
   };
   for (std::int64_t g = 0; g < n; ++g) node.gpus.push_back(fmt::format("GPU{}", g));
   for (std::int64_t k = 0; k < nic_count; ++k) node.nics.push_back(fmt::format("NIC{}", k));
+  node.switched = link == "switch";
   for (std::int64_t a = 0; a < n; ++a) {
-    for (std::int64_t b = 0; b < n; ++b) node.links.push_back(between(a, b, true));
+    for (std::int64_t b = 0; b < n; ++b) {
+      node.links.push_back(between(a, b, true));
+      node.widths.push_back(node.links.back() == GpuLink::Gpu ? static_cast<std::int32_t>(width) : 0);
+    }
   }
   // NIC k sits on the PCIe switch of the GPUs it serves (the first of them
   // stands for it).

@@ -189,8 +189,12 @@ class Reader {
 /// PCI device) with bandwidth between them, and the GPUs with bandwidth to
 /// an NVSwitch.
 struct GpuLinks {
-  std::set<std::pair<std::int64_t, std::int64_t>> pairs;
-  std::set<std::int64_t> on_switch;
+  /// The bandwidth (MB/s) between two GPUs' PCI devices, and from a GPU's
+  /// to all NVSwitches.
+  std::map<std::pair<std::int64_t, std::int64_t>, std::uint64_t> pairs;
+  std::map<std::int64_t, std::uint64_t> on_switch;
+  /// MB/s of one link: 25,000 an NVLink, 50,000 an xGMI link.
+  std::uint64_t per_link = 25000;
 };
 
 GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& origin) {
@@ -244,16 +248,19 @@ GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& ori
                        fmt::format("{}: {} objects and {} values for nbobjs={} ({} values)", name, members.size(),
                                    values.size(), count, count * count));
     }
+    if (name == "XGMIBandwidth") links.per_link = 50000;
     const auto is_switch = [&](std::int64_t o) { return objects[static_cast<std::size_t>(o)].subtype == "NVSwitch"; };
     for (std::int64_t a = 0; a < count; ++a) {
       for (std::int64_t b = 0; b < count; ++b) {
-        if (a == b || values[static_cast<std::size_t>(a * count + b)] == 0) continue;
+        const auto value = values[static_cast<std::size_t>(a * count + b)];
+        if (a == b || value == 0) continue;
         const auto oa = members[static_cast<std::size_t>(a)];
         const auto ob = members[static_cast<std::size_t>(b)];
         if (is_switch(ob)) {
-          links.on_switch.insert(oa);
+          links.on_switch[oa] += value;
         } else if (!is_switch(oa)) {
-          links.pairs.emplace(std::min(oa, ob), std::max(oa, ob));
+          auto& bandwidth = links.pairs[{std::min(oa, ob), std::max(oa, ob)}];
+          bandwidth = std::max(bandwidth, value);
         }
       }
     }
@@ -325,17 +332,29 @@ GpuNodeModel gpu_node_of_hwloc_xml(std::string_view xml, const std::string& orig
   for (const auto k : nics) node.nics.push_back(objects[static_cast<std::size_t>(k)].name);
   const auto links = gpu_links(root, reader, origin);
   const auto n = gpus.size();
+  // A link's width: its bandwidth in links (at least 1).
+  const auto width_of = [&](std::uint64_t bandwidth) {
+    return static_cast<std::int32_t>(
+        std::clamp<std::uint64_t>((bandwidth + links.per_link / 2) / links.per_link, 1, 1024));
+  };
+  node.switched = !links.on_switch.empty();
   for (std::size_t a = 0; a < n; ++a) {
     const auto pa = reader.attach(gpus[a]);
     for (std::size_t b = 0; b < n; ++b) {
       const auto pb = reader.attach(gpus[b]);
+      const auto pair = links.pairs.find({std::min(pa, pb), std::max(pa, pb)});
       if (a == b) {
         node.links.push_back(GpuLink::Self);
-      } else if (links.pairs.contains({std::min(pa, pb), std::max(pa, pb)}) ||
-                 (links.on_switch.contains(pa) && links.on_switch.contains(pb))) {
+        node.widths.push_back(0);
+      } else if (links.on_switch.contains(pa) && links.on_switch.contains(pb)) {
         node.links.push_back(GpuLink::Gpu);
+        node.widths.push_back(width_of(links.on_switch.at(pa)));
+      } else if (pair != links.pairs.end()) {
+        node.links.push_back(GpuLink::Gpu);
+        node.widths.push_back(width_of(pair->second));
       } else {
         node.links.push_back(reader.link(gpus[a], gpus[b]));
+        node.widths.push_back(0);
       }
     }
     for (const auto k : nics) node.nic_links.push_back(reader.link(gpus[a], k));

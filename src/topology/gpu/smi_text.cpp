@@ -138,6 +138,7 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
   const auto n = node.gpus.size();
   node.links.assign(n * n, GpuLink::Self);
   node.nic_links.assign(n * node.nics.size(), GpuLink::Self);
+  node.widths.assign(n * n, 0);
   node.cpus.assign(n, {});
   const auto cpu_column = std::find(header.trailing.begin(), header.trailing.end(), "CPU Affinity");
   for (std::size_t a = 0; a < n; ++a) {
@@ -161,7 +162,15 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
       }
       return *link;
     };
-    for (std::size_t b = 0; b < n; ++b) node.links[a * n + b] = link_at(gpu_columns[b]);
+    for (std::size_t b = 0; b < n; ++b) {
+      node.links[a * n + b] = link_at(gpu_columns[b]);
+      // NV12: a bond of 12 NVLinks.
+      std::int64_t width = 0;
+      const auto cell = cells[gpu_columns[b]];
+      if (cell.starts_with("NV") && detail::parse_int(cell.substr(2), width) && width >= 1 && width <= 1024) {
+        node.widths[a * n + b] = static_cast<std::int32_t>(width);
+      }
+    }
     for (std::size_t k = 0; k < nic_columns.size(); ++k)
       node.nic_links[a * nic_columns.size() + k] = link_at(nic_columns[k]);
     if (cpu_column != header.trailing.end()) {
@@ -170,6 +179,15 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
     }
   }
   if (std::all_of(node.cpus.begin(), node.cpus.end(), [](const auto& c) { return c.empty(); })) node.cpus.clear();
+  // Every pair on a bond of one width, more than 4 GPUs: NVSwitch (DGX-2,
+  // DGX A100 and H100 boards); 4-GPU boards join each pair directly.
+  const auto first = node.widths.size() > 1 ? node.widths[1] : 0;
+  node.switched = n > 4 && first > 0 && std::all_of(node.links.begin(), node.links.end(), [](GpuLink l) {
+                    return l == GpuLink::Gpu || l == GpuLink::Self;
+                  });
+  for (std::size_t a = 0; a < n && node.switched; ++a) {
+    for (std::size_t b = 0; b < n; ++b) node.switched = node.switched && (a == b || node.widths[a * n + b] == first);
+  }
   return node;
 }
 
