@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "job/job_state.hpp"
+#include "tmap/host_layout.hpp"
 
 namespace tmap {
 
@@ -43,8 +44,8 @@ std::string not_fitting(const CommMatrix& comm, const Constraints& c, const std:
     const auto per_node = topology.size() / std::max<NodeId>(1, topology.num_nodes());
     text += fmt::format(
         "; give the job more PEs ({} ranks need {} PEs: a larger allocation, or more nodes of {} PE(s)), or, to share "
-        "CPUs between ranks, -o {}",
-        n, n, per_node, (n + pes - 1) / pes);
+        "{} between ranks, -o {}",
+        n, n, per_node, device_slot(topology, 0) ? "GPUs" : "CPUs", (n + pes - 1) / pes);
   }
   return text;
 }

@@ -61,8 +61,10 @@ std::vector<std::vector<std::int32_t>> shares_of(const std::vector<std::vector<s
 
 std::optional<GpuLink> link_of_word(std::string_view word) {
   if (word == "SOC") return GpuLink::Sys;  // older drivers' word for SYS
+  // NV#: a bond of # NVLinks (up to 4 digits: no GPU has thousands).
   const auto digits = word.size() > 2 ? word.substr(2) : std::string_view();
-  if ((word.starts_with("NV") && !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) ||
+  if ((word.starts_with("NV") && !digits.empty() && digits.size() <= 4 &&
+       digits.find_first_not_of("0123456789") == std::string_view::npos) ||
       word == "XGMI") {
     return GpuLink::Gpu;
   }
