@@ -98,7 +98,8 @@ void FabricRouting::route(PE a, PE b, std::vector<LinkId>& links) const {
   if (network_) network_->route(na, nb, links);
   if (fb >= 0) {
     const auto& way = fabrics_[static_cast<std::size_t>(fb)].out[static_cast<std::size_t>(local_b)];
-    for (auto it = way.rbegin(); it != way.rend(); ++it) links.push_back(link_base_[static_cast<std::size_t>(nb)] + *it);
+    for (auto it = way.rbegin(); it != way.rend(); ++it)
+      links.push_back(link_base_[static_cast<std::size_t>(nb)] + *it);
   }
 }
 

@@ -422,3 +422,32 @@ TEST_F(GpuFiles, LinkLoadsAndPredictedTimeSeeGpuLinksPcieAndNics) {
   const tmap::ObjectiveMeter slow(comm, *t, tmap::Objective::Time, "nvlink2=1");
   EXPECT_NEAR(slow(tmap::Mapping{0, 3}).value, 0.5e-6 + 1e6 / 12.5e9, 1e-12);
 }
+
+// GPU nodes on a Slurm switch tree, mapped inside an allocation: ranks only
+// on the allocated nodes' GPUs, the binding naming those hosts.
+TEST_F(GpuFiles, SlurmSwitchTreeAndAnAllocation) {
+  const auto conf = write("topology.conf",
+                          "SwitchName=s0 Nodes=gpu[1-2]\nSwitchName=s1 Nodes=gpu[3-4]\n"
+                          "SwitchName=top Switches=s[0-1]\n");
+  tmap::JobSpec spec;
+  spec.machine.topology = conf;
+  spec.machine.nodes = {TMAP_EXAMPLES_DIR "/gpu/nvlink4.smi.txt"};
+  spec.allocation.kind = tmap::AllocationSource::Kind::Hosts;
+  spec.allocation.hosts = "gpu[2-3]";
+  spec.traffic.matrix = halo({4, 2}, shuffled(8, 5), 1000);
+  spec.output.format = tmap::MappingFormat::Binding;
+  tmap::Job job(spec);
+  ASSERT_EQ(job.machine().size(), 16);
+  auto result = job.run();
+  job.prepare_output(result);
+  const auto binding = job.output(result);
+  for (const PE pe : result.mapping) {
+    const auto host = tmap::host_name(job.machine(), job.machine().node_of(pe));
+    EXPECT_TRUE(host == "gpu2" || host == "gpu3") << host;
+  }
+  EXPECT_NE(binding.find(" gpu2 48-63,112-127 CUDA_VISIBLE_DEVICES=0\n"), std::string::npos) << binding;
+  // Two nodes under different leaf switches: 3 + 3 + 4 cables apart; the
+  // halo's 4 x 2 grid splits into two 2 x 2 blocks of NVLinked GPUs.
+  EXPECT_EQ(job.machine().distance(4, 8), 10);
+  EXPECT_EQ(tmap::evaluate(*spec.traffic.matrix, job.machine(), result.mapping).hop_bytes, 2 * 1000 * (8 * 1 + 2 * 10));
+}

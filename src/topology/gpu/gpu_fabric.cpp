@@ -21,7 +21,9 @@ constexpr double kNic = 1.0;            // the NIC drives one cable
 
 /// Hops of the host's link a route of class `link` crosses between two
 /// PCIe links: PXB 1, PHB 2, NODE 3, SYS 4 (PCIe 1 each side: the class).
-constexpr Distance host_hops(GpuLink link) { return link_distance(link) - 2; }
+constexpr Distance host_hops(GpuLink link) {
+  return link_distance(link) - 2;
+}
 
 class FabricBuilder {
  public:
@@ -84,8 +86,8 @@ routing::NodeFabric fabric_of(const GpuNodeModel& model) {
     for (std::size_t c = a + 1; c < n && !model.switched; ++c) {
       const auto width = model.widths[a * n + c];
       if (width == 0) continue;
-      pair_link[{a, c}] = b.add(gpu_link_kind(model, width), gpu_link_bandwidth(model, width), 1,
-                                model.gpus[a] + "-" + model.gpus[c]);
+      pair_link[{a, c}] =
+          b.add(gpu_link_kind(model, width), gpu_link_bandwidth(model, width), 1, model.gpus[a] + "-" + model.gpus[c]);
     }
   }
   std::vector<LinkId> pcie(n);
