@@ -117,13 +117,6 @@ constexpr std::array<std::string_view, 17> kKeptTypes{
     "L2Cache", "L3Cache", "L4Cache", "L5Cache", "L1iCache", "L2iCache", "L3iCache", "Socket"};
 constexpr std::array<std::string_view, 5> kDroppedTypes{"Bridge", "PCIDev", "OSDev", "Misc", "System"};
 
-struct XmlDoc {
-  xmlDocPtr doc = nullptr;
-  ~XmlDoc() {
-    if (doc != nullptr) xmlFreeDoc(doc);
-  }
-};
-
 struct XmlParser {
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   ~XmlParser() {
@@ -357,6 +350,10 @@ void reset_libxml_error_handlers() noexcept {
   xmlSetStructuredErrorFunc(nullptr, nullptr);
 }
 
+XmlDocument::~XmlDocument() {
+  if (doc_ != nullptr) xmlFreeDoc(static_cast<xmlDocPtr>(doc_));
+}
+
 XmlDocument parse_topology_xml(std::string_view xml, const std::string& origin) {
   static std::once_flag init;
   std::call_once(init, [] { xmlInitParser(); });
@@ -371,19 +368,19 @@ XmlDocument parse_topology_xml(std::string_view xml, const std::string& origin) 
   // No network, no entity substitution, no DTD loading, nothing printed.
   constexpr int kOptions = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
   XmlDocument input(
-      xmlCtxtReadMemory(parser.ctxt, xml.data(), static_cast<int>(xml.size()), origin.c_str(), nullptr, kOptions),
-      xmlFreeDoc);
-  if (input == nullptr) {
+      xmlCtxtReadMemory(parser.ctxt, xml.data(), static_cast<int>(xml.size()), origin.c_str(), nullptr, kOptions));
+  if (input.get() == nullptr) {
     const xmlError* error = xmlCtxtGetLastError(parser.ctxt);
     std::string message = error != nullptr && error->message != nullptr ? error->message : "not well-formed";
     while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
     if (error != nullptr && error->line > 0) throw InputError(origin, error->line, "not valid XML: " + message);
     throw InputError(origin, "not valid XML: " + message);
   }
-  if (input->intSubset != nullptr && input->intSubset->entities != nullptr) {
+  const auto doc = static_cast<xmlDocPtr>(input.get());
+  if (doc->intSubset != nullptr && doc->intSubset->entities != nullptr) {
     throw InputError(origin, "XML entity declarations are not accepted in a topology");
   }
-  xmlNodePtr root = xmlDocGetRootElement(input.get());
+  xmlNodePtr root = xmlDocGetRootElement(doc);
   if (root == nullptr || !named(root, "topology"))
     throw InputError(origin, "not an hwloc topology (no <topology> root)");
   return input;
@@ -403,12 +400,12 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
   const auto input = parse_topology_xml(xml, origin);
   // libxml2's tree functions print nothing either.
   const SilentXmlErrors silent;
-  xmlNodePtr root = xmlDocGetRootElement(input.get());
+  xmlNodePtr root = xmlDocGetRootElement(static_cast<xmlDocPtr>(input.get()));
 
-  XmlDoc output;
-  output.doc = xmlNewDoc(reinterpret_cast<const xmlChar*>("1.0"));
+  const XmlDocument output(xmlNewDoc(reinterpret_cast<const xmlChar*>("1.0")));
+  const auto out_doc = static_cast<xmlDocPtr>(output.get());
   xmlNodePtr out_root = xmlNewNode(nullptr, reinterpret_cast<const xmlChar*>("topology"));
-  xmlDocSetRootElement(output.doc, out_root);
+  xmlDocSetRootElement(out_doc, out_root);
   bool present = false;
   const auto version = attribute(root, "version", present);
   if (present) {
@@ -431,7 +428,7 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
 
   xmlChar* buffer = nullptr;
   int size = 0;
-  xmlDocDumpMemory(output.doc, &buffer, &size);
+  xmlDocDumpMemory(out_doc, &buffer, &size);
   if (buffer == nullptr) throw InternalError("libxml2: cannot write the checked topology");
   std::string text(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(size));
   xmlFree(buffer);

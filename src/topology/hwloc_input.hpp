@@ -7,18 +7,29 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-struct _xmlDoc;
-
 namespace tmap::topo {
 
-/// An XML document libxml2 parsed, freed with it.
-using XmlDocument = std::unique_ptr<_xmlDoc, void (*)(_xmlDoc*)>;
+/// An XML document libxml2 parsed (its xmlDocPtr, kept opaque here so that
+/// libxml2's headers stay in the readers), freed with it.
+class XmlDocument {
+ public:
+  explicit XmlDocument(void* doc) noexcept : doc_(doc) {}
+  ~XmlDocument();
+  XmlDocument(XmlDocument&& other) noexcept : doc_(other.doc_) { other.doc_ = nullptr; }
+  XmlDocument(const XmlDocument&) = delete;
+  XmlDocument& operator=(const XmlDocument&) = delete;
+  XmlDocument& operator=(XmlDocument&&) = delete;
+  /// The xmlDocPtr.
+  [[nodiscard]] void* get() const noexcept { return doc_; }
+
+ private:
+  void* doc_;
+};
 
 /// `xml` parsed with libxml2 (no network, no entity expansion, nothing
 /// printed), its root a <topology>. InputError naming `origin` (and the

@@ -9,6 +9,8 @@
 #include "tmap/scotch_export.hpp"
 #include "tmap/tmap.hpp"
 #include "topology/cluster_load.hpp"
+#include "topology/gpu/gpu_node.hpp"
+#include "topology/gpu/hwloc_gpus.hpp"
 #include "topology/hwloc_tree.hpp"
 #include "topology/kinds/distance_matrix.hpp"
 #include "topology/kinds/kind.hpp"
@@ -135,6 +137,26 @@ void machine(const std::uint8_t* data, std::size_t size) {
   });
 }
 
+void gpu(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const auto text = text_of(data + 1, size - 1);
+  expect_input_errors_only([&] {
+    const auto pick = data[0] % 3;
+    auto model = pick == 0   ? topo::read_gpu_topology_text(text, "fuzz.txt")
+                 : pick == 1 ? topo::gpu_node_of_hwloc_xml(text, "fuzz.xml")
+                             : topo::gpu_node_of_spec(text);
+    const topo::GpuNodeTopology node(std::move(model));
+    const auto routing = node.routing_model();
+    std::vector<LinkId> links;
+    for (PE a = 0; a < std::min<PE>(node.size(), 64); ++a) {
+      (void)node.distance(a, node.size() - 1 - a);
+      (void)node.device_slot(a);
+      links.clear();
+      routing->route(a, node.size() - 1 - a, links);
+    }
+  });
+}
+
 void config(const std::uint8_t* data, std::size_t size) {
   // --config: a --dump-config file or a tm-map JSON result.
   expect_input_errors_only([&] { (void)load_config(text_of(data, size), "fuzz.json"); });
@@ -152,6 +174,7 @@ Target find(std::string_view name) {
   if (name == "cluster") return cluster;
   if (name == "config") return config;
   if (name == "machine") return machine;
+  if (name == "gpu") return gpu;
   return nullptr;
 }
 

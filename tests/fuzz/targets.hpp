@@ -27,6 +27,10 @@ void config(const std::uint8_t* data, std::size_t size);
 /// text; the rest through the kind table (topology/kinds/sources.cpp).
 void machine(const std::uint8_t* data, std::size_t size);
 
+/// First byte: nvidia-smi/rocm-smi text, an hwloc XML's GPUs, or a "gpu:N"
+/// spec; the GPU node read, its distances and its routes.
+void gpu(const std::uint8_t* data, std::size_t size);
+
 /// Target by corpus folder name, or nullptr.
 Target find(std::string_view name);
 

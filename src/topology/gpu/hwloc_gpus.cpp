@@ -293,7 +293,7 @@ std::string host_of(xmlNodePtr root) {
 
 GpuNodeModel gpu_node_of_hwloc_xml(std::string_view xml, const std::string& origin) {
   const auto document = parse_topology_xml(xml, origin);
-  xmlNodePtr root = xmlDocGetRootElement(document.get());
+  xmlNodePtr root = xmlDocGetRootElement(static_cast<xmlDocPtr>(document.get()));
   const Reader reader(objects_of(root, origin), origin);
   const auto& objects = reader.objects();
   int backend = static_cast<int>(kGpuBackends.size());

@@ -147,7 +147,9 @@ GpuNodeModel read_nvidia(std::string_view text, const std::string& origin) {
       throw InputError(origin,
                        fmt::format("no row for {} (the header at line {} names it)", node.gpus[a], header.line));
     }
-    const auto& [cells, line_number] = row->second;
+    // Named, not bound: lambdas below use them.
+    const auto& cells = row->second.first;
+    const auto line_number = row->second.second;
     if (cells.size() < header.devices.size() || cells.size() > header.devices.size() + header.trailing.size()) {
       throw InputError(origin, line_number,
                        fmt::format("{} has {} cells; the header names {} devices and {} more columns", node.gpus[a],
