@@ -61,14 +61,15 @@ std::vector<std::string> words_of(const std::string& text) {
   return words;
 }
 
-std::string assumptions(const sim::SimOptions& o) {
+std::string assumptions(const sim::SimOptions& o, bool gpus) {
   std::string kinds;
   for (const auto& [kind, value] : o.bandwidth_of_kind) kinds += fmt::format(", {} links {:g} GB/s", kind, value / 1e9);
   return fmt::format(
       "SMPI CM02 model (an idle route: its latency + bytes / bandwidth; links shared max-min), latency {:g} us per "
-      "hop, links {:g} GB/s{}, ranks of one node through memory at {:g} GB/s and {:g} us; computation not "
+      "hop, links {:g} GB/s{}, ranks of one node through memory at {:g} GB/s and {:g} us{}; computation not "
       "simulated",
-      o.latency * 1e6, o.bandwidth / 1e9, kinds, o.node_bandwidth / 1e9, o.node_latency * 1e6);
+      o.latency * 1e6, o.bandwidth / 1e9, kinds, o.node_bandwidth / 1e9, o.node_latency * 1e6,
+      gpus ? " (ranks on GPUs of one node: over the node's GPU links and PCIe)" : "");
 }
 
 /// The strategies of -s, in order; ParameterError when it names none.
@@ -326,7 +327,7 @@ int run_tool(const Options& o) {
     j["app"] = o.app;
     j["topology"] = topology->description();
     j["ranks"] = ranks;
-    j["assumptions"] = assumptions(platform.options);
+    j["assumptions"] = assumptions(platform.options, device_slot(*topology, 0).has_value());
     j["latency_s_per_hop"] = platform.options.latency;
     j["bandwidth_bytes_per_s"] = platform.options.bandwidth;
     auto list = nlohmann::ordered_json::array();
@@ -350,7 +351,7 @@ int run_tool(const Options& o) {
     return exit_code;
   }
   std::string text =
-      fmt::format("# {} on {}, {} ranks\n# {}\n", o.app, topology->description(), ranks, assumptions(platform.options));
+      fmt::format("# {} on {}, {} ranks\n# {}\n", o.app, topology->description(), ranks, assumptions(platform.options, device_slot(*topology, 0).has_value()));
   text += fmt::format("{:<16} {:>14} {:>10} {:>14} {:>10} {:>14} {:>16} {:>12}\n", "mapping", "app_time_s", "vs_first",
                       "comm_time_s", "messages", "bytes", "hop_bytes", "mc");
   for (const auto& r : rows) {
