@@ -97,9 +97,9 @@ void FabricRouting::route(PE a, PE b, std::vector<LinkId>& links) const {
   }
   if (network_) network_->route(na, nb, links);
   if (fb >= 0) {
+    // Into the node: its way out, backwards.
     const auto& way = fabrics_[static_cast<std::size_t>(fb)].out[static_cast<std::size_t>(local_b)];
-    for (auto it = way.rbegin(); it != way.rend(); ++it)
-      links.push_back(link_base_[static_cast<std::size_t>(nb)] + *it);
+    for (auto k = way.size(); k-- > 0;) links.push_back(link_base_[static_cast<std::size_t>(nb)] + way[k]);
   }
 }
 

@@ -350,8 +350,8 @@ int run_tool(const Options& o) {
     emit(j.dump(2) + "\n", o.output);
     return exit_code;
   }
-  std::string text =
-      fmt::format("# {} on {}, {} ranks\n# {}\n", o.app, topology->description(), ranks, assumptions(platform.options, device_slot(*topology, 0).has_value()));
+  std::string text = fmt::format("# {} on {}, {} ranks\n# {}\n", o.app, topology->description(), ranks,
+                                 assumptions(platform.options, device_slot(*topology, 0).has_value()));
   text += fmt::format("{:<16} {:>14} {:>10} {:>14} {:>10} {:>14} {:>16} {:>12}\n", "mapping", "app_time_s", "vs_first",
                       "comm_time_s", "messages", "bytes", "hop_bytes", "mc");
   for (const auto& r : rows) {
