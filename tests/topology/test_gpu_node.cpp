@@ -303,6 +303,8 @@ TEST_F(GpuFiles, RefusesBadTextWithFileAndLine) {
       refused(head + "GPU0\t X \tNVX\t0-3\nGPU1\tNV2\t X \t0-3\n").find("bad.txt:2: GPU0's cell for GPU1 is 'NVX'"),
       std::string::npos);
   EXPECT_NE(refused(head + "GPU0\t X \tNV2\t0-3\nGPU1\tSYS\t X \t0-3\n").find("links go both ways"), std::string::npos);
+  EXPECT_NE(refused(head + "GPU0\t X \tNV99999\t0-3\nGPU1\tNV99999\t X \t0-3\n").find("'NV99999': not a link"),
+            std::string::npos);
   EXPECT_NE(refused(head + "GPU0\t X \tNV2\t0-3\n").find("no row for GPU1"), std::string::npos);
   EXPECT_NE(refused(head + "GPU0\tNV2\tNV2\t0-3\nGPU1\tNV2\t X \t0-3\n").find("on the diagonal only"),
             std::string::npos);
