@@ -195,7 +195,8 @@ tmap_status tmap_launch_file(const tmap_topology* topology, const tmap_result* r
  * machine, allocation, configuration and output, assembled by the library as
  * for tm-map, so the mapping and the launcher file are tm-map's. Keys are
  * tm-map's flags without "--": machine (-t), hwloc-xml (-x), node (repeatable;
- * entries between ';'), host-names, hosts, host-pattern, pes-per-node, comm
+ * entries between ';'), host-names, hosts, host-pattern, pes-per-node, pe
+ * (cpu or gpu), comm
  * (a file; or tmap_job_set_comm), comm-format, alloc (a host list or id
  * ranges), alloc-from-env ("1": the scheduler's allocation), constraints (a
  * file of PE ids), oversubscription (-o), cpus-per-rank, het-group, preset,
