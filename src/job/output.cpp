@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -109,6 +111,19 @@ std::string launcher_order_note(MappingFormat format, std::span<const PE> mappin
       mapping_format_name(format), moved, mapping.size(), theirs, ours, more);
 }
 
+/// Whether the mapping puts a rank on a GPU (a node's PEs are all of one
+/// kind: each node is asked once). Nodes of GPUs may sit beside nodes of
+/// CPUs, so PE 0 alone does not say.
+bool on_gpus(std::span<const PE> mapping, const Topology& machine) {
+  std::vector<std::int8_t> asked(static_cast<std::size_t>(machine.num_nodes()), -1);
+  for (const PE pe : mapping) {
+    auto& gpu = asked[static_cast<std::size_t>(machine.node_of(pe))];
+    if (gpu < 0) gpu = device_slot(machine, pe).has_value() ? 1 : 0;
+    if (gpu == 1) return true;
+  }
+  return false;
+}
+
 /// A GPU PE's slot in a binding file: "CPUS VARIABLE=INDEX" (CPUS "-"
 /// where the node's description does not say them).
 std::string gpu_slot_text(const Topology& machine, PE pe) {
@@ -157,7 +172,8 @@ void Job::prepare(ReportedMapping& result, const OutputSpec& output) {
   result.report.host_of = [machine, host_of = std::move(host_of)](PE pe) { return host_of(pe); };
   result.report.program = output.program;
   const bool launcher = is_launch_format(format);
-  if (device_slot(*machine, 0)) {
+  const bool gpus = on_gpus(result.mapping, *machine);
+  if (gpus) {
     // PEs are GPUs: a rank's slot is its GPU and the CPUs near it.
     check_gpu_launch(format, result.mapping, *machine);
     result.report.slot_of = [machine](PE pe) { return gpu_slot_text(*machine, pe); };
@@ -184,7 +200,6 @@ void Job::prepare(ReportedMapping& result, const OutputSpec& output) {
   if (!s.spec.traffic.matrix && s.spec.traffic.path.empty()) return;
   const auto& c = constraints();
   const auto& comm = traffic();
-  const bool gpus = device_slot(*machine, 0).has_value();
   if (gpus) {
     if (launcher && c.capacity() > 1 && comm.num_ranks() > static_cast<Rank>(c.allowed_pes().size())) {
       s.note(

@@ -351,6 +351,21 @@ TEST(GpuLaunch, BindingNamesEachRanksGpuAndCpusAndRankfileIsRefused) {
   } catch (const tmap::ParameterError& e) {
     EXPECT_NE(std::string(e.what()).find("write --format binding"), std::string::npos) << e.what();
   }
+  // A node of CPUs first, then one of GPUs: ranks on the GPUs alone are
+  // bound to their GPUs (PE 0 being a CPU does not decide), ranks on both
+  // kinds cannot share one binding file.
+  tmap::JobSpec mixed;
+  mixed.machine.topology = "fattree:1;2;1;1";
+  mixed.machine.nodes = {"core:2", "cn1=gpu:2 pu:4"};  // a gpu: spec is GPUs without --pe gpu
+  mixed.output.format = tmap::MappingFormat::Binding;
+  tmap::Job mixed_job(mixed);
+  EXPECT_EQ(mixed_job.launch_file(tmap::Mapping{3, 2}, mixed.output),
+            "# tmap binding: rank, host, the CPUs near its GPU (OS numbers), the variable that gives it its GPU; "
+            "tm-bind FILE -- PROGRAM binds each rank there and sets the variable\n"
+            "# tmap binding pe=gpu\n"
+            "0 cn1 2,3 CUDA_VISIBLE_DEVICES=1\n"
+            "1 cn1 0,1 CUDA_VISIBLE_DEVICES=0\n");
+  EXPECT_THROW((void)mixed_job.launch_file(tmap::Mapping{0, 2}, mixed.output), tmap::ParameterError);
 }
 
 // Routes over a GPU node's own links: every route's hops are the distance,
