@@ -332,6 +332,16 @@ def test_a_gpu_machine_maps_a_rank_per_gpu_and_binds_it_there(stencil):
         tmap.Machine("fattree:1;2;1;1", node="gpu:4", pe="tpu")
     with pytest.raises(tmap.InputError, match="names no GPU"):
         tmap.Machine("fattree:1;2;1;1", node="core:4", pe="gpu")
+    # pe= on the calls themselves, as on tm-map's command line.
+    xml = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "gpu", "nvlink4.xml")
+    by_call = tmap.map(folder / "ring.coo", "fattree:1;2;1;1", node=xml, host_names="g[1-2]", pe="gpu")
+    by_machine = tmap.map(folder / "ring.coo", tmap.Machine("fattree:1;2;1;1", node=xml, host_names="g[1-2]", pe="gpu"))
+    assert by_call.mapping == by_machine.mapping
+    assert "CUDA_VISIBLE_DEVICES" in by_call.launch_file("binding")
+    assert tmap.evaluate(folder / "ring.coo", "fattree:1;2;1;1", by_call.mapping, node=xml, pe="gpu").hop_bytes == \
+        by_call.hop_bytes
+    with pytest.raises(tmap.ParameterError, match="^pe: a tmap.Machine holds its PEs already"):
+        tmap.map(folder / "ring.coo", machine, pe="gpu")
 
 
 def test_a_results_launch_file_is_tm_maps_on_its_allocation(stencil):

@@ -198,11 +198,25 @@ def _text(name, value, optional=False):
     raise ParameterError(f"{name}: expected a string, not {type(value).__name__} {value!r:.60}")
 
 
-def _machine(machine):
-    """A tmap.Machine as it is, or a machine's text (a path-like too), checked."""
+def _machine(machine, pe=""):
+    """A tmap.Machine as it is, or a machine's text (a path-like too),
+    checked; with pe ("cpu" or "gpu", tm-map's --pe) the text is read here
+    into a tmap.Machine."""
     if isinstance(machine, Machine):
+        if pe:
+            raise ParameterError("pe: a tmap.Machine holds its PEs already (give pe= to tmap.Machine)")
         return machine
     return _text("machine", machine)
+
+
+def _machine_job(machine, node, host_names, pe):
+    """(machine, node, host_names) for the compiled calls: with pe, the
+    machine read with its nodes and names into a tmap.Machine."""
+    pe = _text("pe", pe)
+    machine = _machine(machine, pe)
+    if not pe:
+        return machine, _text("node", node), _text("host_names", host_names)
+    return Machine(machine, node=_text("node", node), host_names=_text("host_names", host_names), pe=pe), "", ""
 
 
 def _count(name, value, least, most=2**63 - 1, optional=False):
@@ -299,7 +313,7 @@ def _options(options):
 
 def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=None, config=None, options=None,
         node="", host_names="", oversubscription=1, allowed=None, alloc=None, threads=0, progress=None, initial=None,
-        imbalance=None, weights=None):
+        imbalance=None, weights=None, pe=""):
     """Maps the traffic on the machine; returns tm-map's JSON report as a
     tmap.Report (`mapping`: the PE of each rank, `hop_bytes`, the link
     metrics, ...).
@@ -318,11 +332,10 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     a PE: imbalance (tm-map's --imbalance EPS) lets each PE hold ranks
     weighing (1 + EPS) x the average, the weights those of a graph file's
     vertex loads or weights (one non-negative integer a rank). The GIL is
-    released while mapping. Every mistake raises a tmap.Error naming the
-    argument."""
+    released while mapping. pe="gpu" makes each GPU a PE (tm-map's --pe
+    gpu). Every mistake raises a tmap.Error naming the argument."""
     n, rows, cols, volumes, path = _traffic(traffic)
-    job = (_machine(machine), _text("node", node), _text("host_names", host_names),
-           _text("alloc", alloc, optional=True))
+    job = (*_machine_job(machine, node, host_names, pe), _text("alloc", alloc, optional=True))
     report = _tmap.map(n, rows, cols, volumes, job[0], job[1], job[2],
                        _count("oversubscription", oversubscription, 1), _pes("allowed", allowed), job[3],
                        _text("strategy", strategy, optional=True), _count("seed", seed, 0, 2**64 - 1, True),
@@ -334,17 +347,18 @@ def map(traffic, machine, strategy=None, *, seed=None, objective=None, preset=No
     return report
 
 
-def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths=""):
+def evaluate(traffic, machine, mapping, *, node="", host_names="", oversubscription=1, link_bandwidths="", pe=""):
     """The report of a given mapping (mapping[rank] = PE), as tm-eval scores it."""
     n, rows, cols, volumes, path = _traffic(traffic)
-    return _tmap.evaluate(n, rows, cols, volumes, _machine(machine), _text("node", node),
-                          _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
+    machine, node, host_names = _machine_job(machine, node, host_names, pe)
+    return _tmap.evaluate(n, rows, cols, volumes, machine, node, host_names,
+                          _count("oversubscription", oversubscription, 1),
                           _pes("mapping", mapping), _text("link_bandwidths", link_bandwidths), path)
 
 
 def compare(traffic, machine, strategies="all", *, seed=None, objective=None, preset=None, config=None,
             options=None, node="", host_names="", oversubscription=1, allowed=None, alloc=None, imbalance=None,
-            weights=None):
+            weights=None, pe=""):
     """tm-map --compare: returns (table, report), the table tm-map prints and
     its JSON as a tmap.Report (`results`, one Report per strategy, with
     vs_scotch and vs_inorder)."""
@@ -355,8 +369,9 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
         except TypeError:
             raise ParameterError("strategies: expected \"all\", a comma-separated string or a list of names") \
                 from None
-    table, report = _tmap.compare(n, rows, cols, volumes, _machine(machine), _text("node", node),
-                                  _text("host_names", host_names), _count("oversubscription", oversubscription, 1),
+    machine, node, host_names = _machine_job(machine, node, host_names, pe)
+    table, report = _tmap.compare(n, rows, cols, volumes, machine, node, host_names,
+                                  _count("oversubscription", oversubscription, 1),
                                   _pes("allowed", allowed), _text("alloc", alloc, optional=True), strategies,
                                   _count("seed", seed, 0, 2**64 - 1, True), _text("objective", objective, True),
                                   _text("preset", preset, True), _text("config", config, True), _options(options),
@@ -365,7 +380,7 @@ def compare(traffic, machine, strategies="all", *, seed=None, objective=None, pr
 
 
 def launch_file(mapping, machine=None, format="rankfile", *, node="", host_names="", alloc=None, slots="core",
-                program=""):
+                program="", pe=""):
     """The launcher file tm-map --format writes for a mapping: "rankfile"
     (Open MPI, rank R=HOST slot=CORE), "hostfile" (a host per rank, Slurm's
     --distribution=arbitrary), "machinefile" (MPICH's host:count), "rank-order" (Cray
@@ -377,11 +392,11 @@ def launch_file(mapping, machine=None, format="rankfile", *, node="", host_names
     (tm-map --alloc's host list); slots "pu" names hardware threads (tm-map
     --rankfile-slots pu, for mpirun --use-hwthread-cpus)."""
     if isinstance(mapping, Report) and "_job" in mapping.__dict__:
-        if format != "rankfile" or node or host_names or alloc is not None:
+        if format != "rankfile" or node or host_names or alloc is not None or pe:
             raise ParameterError("launch_file(result, FORMAT): the result holds its machine and allocation")
         return mapping.launch_file("rankfile" if machine is None else machine, slots=slots, program=program)
     if machine is None:
         raise ParameterError("machine: give the machine the mapping is on (or a tmap.map result instead of a mapping)")
-    return _tmap.launch_file(_pes("mapping", mapping), _machine(machine), _text("node", node),
-                             _text("host_names", host_names), _text("alloc", alloc, optional=True),
+    machine, node, host_names = _machine_job(machine, node, host_names, pe)
+    return _tmap.launch_file(_pes("mapping", mapping), machine, node, host_names, _text("alloc", alloc, optional=True),
                              _text("format", format), _text("slots", slots), _text("program", program))
