@@ -59,7 +59,8 @@ class Node:
             pus = self.pus_of_cores([c])
             self.add(depth, f'<object type="Core" os_index="{c}" {self.sets(pus, [numa])} gp_index="{self.next_gp()}">')
             for p in pus:
-                self.add(depth + 1, f'<object type="PU" os_index="{p}" {self.sets([p], [numa])} gp_index="{self.next_gp()}"/>')
+                self.add(depth + 1,
+                         f'<object type="PU" os_index="{p}" {self.sets([p], [numa])} gp_index="{self.next_gp()}"/>')
             self.add(depth, "</object>")
 
     def numa(self, depth, index, cores):
@@ -104,8 +105,8 @@ class Node:
         head = ['<?xml version="1.0" encoding="UTF-8"?>', '<!DOCTYPE topology SYSTEM "hwloc2.dtd">',
                 '<topology version="2.0">']
         nodes = list(range(self.numa_count))
-        root = (f'  <object type="Machine" os_index="0" {self.sets(root_pus, nodes)} allowed_cpuset="{cpuset(root_pus)}" '
-                f'allowed_nodeset="{cpuset(nodes)}" gp_index="{self.next_gp()}">')
+        root = (f'  <object type="Machine" os_index="0" {self.sets(root_pus, nodes)} '
+                f'allowed_cpuset="{cpuset(root_pus)}" allowed_nodeset="{cpuset(nodes)}" gp_index="{self.next_gp()}">')
         return "\n".join(head + [root] + ["    " + line for line in self.lines] + ["  </object>"] + distances +
                          ["</topology>", ""])
 
