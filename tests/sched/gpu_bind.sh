@@ -24,7 +24,12 @@ host=$(hostname)
 host=${host%%.*}
 pus=$(hwloc-calc --number-of pu machine:0)
 
-# The example nodes, as lstopo reads them back.
+# The example nodes' XML is what make_nodes.py writes, and lstopo reads it back.
+mkdir "$work/nodes"
+python3 "$examples/gpu/make_nodes.py" "$work/nodes"
+for name in dgx-a100 nvlink4 mi250x; do
+  cmp -s "$work/nodes/$name.xml" "$examples/gpu/$name.xml" || fail "examples/gpu/$name.xml is not what make_nodes.py writes"
+done
 for node in dgx-a100:nvml:8:NVLinkBandwidth nvlink4:nvml:4:NVLinkBandwidth mi250x:rsmi:8:XGMIBandwidth; do
   IFS=: read -r name backend gpus matrix <<< "$node"
   lstopo --input "$examples/gpu/$name.xml" --whole-io --of xml "$work/$name.lstopo.xml" ||
