@@ -136,6 +136,12 @@ std::unique_ptr<Topology> load_node(const std::string& node, const std::string& 
     }
 #if TMAP_HAVE_HWLOC
     if (gpus) return std::make_unique<GpuNodeTopology>(gpu_node_of_hwloc_xml(text, node));
+#else
+    if (gpus) {
+      throw UnsupportedError("--node '" + node +
+                             "': this tmap was built without hwloc (cmake -DTMAP_WITH_HWLOC=OFF): an hwloc XML's GPUs "
+                             "cannot be read; give the node's nvidia-smi topo -m or rocm-smi --showtopo output");
+    }
 #endif
   }
   if (gpus) {
