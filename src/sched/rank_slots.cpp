@@ -8,19 +8,13 @@
 #include "tmap/host_layout.hpp"
 #include "tmap/launch.hpp"
 #include "tmap/topology.hpp"
+#include "util/text.hpp"
 
 namespace tmap {
 
+// Slurm writes a run of two as a range ("7-8").
 std::string cpu_list_text(const std::vector<std::int64_t>& cpus) {
-  std::string text;
-  for (std::size_t k = 0; k < cpus.size();) {
-    std::size_t end = k + 1;
-    while (end < cpus.size() && cpus[end] == cpus[end - 1] + 1) ++end;
-    if (!text.empty()) text += ',';
-    text += end - k > 1 ? fmt::format("{}-{}", cpus[k], cpus[end - 1]) : std::to_string(cpus[k]);
-    k = end;
-  }
-  return text;
+  return detail::runs_text(cpus, 2);
 }
 
 std::string RankSlots::slot_text(PE pe) const {

@@ -241,13 +241,13 @@ Volume parse_volume(std::string_view token, const std::string& origin, std::int6
   return static_cast<Volume>(value);
 }
 
-std::string runs_text(const std::vector<std::int64_t>& values) {
+std::string runs_text(const std::vector<std::int64_t>& values, std::size_t shortest_range) {
   std::string text;
   for (std::size_t k = 0; k < values.size();) {
     std::size_t end = k + 1;
     while (end < values.size() && values[end] == values[end - 1] + 1) ++end;
     if (!text.empty()) text += ',';
-    if (end - k >= 3) {
+    if (end - k >= std::max<std::size_t>(shortest_range, 2)) {
       text += std::to_string(values[k]) + "-" + std::to_string(values[end - 1]);
     } else {
       for (std::size_t i = k; i < end; ++i) text += (i > k ? "," : "") + std::to_string(values[i]);

@@ -98,10 +98,10 @@ std::pair<std::int64_t, std::int64_t> parse_range(std::string_view item, std::in
 /// too large or non-numeric values throw InputError naming file and line.
 Volume parse_volume(std::string_view token, const std::string& origin, std::int64_t line);
 
-/// "0-3,7,9-11": numbers in their order, runs of three or more consecutive
-/// ones as ranges (the syntax of Linux CPU lists, HPE's grid_order and
-/// CrayPat).
-std::string runs_text(const std::vector<std::int64_t>& values);
+/// "0-3,7,9-11": numbers in their order, runs of `shortest_range` or more
+/// consecutive ones as ranges, shorter runs listed (the syntax of Linux CPU
+/// lists, Slurm's, HPE's grid_order and CrayPat).
+std::string runs_text(const std::vector<std::int64_t>& values, std::size_t shortest_range = 3);
 
 /// Quotes a token for a message, shortening long ones.
 std::string quote(std::string_view token);
