@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tmap/error.hpp"
+#include "topology/xml_nodes.hpp"
 
 namespace tmap::topo {
 
@@ -124,19 +125,6 @@ struct XmlParser {
   }
 };
 
-std::string attribute(xmlNodePtr node, const char* name, bool& present) {
-  xmlChar* value = xmlGetProp(node, reinterpret_cast<const xmlChar*>(name));
-  present = value != nullptr;
-  if (value == nullptr) return {};
-  std::string text(reinterpret_cast<const char*>(value));
-  xmlFree(value);
-  return text;
-}
-
-bool named(xmlNodePtr node, const char* name) {
-  return node->type == XML_ELEMENT_NODE && xmlStrcmp(node->name, reinterpret_cast<const xmlChar*>(name)) == 0;
-}
-
 /// Walks the input tree and writes the kept objects into the output tree.
 class Sanitizer {
  public:
@@ -156,7 +144,7 @@ class Sanitizer {
     if (depth > kMaxDepth) fail(in, "objects nested more than " + std::to_string(kMaxDepth) + " deep");
     if (++objects_ > kMaxObjects) fail(in, "more than " + std::to_string(kMaxObjects) + " objects");
     bool present = false;
-    const auto type = attribute(in, "type", present);
+    const auto type = xml_attribute(in, "type", &present);
     if (std::find(kDroppedTypes.begin(), kDroppedTypes.end(), type) != kDroppedTypes.end()) return;
     if (std::find(kKeptTypes.begin(), kKeptTypes.end(), type) == kKeptTypes.end()) {
       fail(in, "unknown object type '" + type.substr(0, 64) + "'");
@@ -171,7 +159,7 @@ class Sanitizer {
       // hwloc 1.x wrote no nodesets on machines without NUMA nodes, and
       // hwloc 2 imports such files (adding the NUMA node): all or none.
       bool has_nodeset = false;
-      (void)attribute(in, "nodeset", has_nodeset);
+      (void)xml_attribute(in, "nodeset", &has_nodeset);
       nodesets_ = has_nodeset || !version1_;
     }
     if (!nodesets_ && type == "NUMANode") {
@@ -188,7 +176,7 @@ class Sanitizer {
     Sets sets;
     for (std::size_t k = 0; k < kSets.size(); ++k) {
       const char* name = kSets[k];
-      const auto text = attribute(in, name, present);
+      const auto text = xml_attribute(in, name, &present);
       if (k >= 2 && !nodesets_) {
         if (present) fail(in, type + " object with a " + name + " in a file whose root has none (all or none)");
         continue;
@@ -214,7 +202,7 @@ class Sanitizer {
     }
     if (type == "Machine" || type == "System") {
       for (const char* name : {"allowed_cpuset", "allowed_nodeset"}) {
-        const auto text = attribute(in, name, present);
+        const auto text = xml_attribute(in, name, &present);
         if (!present) continue;
         if (!parse_bitmap(text)) fail(in, std::string(name) + " '" + text.substr(0, 64) + "' is not an hwloc bitmap");
         set(out, name, text);
@@ -225,9 +213,9 @@ class Sanitizer {
     if (type == "NUMANode") numa(in, sets[2]);
 
     for (xmlNodePtr child = in->children; child != nullptr; child = child->next) {
-      if (named(child, "object")) {
+      if (xml_named(child, "object")) {
         object(child, out, &sets, depth + 1, type);
-      } else if (named(child, "info")) {
+      } else if (xml_named(child, "info")) {
         info(child, out);
       }
     }
@@ -236,8 +224,8 @@ class Sanitizer {
   void info(xmlNodePtr in, xmlNodePtr out_parent) {
     bool has_name = false;
     bool has_value = false;
-    const auto name = attribute(in, "name", has_name);
-    const auto value = attribute(in, "value", has_value);
+    const auto name = xml_attribute(in, "name", &has_name);
+    const auto value = xml_attribute(in, "value", &has_value);
     if (!has_name || !has_value) fail(in, "info without name or value");
     if (name.size() > kMaxText || value.size() > kMaxText) fail(in, "info longer than " + std::to_string(kMaxText));
     xmlNodePtr out = xmlNewChild(out_parent, nullptr, reinterpret_cast<const xmlChar*>("info"), nullptr);
@@ -277,7 +265,7 @@ class Sanitizer {
                                                   {"local_memory", 0, kBig}}};
     bool present = false;
     for (const auto& rule : kRules) {
-      const auto text = attribute(in, rule.name, present);
+      const auto text = xml_attribute(in, rule.name, &present);
       if (!present) continue;
       if (!parse_signed(text, rule.least, rule.most)) {
         fail(in, std::string(rule.name) + " '" + text.substr(0, 64) + "' is not a number between " +
@@ -286,7 +274,7 @@ class Sanitizer {
       set(out, rule.name, text);
     }
     for (const char* name : {"name", "subtype"}) {
-      const auto text = attribute(in, name, present);
+      const auto text = xml_attribute(in, name, &present);
       if (!present) continue;
       if (text.size() > kMaxText) fail(in, std::string(name) + " longer than " + std::to_string(kMaxText));
       set(out, name, text);
@@ -300,7 +288,8 @@ class Sanitizer {
     std::size_t bit = 0;
     while (!cpuset.bit(bit)) ++bit;
     bool present = false;
-    const auto os_index = parse_unsigned(attribute(in, "os_index", present), std::numeric_limits<std::int32_t>::max());
+    const auto os_index =
+        parse_unsigned(xml_attribute(in, "os_index", &present), std::numeric_limits<std::int32_t>::max());
     if (!present || !os_index) fail(in, "PU without a valid os_index");
     if (*os_index != bit)
       fail(in, "PU os_index " + std::to_string(*os_index) + " differs from its cpuset bit " + std::to_string(bit));
@@ -317,7 +306,8 @@ class Sanitizer {
     std::size_t bit = 0;
     while (!nodeset.bit(bit)) ++bit;
     bool present = false;
-    const auto os_index = parse_unsigned(attribute(in, "os_index", present), std::numeric_limits<std::int32_t>::max());
+    const auto os_index =
+        parse_unsigned(xml_attribute(in, "os_index", &present), std::numeric_limits<std::int32_t>::max());
     if (!present || !os_index) fail(in, "NUMANode without a valid os_index");
     if (*os_index != bit) {
       fail(in,
@@ -381,7 +371,7 @@ XmlDocument parse_topology_xml(std::string_view xml, const std::string& origin) 
     throw InputError(origin, "XML entity declarations are not accepted in a topology");
   }
   xmlNodePtr root = xmlDocGetRootElement(doc);
-  if (root == nullptr || !named(root, "topology"))
+  if (root == nullptr || !xml_named(root, "topology"))
     throw InputError(origin, "not an hwloc topology (no <topology> root)");
   return input;
 }
@@ -407,7 +397,7 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
   xmlNodePtr out_root = xmlNewNode(nullptr, reinterpret_cast<const xmlChar*>("topology"));
   xmlDocSetRootElement(out_doc, out_root);
   bool present = false;
-  const auto version = attribute(root, "version", present);
+  const auto version = xml_attribute(root, "version", &present);
   if (present) {
     if (version.empty() || version.size() > 8 || version.find_first_not_of("0123456789.") != std::string::npos) {
       throw InputError(origin, "bad topology version '" + version.substr(0, 16) + "'");
@@ -420,7 +410,7 @@ std::string sanitized_hwloc_xml(std::string_view xml, const std::string& origin)
   Sanitizer sanitizer(origin, !present || version.starts_with("1"));
   int machines = 0;
   for (xmlNodePtr child = root->children; child != nullptr; child = child->next) {
-    if (!named(child, "object")) continue;  // distances, memory attributes, CPU kinds: not needed
+    if (!xml_named(child, "object")) continue;  // distances, memory attributes, CPU kinds: not needed
     if (++machines > 1) sanitizer.fail(child, "more than one root object");
     sanitizer.object(child, out_root, nullptr, 0);
   }

@@ -23,6 +23,7 @@
 #include "tmap/error.hpp"
 #include "topology/gpu/gpu_node.hpp"
 #include "topology/hwloc_input.hpp"
+#include "topology/xml_nodes.hpp"
 #include "util/text.hpp"
 
 namespace tmap::topo {
@@ -32,18 +33,6 @@ namespace {
 constexpr std::size_t kMostObjects = std::size_t{1} << 20;
 constexpr int kMostDepth = 256;
 constexpr std::int64_t kMostDistanceObjects = 4096;
-
-std::string attribute_of(xmlNodePtr node, const char* name) {
-  xmlChar* value = xmlGetProp(node, reinterpret_cast<const xmlChar*>(name));
-  if (value == nullptr) return {};
-  std::string text(reinterpret_cast<const char*>(value));
-  xmlFree(value);
-  return text;
-}
-
-bool is_element(xmlNodePtr node, const char* name) {
-  return node->type == XML_ELEMENT_NODE && xmlStrcmp(node->name, reinterpret_cast<const xmlChar*>(name)) == 0;
-}
 
 std::string text_of(xmlNodePtr node) {
   xmlChar* content = xmlNodeGetContent(node);
@@ -69,7 +58,7 @@ std::vector<Object> objects_of(xmlNodePtr root, const std::string& origin) {
   };
   std::vector<Step> stack;
   for (xmlNodePtr child = root->last; child != nullptr; child = child->prev) {
-    if (is_element(child, "object")) stack.push_back({child, -1, 0});
+    if (xml_named(child, "object")) stack.push_back({child, -1, 0});
   }
   while (!stack.empty()) {
     const auto [node, parent, depth] = stack.back();
@@ -78,19 +67,19 @@ std::vector<Object> objects_of(xmlNodePtr root, const std::string& origin) {
       throw InputError(origin, xmlGetLineNo(node), "more objects or levels than a node has");
     }
     Object object;
-    object.type = attribute_of(node, "type");
-    object.name = attribute_of(node, "name");
-    object.subtype = attribute_of(node, "subtype");
-    object.bridge_type = attribute_of(node, "bridge_type");
-    object.gp_index = attribute_of(node, "gp_index");
-    object.cpuset = attribute_of(node, "cpuset");
-    object.nodeset = attribute_of(node, "nodeset");
+    object.type = xml_attribute(node, "type");
+    object.name = xml_attribute(node, "name");
+    object.subtype = xml_attribute(node, "subtype");
+    object.bridge_type = xml_attribute(node, "bridge_type");
+    object.gp_index = xml_attribute(node, "gp_index");
+    object.cpuset = xml_attribute(node, "cpuset");
+    object.nodeset = xml_attribute(node, "nodeset");
     object.parent = parent;
     object.line = xmlGetLineNo(node);
     objects.push_back(std::move(object));
     const auto self = static_cast<std::int64_t>(objects.size()) - 1;
     for (xmlNodePtr child = node->last; child != nullptr; child = child->prev) {
-      if (is_element(child, "object")) stack.push_back({child, self, depth + 1});
+      if (xml_named(child, "object")) stack.push_back({child, self, depth + 1});
     }
   }
   return objects;
@@ -205,26 +194,26 @@ GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& ori
   }
   GpuLinks links;
   for (xmlNodePtr d = root->children; d != nullptr; d = d->next) {
-    const bool hetero = is_element(d, "distances2hetero");
-    if (!hetero && !is_element(d, "distances2")) continue;
-    const auto name = attribute_of(d, "name");
+    const bool hetero = xml_named(d, "distances2hetero");
+    if (!hetero && !xml_named(d, "distances2")) continue;
+    const auto name = xml_attribute(d, "name");
     if (name != "NVLinkBandwidth" && name != "XGMIBandwidth") continue;
-    const auto type = attribute_of(d, "type");
+    const auto type = xml_attribute(d, "type");
     std::int64_t count = 0;
-    if (!detail::parse_int(attribute_of(d, "nbobjs"), count) || count < 1 || count > kMostDistanceObjects) {
+    if (!detail::parse_int(xml_attribute(d, "nbobjs"), count) || count < 1 || count > kMostDistanceObjects) {
       throw InputError(origin, xmlGetLineNo(d),
                        fmt::format("{}: nbobjs is not a count from 1 to {}", name, kMostDistanceObjects));
     }
-    if (!hetero && attribute_of(d, "indexing") != "gp") continue;  // os indexes name no I/O object
+    if (!hetero && xml_attribute(d, "indexing") != "gp") continue;  // os indexes name no I/O object
     std::vector<std::int64_t> members;
     std::vector<std::uint64_t> values;
     for (xmlNodePtr part = d->children; part != nullptr; part = part->next) {
-      if (!is_element(part, "indexes") && !is_element(part, "u64values")) continue;
+      if (!xml_named(part, "indexes") && !xml_named(part, "u64values")) continue;
       const auto text = text_of(part);
       std::string_view rest = text;
       std::string_view token;
       while (detail::next_token(rest, token, " \t\r\n")) {
-        if (is_element(part, "indexes")) {
+        if (xml_named(part, "indexes")) {
           const auto key = hetero ? std::string(token) : type + ":" + std::string(token);
           const auto it = by_gp.find(key);
           if (it == by_gp.end()) {
@@ -272,17 +261,17 @@ GpuLinks gpu_links(xmlNodePtr root, const Reader& reader, const std::string& ori
 /// "localhost", as for an hwloc machine of CPUs.
 std::string host_of(xmlNodePtr root) {
   for (xmlNodePtr machine = root->children; machine != nullptr; machine = machine->next) {
-    if (!is_element(machine, "object")) continue;
+    if (!xml_named(machine, "object")) continue;
     for (xmlNodePtr info = machine->children; info != nullptr; info = info->next) {
-      if (!is_element(info, "info") || attribute_of(info, "name") != "HostName") continue;
-      auto host = attribute_of(info, "value");
+      if (!xml_named(info, "info") || xml_attribute(info, "name") != "HostName") continue;
+      auto host = xml_attribute(info, "value");
       if (!host.empty() && host.size() <= 255 && host.find_first_of(" \t\n=") == std::string::npos) return host;
     }
     break;
   }
   for (xmlNodePtr info = root->children; info != nullptr; info = info->next) {
-    if (is_element(info, "info") && attribute_of(info, "name") == "HostName") {
-      auto host = attribute_of(info, "value");
+    if (xml_named(info, "info") && xml_attribute(info, "name") == "HostName") {
+      auto host = xml_attribute(info, "value");
       if (!host.empty() && host.size() <= 255 && host.find_first_of(" \t\n=") == std::string::npos) return host;
     }
   }
