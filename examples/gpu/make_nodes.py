@@ -67,6 +67,13 @@ class Node:
         self.add(depth, f'<object type="NUMANode" os_index="{index}" {self.sets(self.pus_of_cores(cores), [index])} '
                         f'gp_index="{self.next_gp()}" local_memory="68719476736"/>')
 
+    def cpu_object(self, depth, opening, cores, numa):
+        """A CPU-side object (`opening`: its tag) holding NUMA node `numa`
+        and `cores`; closed by the caller after what else it holds."""
+        self.add(depth, opening)
+        self.numa(depth + 1, numa, cores)
+        self.cores_block(depth + 1, cores, numa)
+
     def switch(self, depth, domain_bus, devices):
         """A host bridge, a PCIe switch under it, and a port per device:
         devices are (kind, name, osdev_type, subtype, vendor:device)."""
@@ -134,10 +141,9 @@ def dgx_a100():
     names = {}
     for package in range(2):
         cores = range(64 * package, 64 * package + 64)
-        node.add(0, f'<object type="Package" os_index="{package}" {node.sets(node.pus_of_cores(cores), [package])} '
-                    f'gp_index="{node.next_gp()}">')
-        node.numa(1, package, cores)
-        node.cores_block(1, cores, package)
+        opening = (f'<object type="Package" os_index="{package}" {node.sets(node.pus_of_cores(cores), [package])} '
+                   f'gp_index="{node.next_gp()}">')
+        node.cpu_object(0, opening, cores, package)
         for s in range(2):
             pair = 4 * package + 2 * s
             nic = 2 * package + s
@@ -163,10 +169,8 @@ def numa_package(node, nodes_of, attach):
     node.add(0, f'<object type="Package" os_index="0" {node.sets(range(128), range(4))} gp_index="{node.next_gp()}">')
     for numa in range(4):
         cores = range(16 * numa, 16 * numa + 16)
-        node.add(1, f'<object type="Group" {node.sets(node.pus_of_cores(cores), [numa])} gp_index="{node.next_gp()}" '
-                    f'kind="1000" subkind="0">')
-        node.numa(2, numa, cores)
-        node.cores_block(2, cores, numa)
+        node.cpu_object(1, f'<object type="Group" {node.sets(node.pus_of_cores(cores), [numa])} '
+                           f'gp_index="{node.next_gp()}" kind="1000" subkind="0">', cores, numa)
         names |= attach(numa)
         node.add(1, "</object>")
     node.add(0, "</object>")
