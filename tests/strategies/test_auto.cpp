@@ -6,6 +6,8 @@
 #include <numeric>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -224,4 +226,63 @@ TEST(Auto, ChoosesByThePhasedTimeWhenTheTrafficHasPhases) {
   const auto one_round = tmap::map_with("auto", without, Context{});
   EXPECT_NE(one_round, greedy);
   EXPECT_GT(time(one_round).value, time(kept).value * 1.01);
+}
+
+// By time with no objective given: never above in-order in either time or
+// hop-bytes (a candidate 0.5 % slower with half the hop-bytes is passed
+// over, though predictions within 1 % count as the same); a candidate at or
+// below both in-order and Scotch is kept where it is as fast as the
+// fastest within that 1 %; where the fastest is faster than that, time wins.
+TEST(Auto, KeepsOneAtOrBelowInOrderAndScotchWhereItIsAsFast) {
+  using tmap::ObjectiveScore;
+  using tmap::strategies::choose_no_regret;
+  const std::vector<std::size_t> references{0, 1};  // in-order, Scotch
+  const std::vector<ObjectiveScore> as_fast{{1.0, 100}, {1.2, 80}, {0.9, 95}, {0.905, 79}, {0.85, 120}};
+  EXPECT_EQ(tmap::strategies::at_or_below(as_fast, references), (std::vector<std::size_t>{3}));
+  EXPECT_EQ(choose_no_regret(as_fast, references, tmap::strategies::kSameTime), 3U);
+  auto slower = as_fast;
+  slower[3] = {0.95, 79};  // 5.5 % slower than the fastest at or below in-order
+  EXPECT_EQ(choose_no_regret(slower, references, tmap::strategies::kSameTime), 2U);
+  const std::vector<ObjectiveScore> just_slower{{1.0, 100}, {1.3, 90}, {1.005, 50}};
+  EXPECT_EQ(choose_no_regret(just_slower, references, tmap::strategies::kSameTime), 0U);
+  // Scotch itself, as fast as in-order and with fewer hop-bytes.
+  const std::vector<ObjectiveScore> scotch_below{{1.0, 100}, {1.0, 90}, {0.999, 95}};
+  EXPECT_EQ(choose_no_regret(scotch_below, references, tmap::strategies::kSameTime), 1U);
+}
+
+// GPU nodes, where in-order and Scotch trade time for hop-bytes (NPB MG,
+// one rank per GPU): on 16 DGX-1 nodes (128 GPUs, examples/gpu) Scotch's
+// mapping has fewer hop-bytes but a busier fat-tree link than in-order's;
+// the search exchanging whole nodes' ranks makes it as fast as in-order's
+// without more hop-bytes, and the default keeps a mapping at or below both.
+// On 32 DGX-like nodes rb's cuts are at or below both already.
+TEST(Auto, AtOrBelowInOrderAndScotchOnGpuNodesWhereTheyTradeOff) {
+  for (const auto& [node, network, ranks] :
+       {std::tuple{"dgx1.smi.txt", "fattree:2;4,4;1,2;1,1", 128}, {"dgx-a100.smi.txt", "fattree:2;8,4;1,2;1,1", 256}}) {
+    tmap::MachineSpec spec;
+    spec.topology = network;
+    spec.node = TMAP_EXAMPLES_DIR "/gpu/" + std::string(node);
+    const auto topology = tmap::load_machine(spec);
+    const auto constraints = Constraints::all(*topology);
+    const auto comm = tmap::gen::app_pattern("mg", ranks, 'D', true);
+    const Problem problem{comm, *topology, constraints};
+    const tmap::ObjectiveMeter time(comm, *topology, tmap::Objective::Time);
+    const auto in_order = time(tmap::map_with("inorder", problem, Context{}));
+    auto scotch = tmap::map_with("scotch", problem, Context{});
+    const auto by_scotch = time(scotch);
+    ASSERT_LT(by_scotch.hop_bytes, in_order.hop_bytes) << node;
+    ASSERT_GT(by_scotch.value, in_order.value * 1.01) << node;  // a trade-off, beyond the 1 % band
+    const auto kept = time(tmap::map_with("auto", problem, Context{}));
+    EXPECT_LE(kept.hop_bytes, by_scotch.hop_bytes) << node;
+    EXPECT_LE(kept.value, in_order.value * (1 + 1e-9)) << node;
+    // The search alone, from Scotch's mapping towards in-order's time.
+    const auto reached = tmap::strategies::as_fast_within_hop_bytes(problem, time, scotch, by_scotch, in_order.value);
+    EXPECT_EQ(time(scotch), reached) << node;
+    EXPECT_TRUE(tmap::test::places_within(scotch, comm.num_ranks(), tmap::test::every_pe(*topology), 1)) << node;
+    EXPECT_LE(reached.hop_bytes, by_scotch.hop_bytes) << node;
+    EXPECT_LE(reached.value, by_scotch.value) << node;
+    if (std::string(node) == "dgx1.smi.txt") {
+      EXPECT_LE(reached.value, in_order.value * (1 + 1e-9));
+    }
+  }
 }

@@ -97,7 +97,8 @@ void MapFlags::add_to(CLI::App& app) {
                  "after its first message's latency); hop-bytes breaks ties. The latter two need a machine with "
                  "routes; auto and best choose by it and a refinement for it follows the strategy. auto (default): "
                  "hop-bytes, but the auto strategy chooses its candidate by predicted time where the machine has "
-                 "routes (never above in-order's hop-bytes)")
+                 "routes (never above in-order's time or hop-bytes; at or below Scotch's in both where that is as "
+                 "fast)")
       ->check(CLI::IsMember(objectives));
   app.add_option("--refine-iters", refine_iters, option_help("refine-iters"))->transform(whole_number(0, 1000000000));
   app.add_option("--time-limit", time_limit,

@@ -45,13 +45,16 @@ constexpr Rank kScotchOnTreesRanks = 16384;
 /// 0.39 s at 65,536 on Tianhe-3's tree).
 constexpr Rank kGreedyRanks = 16384;
 
-/// Predicted times within this fraction of the least are the same: the
-/// model does not order mappings closer than that as SimGrid does (Fig. 3:
-/// 0.2 % the other way where SimGrid has them 1-2 % apart); among them the
-/// fewer hop-bytes win. Other values: a relative 1e-9 (sums of the same
-/// loads in another order differ in their last bits).
-constexpr double kSameTime = 0.01;
-constexpr double kSameValue = 1e-9;
+/// Up to this many ranks, when judging by time, rb (recursive bisection
+/// of the traffic and the machine together) is a candidate too: where
+/// in-order and Scotch trade time for hop-bytes its cuts are often at or
+/// below both (GPU machines: NPB MG at 256 ranks on DGX-like nodes; on
+/// 4-GPU nodes of a torus at 0.60 of in-order's time: LU at 64-256 GPUs
+/// 0.77-0.86 of the time auto had without it;
+/// benchmarks/results/gpu_machines.md). It costs 0.03-0.05 s at 4,096
+/// ranks of Fig. 3's applications on Tianhe-3, 0.33 s at 16,384 of BT on a
+/// torus (libscotch 0.77 s): above 4,096 ranks it is left out.
+constexpr Rank kRbRanks = 4096;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
 /// pair at the topology's least distance between distinct PEs: no mapping
@@ -162,25 +165,6 @@ std::vector<Mapping> construct_all(const std::vector<std::string>& names, const 
 
 }  // namespace
 
-std::size_t choose_candidate(std::span<const ObjectiveScore> scores, std::optional<std::int64_t> most_hop_bytes,
-                             double same_within) {
-  const auto eligible = [&](std::size_t k) { return !most_hop_bytes || scores[k].hop_bytes <= *most_hop_bytes; };
-  // The least value, then the candidates within `same_within` of it: the
-  // fewest hop-bytes among them, ties to the earliest.
-  double least = std::numeric_limits<double>::infinity();
-  for (std::size_t k = 0; k < scores.size(); ++k) {
-    if (eligible(k)) least = std::min(least, scores[k].value);
-  }
-  const double bound = least + std::max(same_within, kSameValue) * std::abs(least);
-  std::size_t best = scores.size();
-  for (std::size_t k = 0; k < scores.size(); ++k) {
-    if (!eligible(k) || scores[k].value > bound) continue;
-    if (best == scores.size() || scores[k].hop_bytes < scores[best].hop_bytes) best = k;
-  }
-  if (best == scores.size()) throw std::logic_error("auto: no candidate within the hop-bytes ceiling");
-  return best;
-}
-
 std::span<const StrategyOption> auto_options() {
   return kAutoOptions;
 }
@@ -240,6 +224,7 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (judge == Objective::Time && !problem.comm.phases().empty() && problem.comm.num_ranks() <= kGreedyRanks) {
     names.emplace_back("greedy");
   }
+  if (judge == Objective::Time && problem.comm.num_ranks() <= kRbRanks) names.emplace_back("rb");
   for (auto& mapping : construct_all(names, problem, construct)) {
     candidates.push_back({names[candidates.size() - 1], std::move(mapping), {}});
   }
@@ -255,17 +240,52 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   }
   for (auto& c : candidates) c.score = meter(c.mapping);
   std::vector<ObjectiveScore> scores;
-  std::optional<std::int64_t> most_hop_bytes;
   std::string costs;
   for (const auto& c : candidates) {
     scores.push_back(c.score);
-    if (time_unasked && c.name == "inorder") most_hop_bytes = c.score.hop_bytes;
     costs += (costs.empty() ? "" : ", ") + c.name + " " +
              (judge == Objective::HopBytes ? std::to_string(c.score.hop_bytes)
                                            : fmt::format("{:g}{} ({} hop-bytes)", c.score.value,
                                                          judge == Objective::Time ? " s" : "", c.score.hop_bytes));
   }
-  const std::size_t best = choose_candidate(scores, most_hop_bytes, judge == Objective::Time ? kSameTime : 0.0);
+  // The references: in-order, and Scotch's candidate where it ran.
+  std::vector<std::size_t> references{0};
+  if (scotch_runs) references.push_back(1);
+  // An objective asked for: its least value, fewer hop-bytes breaking ties.
+  const auto choose = [&] {
+    return time_unasked ? choose_no_regret(scores, references, kSameTime) : choose_candidate(scores, std::nullopt);
+  };
+  std::size_t best = choose();
+  if (judge == Objective::Time) {
+    // A candidate at or below both references made faster without more
+    // hop-bytes, towards the fastest candidate at or below in-order: from
+    // the fastest such candidate, else (in-order and Scotch trade time for
+    // hop-bytes) from the one with the fewest hop-bytes, at most both
+    // references'. (With --objective time too: asking for time is then
+    // never slower than asking nothing.)
+    const auto below_both = at_or_below(scores, references);
+    const auto below_in_order = at_or_below(scores, std::span<const std::size_t>(references).first(1));
+    const auto fastest_of = [&](std::span<const std::size_t> among) {
+      return *std::ranges::min_element(among, {}, [&](std::size_t k) { return scores[k].value; });
+    };
+    const std::size_t from =
+        below_both.empty() ? static_cast<std::size_t>(std::ranges::min_element(scores, {}, &ObjectiveScore::hop_bytes) -
+                                                      scores.begin())
+                           : fastest_of(below_both);
+    const double target = scores[fastest_of(below_in_order)].value;
+    if (scores[from].value > target) {
+      Mapping mapping = candidates[from].mapping;
+      const auto score = as_fast_within_hop_bytes(problem, meter, mapping, scores[from], target);
+      context.note(2, fmt::format("auto: {} made faster within its hop-bytes: {:g} s -> {:g} s (goal {:g} s)",
+                                  candidates[from].name, scores[from].value, score.value, target));
+      if (score.value < scores[from].value) {
+        candidates.push_back({candidates[from].name + " (faster)", std::move(mapping), score});
+        scores.push_back(score);
+        costs += fmt::format(", {} {:g} s ({} hop-bytes)", candidates.back().name, score.value, score.hop_bytes);
+        best = choose();
+      }
+    }
+  }
   context.note(2, fmt::format("auto: {} kept (by {}{}: {})", candidates[best].name, objective_name(judge),
                               time_unasked ? ", no objective given and the machine has routes" : "", costs));
   return std::move(candidates[best].mapping);

@@ -7,10 +7,14 @@
 // not find that on large machines: 65,536 ranks of a 7-point stencil on
 // torus3D 64 64 16 average 1.00 hop in order and 2.93 with scotch. The
 // default never does harm. "Best" is the run's objective; with none given,
-// the predicted time where the machine has routes (among the candidates at
-// most in-order's hop-bytes; predictions within 1 % count as equal and go
-// to the fewer hop-bytes; a traffic with phases is timed phase by phase and
-// has greedy among the candidates up to 16,384 ranks), else hop-bytes.
+// the predicted time where the machine has routes, else hop-bytes. By time
+// (predictions within 1 % count as equal and go to the fewer hop-bytes; a
+// traffic with phases is timed phase by phase and has greedy among the
+// candidates up to 16,384 ranks; rb is one too), with no objective given,
+// never above in-order in either, and at or below Scotch's candidate in
+// both where that costs no time the model can tell (choose_no_regret); a
+// candidate at or below both is first made faster without more hop-bytes
+// while a faster one shows there is time to gain (as_fast_within_hop_bytes).
 // In-order is the first candidate: it keeps its place unless another is better.
 // Where ranks of unequal weight are balanced by load (--imbalance), the
 // candidates are libscotch's weighted mapping and three rb cuts by weight
@@ -20,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "tmap/mapper.hpp"
 #include "tmap/objective.hpp"
@@ -31,6 +36,12 @@ class AutoMapper final : public Mapper {
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
 };
 
+/// Predicted times within this fraction of the least are the same: the
+/// model does not order mappings closer than that as SimGrid does (Fig. 3:
+/// 0.2 % the other way where SimGrid has them 1-2 % apart); among them the
+/// fewer hop-bytes win.
+inline constexpr double kSameTime = 0.01;
+
 /// The candidate auto keeps among `scores` (in its order of preference):
 /// among those whose value is within `same_within` (relative; at least
 /// 1e-9, a rounding) of the least, the fewest hop-bytes, ties to the
@@ -38,6 +49,44 @@ class AutoMapper final : public Mapper {
 /// hop-bytes (at least one must be).
 [[nodiscard]] std::size_t choose_candidate(std::span<const ObjectiveScore> scores,
                                            std::optional<std::int64_t> most_hop_bytes, double same_within = 0.0);
+
+/// The candidates (indices into `scores`) at or below every one of
+/// `references` both in value and in hop-bytes, in order.
+[[nodiscard]] std::vector<std::size_t> at_or_below(std::span<const ObjectiveScore> scores,
+                                                   std::span<const std::size_t> references);
+
+/// The candidate auto keeps when judging by time with no objective asked:
+/// never one above the first of `references` (in-order) in time or in
+/// hop-bytes; among those, where one at or below every reference (Scotch's
+/// too: what the user would otherwise run) in both is as fast as the
+/// fastest (within `same_within`, the model's resolution), only those; as
+/// choose_candidate(.., same_within) chooses. Where the fastest is faster
+/// than that, time wins: the default is judged by what users feel.
+[[nodiscard]] std::size_t choose_no_regret(std::span<const ObjectiveScore> scores,
+                                           std::span<const std::size_t> references, double same_within);
+
+/// How far as_fast_within_hop_bytes searches: its scores at most, and the
+/// messages they visit at most (a score visits every message of every
+/// phase, 0.1-0.2 us each on a route of a few links here: 6e5 visits cost
+/// about 0.1 s); not at all when that allows fewer than `least_evaluations`
+/// (from about 10,000 messages: 4,096 ranks of LU, where 15 scores found
+/// nothing).
+struct AsFastLimits {
+  std::int64_t most_evaluations = 1000;
+  std::int64_t most_message_visits = 600000;
+  std::int64_t least_evaluations = 64;
+};
+
+/// From `mapping` (one rank a PE, scored `score` by `meter`, a time), the
+/// ranks of two whole nodes (PE by PE) or of two PEs of one node exchanged
+/// where that lowers the predicted time, or keeps it and spreads the job's
+/// load more evenly over the resources (plateaus: one of two busiest links
+/// unloaded), without raising hop-bytes above `score`'s; first
+/// improvement, until the time is at most `target`, a pass finds nothing or
+/// the limits. Returns the score reached; `mapping` changed to match.
+[[nodiscard]] ObjectiveScore as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMeter& meter,
+                                                      Mapping& mapping, ObjectiveScore score, double target,
+                                                      const AsFastLimits& limits = {});
 
 /// auto where ranks of unequal weight are balanced by load (balances_load):
 /// Scotch's weighted mapping, then moves within the load limits.
