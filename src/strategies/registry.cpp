@@ -93,7 +93,7 @@ const std::vector<StrategyInfo>& rows() {
        make<strategies::BestMapper>, kRefinesItself},
       {"auto",
        "the lowest of scotch+, treematch and tiles (tree machines), geometric (stencils on grids), greedy (phases, "
-       "by time), rb (by time) and in-order (the default: never worse than in-order)",
+       "by time), rb (phases, by time) and in-order (the default: never worse than in-order)",
        make<strategies::AutoMapper>, kBalancesLoad, 0, strategies::auto_options()},
   };
   return table;

@@ -24,13 +24,12 @@ class LoadSpread {
   double operator()(std::span<const PE> mapping) const {
     busy_.assign(static_cast<std::size_t>(model_.num_resources()), 0.0);
     const auto add = [&](const CommMatrix& traffic, double rounds) {
-      detail::for_each_message(traffic, mapping, model_,
-                               [&](std::span<const LinkId> route, double, double, Volume volume) {
-                                 for (const auto r : route) {
-                                   busy_[static_cast<std::size_t>(r)] +=
-                                       rounds * static_cast<double>(volume) / model_.bandwidth(r);
-                                 }
-                               });
+      detail::for_each_message(
+          traffic, mapping, model_, [&](std::span<const LinkId> route, double, double, Volume volume) {
+            for (const auto r : route) {
+              busy_[static_cast<std::size_t>(r)] += rounds * static_cast<double>(volume) / model_.bandwidth(r);
+            }
+          });
     };
     if (comm_.phases().empty()) {
       add(comm_, 1.0);
@@ -148,4 +147,3 @@ ObjectiveScore as_fast_within_hop_bytes(const Problem& problem, const ObjectiveM
 }
 
 }  // namespace tmap::strategies
-

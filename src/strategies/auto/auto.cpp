@@ -45,15 +45,17 @@ constexpr Rank kScotchOnTreesRanks = 16384;
 /// 0.39 s at 65,536 on Tianhe-3's tree).
 constexpr Rank kGreedyRanks = 16384;
 
-/// Up to this many ranks, when judging by time, rb (recursive bisection
-/// of the traffic and the machine together) is a candidate too: where
-/// in-order and Scotch trade time for hop-bytes its cuts are often at or
-/// below both (GPU machines: NPB MG at 256 ranks on DGX-like nodes; on
-/// 4-GPU nodes of a torus at 0.60 of in-order's time: LU at 64-256 GPUs
-/// 0.77-0.86 of the time auto had without it;
+/// Up to this many ranks of a traffic in phases, when judging by time, rb
+/// (recursive bisection of the traffic and the machine together) is a
+/// candidate too: where in-order and Scotch trade time for hop-bytes its
+/// cuts are often at or below both (GPU machines: NPB MG at 256 ranks on
+/// DGX-like nodes; on 4-GPU nodes of a torus at 0.60 of in-order's time: LU
+/// at 64-256 GPUs 0.77-0.86 of the time auto had without it;
 /// benchmarks/results/gpu_machines.md). It costs 0.03-0.05 s at 4,096
 /// ranks of Fig. 3's applications on Tianhe-3, 0.33 s at 16,384 of BT on a
-/// torus (libscotch 0.77 s): above 4,096 ranks it is left out.
+/// torus (libscotch 0.77 s): above 4,096 ranks it is left out; on a plain
+/// matrix too (stencils and random traffic at 1,024-4,096 ranks on the
+/// speed table's machines: never kept, 0.03-0.17 s).
 constexpr Rank kRbRanks = 4096;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
@@ -224,7 +226,9 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (judge == Objective::Time && !problem.comm.phases().empty() && problem.comm.num_ranks() <= kGreedyRanks) {
     names.emplace_back("greedy");
   }
-  if (judge == Objective::Time && problem.comm.num_ranks() <= kRbRanks) names.emplace_back("rb");
+  if (judge == Objective::Time && !problem.comm.phases().empty() && problem.comm.num_ranks() <= kRbRanks) {
+    names.emplace_back("rb");
+  }
   for (auto& mapping : construct_all(names, problem, construct)) {
     candidates.push_back({names[candidates.size() - 1], std::move(mapping), {}});
   }
