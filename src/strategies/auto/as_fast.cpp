@@ -49,10 +49,10 @@ class LoadSpread {
 
 }  // namespace
 
-ObjectiveScore as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMeter& meter, Mapping& mapping,
-                                        ObjectiveScore score, double target, const AsFastLimits& limits) {
+AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMeter& meter, Mapping& mapping,
+                                      ObjectiveScore score, double target, const AsFastLimits& limits) {
   const auto* model = meter.bottleneck();
-  if (problem.constraints.capacity() != 1 || model == nullptr) return score;
+  if (problem.constraints.capacity() != 1 || model == nullptr) return {.score = score, .skipped = true};
   const LoadSpread spread_of(problem.comm, *model);
   // Each node's allowed PEs, in PE order, and who sits on each.
   std::map<std::int64_t, std::vector<PE>> by_node;
@@ -76,7 +76,7 @@ ObjectiveScore as_fast_within_hop_bytes(const Problem& problem, const ObjectiveM
       std::min(limits.most_evaluations, limits.most_message_visits / std::max<std::int64_t>(messages, 1));
   // Too few scores to be worth starting (15 found nothing at 4,096 ranks
   // of LU on Tianhe-3).
-  if (most_evaluations < limits.least_evaluations) return score;
+  if (most_evaluations < limits.least_evaluations) return {.score = score, .skipped = true};
   const std::int64_t ceiling = score.hop_bytes;
   double spread = spread_of(mapping);
   std::int64_t evaluations = 0;
@@ -143,7 +143,7 @@ ObjectiveScore as_fast_within_hop_bytes(const Problem& problem, const ObjectiveM
       }
     }
   }
-  return score;
+  return {.score = score, .scores = evaluations};
 }
 
 }  // namespace tmap::strategies

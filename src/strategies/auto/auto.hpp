@@ -77,16 +77,25 @@ struct AsFastLimits {
   std::int64_t least_evaluations = 64;
 };
 
+/// What as_fast_within_hop_bytes reached: its score, the scores it took,
+/// and whether it did not start (several ranks a PE, or too many messages
+/// for its limits).
+struct AsFastResult {
+  ObjectiveScore score;
+  std::int64_t scores = 0;
+  bool skipped = false;
+};
+
 /// From `mapping` (one rank a PE, scored `score` by `meter`, a time), the
 /// ranks of two whole nodes (PE by PE) or of two PEs of one node exchanged
 /// where that lowers the predicted time, or keeps it and spreads the job's
 /// load more evenly over the resources (plateaus: one of two busiest links
 /// unloaded), without raising hop-bytes above `score`'s; first
 /// improvement, until the time is at most `target`, a pass finds nothing or
-/// the limits. Returns the score reached; `mapping` changed to match.
-[[nodiscard]] ObjectiveScore as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMeter& meter,
-                                                      Mapping& mapping, ObjectiveScore score, double target,
-                                                      const AsFastLimits& limits = {});
+/// the limits. `mapping` is changed to match the score reached.
+[[nodiscard]] AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMeter& meter,
+                                                    Mapping& mapping, ObjectiveScore score, double target,
+                                                    const AsFastLimits& limits = {});
 
 /// auto where ranks of unequal weight are balanced by load (balances_load):
 /// Scotch's weighted mapping, then moves within the load limits.
