@@ -50,14 +50,14 @@ constexpr Rank kGreedyRanks = 16384;
 /// (recursive bisection of the traffic and the machine together) is a
 /// candidate too: where in-order and Scotch trade time for hop-bytes its
 /// cuts are often at or below both (GPU machines: NPB MG at 256 ranks on
-/// DGX-like nodes; on 4-GPU nodes of a torus at 0.60 of in-order's time: LU
+/// DGX-like nodes; on 4-GPU nodes of a torus at 0.60 of in-order's time; LU
 /// at 64-256 GPUs 0.77-0.86 of the time auto had without it;
-/// benchmarks/results/gpu_machines.md). It costs 0.03-0.05 s at 4,096
-/// ranks of Fig. 3's applications on Tianhe-3, 0.33 s at 16,384 of BT on a
-/// torus (libscotch 0.77 s): above 4,096 ranks it is left out; on a plain
-/// matrix too (stencils and random traffic at 1,024-4,096 ranks on the
-/// speed table's machines: never kept, 0.03-0.17 s).
-constexpr Rank kRbRanks = 4096;
+/// benchmarks/results/gpu_machines.md). Not above: on Fig. 3's six
+/// applications at 256-4,096 ranks on Tianhe-3 it was never kept, and it
+/// costs 0.03-0.05 s at 4,096 ranks there (0.33 s at 16,384 of BT on a
+/// torus); nor on a plain matrix (stencils and random traffic at
+/// 1,024-4,096 ranks on the speed table's machines: never kept, 0.03-0.17 s).
+constexpr Rank kRbRanks = 1024;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
 /// pair at the topology's least distance between distinct PEs: no mapping
