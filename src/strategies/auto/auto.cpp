@@ -228,20 +228,31 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   // (O(ranks)); kept at once when optimal (and, by time, not slower than
   // in-order), else one more candidate.
   std::string why;
-  const auto sym = problem.comm.symmetrized();
-  auto geometric = lay_out_grid(problem, sym, construct, why);
-  if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
-  if (geometric && may_prove && provably_optimal(problem, *geometric)) {
-    if (judge == Objective::HopBytes || !(meter(*in_order) < meter(*geometric))) {
-      context.note(2, "auto: geometric kept (every communicating pair at the least distance: optimal)");
-      return std::move(*geometric);
-    }
-    context.note(2, "auto: inorder kept (geometric is optimal in hop-bytes but slower)");
-    return std::move(*in_order);
-  }
   std::vector<std::int64_t> path;
   const auto allowed = problem.constraints.allowed_pes();
   const bool tree = !allowed.empty() && tree_path(problem.topology, allowed.front(), path);
+  std::optional<Mapping> geometric;
+  std::optional<Mapping> tiles;
+  {
+    // The traffic symmetrized only here, then released: the constructions
+    // below build their own (at a million ranks each copy is 100 MB).
+    const auto sym = problem.comm.symmetrized();
+    geometric = lay_out_grid(problem, sym, construct, why);
+    if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
+    if (geometric && may_prove && provably_optimal(problem, *geometric)) {
+      if (judge == Objective::HopBytes || !(meter(*in_order) < meter(*geometric))) {
+        context.note(2, "auto: geometric kept (every communicating pair at the least distance: optimal)");
+        return std::move(*geometric);
+      }
+      context.note(2, "auto: inorder kept (geometric is optimal in hop-bytes but slower)");
+      return std::move(*in_order);
+    }
+    // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
+    if (!geometric && tree) {
+      tiles = lay_out_tiles(problem, sym, construct, why);
+      context.note(2, tiles ? "auto: tiles: " + why : "auto: no tiles: " + why);
+    }
+  }
   // In-order first: what the job has already wins a tie.
   std::vector<Candidate> candidates;
   candidates.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
@@ -258,15 +269,7 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
     candidates.push_back({names[candidates.size() - 1], std::move(mapping), {}});
   }
   if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
-  // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
-  if (!geometric && tree) {
-    if (auto tiles = lay_out_tiles(problem, sym, construct, why)) {
-      context.note(2, "auto: tiles: " + why);
-      candidates.push_back({"tiles", std::move(*tiles), {}});
-    } else {
-      context.note(2, "auto: no tiles: " + why);
-    }
-  }
+  if (tiles) candidates.push_back({"tiles", std::move(*tiles), {}});
   for (auto& c : candidates) c.score = meter(c.mapping);
   std::vector<ObjectiveScore> scores;
   std::string costs;
