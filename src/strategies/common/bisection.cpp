@@ -5,6 +5,7 @@
 #include <random>
 
 #include "strategies/common/bisection_graph.hpp"
+#include "tmap/error.hpp"
 
 namespace tmap::strategies {
 
@@ -32,6 +33,9 @@ constexpr std::size_t kFruitlessMoves = 1000;
 /// The traffic among `ranks`, renumbered 0..m-1 in their order, each
 /// vertex of weight 1 (or, `weighted`, the rank's weight).
 detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& ranks, bool weighted = false) {
+  if (ranks.size() > static_cast<std::size_t>(std::numeric_limits<detail::LocalVertex>::max())) {
+    throw ParameterError("bisection: more than 2^31 - 1 ranks in one set");
+  }
   // Each rank's index in the set, from a per-thread table over all ranks
   // (-1 outside the set, restored on every way out): a lookup per edge
   // instead of a binary search (a fifth of treematch's time). The table
@@ -63,7 +67,7 @@ detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& 
     for (std::size_t e = 0; e < targets.size(); ++e) {
       const auto at = index_of[static_cast<std::size_t>(targets[e])];
       if (at < 0) continue;
-      g.adj.push_back(at);
+      g.adj.push_back(static_cast<detail::LocalVertex>(at));
       g.w.push_back(volumes[e]);
       sum += volumes[e];
     }

@@ -13,9 +13,14 @@
 
 namespace tmap::strategies::detail {
 
+/// A vertex of a BisectionGraph in its edge lists: 32 bits (a set of at
+/// most 2^31 - 1 ranks), a quarter less memory for the edges of a
+/// million-rank job's top levels and their coarse graphs.
+using LocalVertex = std::int32_t;
+
 struct BisectionGraph {
   std::vector<std::int64_t> begin{0};
-  std::vector<std::int64_t> adj;
+  std::vector<LocalVertex> adj;
   std::vector<Volume> w;
   std::vector<std::int64_t> weight;  ///< vertex weights
   std::vector<Volume> total;         ///< each vertex's traffic inside the set

@@ -122,7 +122,7 @@ BisectionGraph coarsen(const BisectionGraph& g, std::int64_t cap, std::vector<st
         if (cu == cv) continue;
         if (slot[cu] < row) {
           slot[cu] = static_cast<std::int64_t>(c.adj.size());
-          c.adj.push_back(cu);
+          c.adj.push_back(static_cast<LocalVertex>(cu));
           c.w.push_back(g.w[e]);
         } else {
           c.w[slot[cu]] += g.w[e];
