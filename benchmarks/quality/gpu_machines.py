@@ -48,17 +48,48 @@ def ranks_of(pattern, gpus):
     return gpus
 
 
-def run_case(binary, folder, machine, pattern, gpus):
-    node, pe, _, networks = MACHINES[machine]
-    ranks = ranks_of(pattern, gpus)
+def traffic_of(binary, folder, pattern, ranks):
+    """The pattern's traffic in phases for `ranks` ranks (tm-gen), made once per folder."""
     traffic = os.path.join(folder, f"{pattern}{ranks}.phases")
     if not os.path.exists(traffic):
         subprocess.run([os.path.join(binary, "tm-gen"), pattern, "--ranks", str(ranks), "--output", traffic],
                        check=True, capture_output=True)
-    cmd = [os.path.join(binary, "tm-map"), "-t", networks[gpus], "--node", os.path.join(EXAMPLES, node), "-c",
-           traffic, "--compare", ",".join(STRATEGIES), "--format", "json", "-q"]
-    if pe:
-        cmd += ["--pe", pe]
+    return traffic
+
+
+def machine_args(machine, gpus):
+    """The tools' options naming `machine` at `gpus` GPUs."""
+    node, pe, _, networks = MACHINES[machine]
+    return ["-t", networks[gpus], "--node", os.path.join(EXAMPLES, node)] + (["--pe", pe] if pe else [])
+
+
+def run_all(description, stem, run_case, progress, write_report, patterns, sizes):
+    """The scripts' main: every machine x size x pattern, run_case(bin, folder, machine, pattern, gpus) each
+    (progress(row) printed), rows to STEM.json, write_report(rows, STEM.md, note)."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--out", default="benchmarks/results")
+    report_options(ap)
+    args = ap.parse_args()
+    if rewrote_report(args, stem, write_report):
+        return
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for machine in MACHINES:
+            for gpus in sizes:
+                for pattern in patterns:
+                    rows.append(run_case(args.bin, folder, machine, pattern, gpus))
+                    print(f"{machine} {pattern} {gpus}: {progress(rows[-1])}", flush=True)
+    with open(os.path.join(args.out, f"{stem}.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    write_report(rows, os.path.join(args.out, f"{stem}.md"), args.note)
+
+
+def run_case(binary, folder, machine, pattern, gpus):
+    ranks = ranks_of(pattern, gpus)
+    traffic = traffic_of(binary, folder, pattern, ranks)
+    cmd = [os.path.join(binary, "tm-map"), *machine_args(machine, gpus), "-c", traffic, "--compare",
+           ",".join(STRATEGIES), "--format", "json", "-q"]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     rows = {r["strategy"]: r for r in json.loads(out)["results"]}
     return {"machine": machine, "pattern": pattern, "gpus": gpus, "ranks": ranks,
@@ -104,26 +135,11 @@ def write_report(rows, path, note):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin", default="build/bin")
-    ap.add_argument("--out", default="benchmarks/results")
-    report_options(ap)
-    args = ap.parse_args()
-    if rewrote_report(args, "gpu_machines", write_report):
-        return
-    rows = []
-    with tempfile.TemporaryDirectory() as folder:
-        for machine in MACHINES:
-            for gpus in SIZES:
-                for pattern in PATTERNS:
-                    rows.append(run_case(args.bin, folder, machine, pattern, gpus))
-                    r = rows[-1]
-                    print(f"{machine} {pattern} {gpus}: hop-bytes {r['auto_hop_bytes']} (in-order "
-                          f"{r['inorder_hop_bytes']}, scotch {r['scotch_hop_bytes']}), time {r['auto_time']:.4g} "
-                          f"(in-order {r['inorder_time']:.4g}, scotch {r['scotch_time']:.4g})", flush=True)
-    with open(os.path.join(args.out, "gpu_machines.json"), "w") as f:
-        json.dump(rows, f, indent=1)
-    write_report(rows, os.path.join(args.out, "gpu_machines.md"), args.note)
+    run_all(__doc__, "gpu_machines", run_case,
+            lambda r: (f"hop-bytes {r['auto_hop_bytes']} (in-order {r['inorder_hop_bytes']}, scotch "
+                       f"{r['scotch_hop_bytes']}), time {r['auto_time']:.4g} (in-order {r['inorder_time']:.4g}, "
+                       f"scotch {r['scotch_time']:.4g})"),
+            write_report, PATTERNS, SIZES)
 
 
 if __name__ == "__main__":

@@ -18,18 +18,14 @@ prediction orders the other way, with both ratios.
 
   benchmarks/quality/gpu_replay.py [--bin build/bin] [--out benchmarks/results]
 """
-import argparse
 import json
-import math
 import os
 import statistics
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu_machines import EXAMPLES, MACHINES, ranks_of  # noqa: E402  (the same machines)
-from quality_mode import report_options, rewrote_report  # noqa: E402
+from gpu_machines import machine_args, ranks_of, run_all, traffic_of  # noqa: E402  (the same machines)
 
 PATTERNS = ["bt", "sp", "cg", "mg"]
 SIZES = [64, 128, 256]
@@ -38,17 +34,13 @@ APART = 0.005  # replayed times closer than this are not ordered
 
 
 def run_case(binary, folder, machine, pattern, gpus):
-    node, pe, _, networks = MACHINES[machine]
     ranks = ranks_of(pattern, gpus)
-    traffic = os.path.join(folder, f"{pattern}{ranks}.phases")
-    if not os.path.exists(traffic):
-        subprocess.run([os.path.join(binary, "tm-gen"), pattern, "--ranks", str(ranks), "--output", traffic],
-                       check=True, capture_output=True)
-    machine_args = ["-t", networks[gpus], "--node", os.path.join(EXAMPLES, node)] + (["--pe", pe] if pe else [])
-    predicted = subprocess.run([os.path.join(binary, "tm-map"), *machine_args, "-c", traffic, "--compare",
+    traffic = traffic_of(binary, folder, pattern, ranks)
+    args = machine_args(machine, gpus)
+    predicted = subprocess.run([os.path.join(binary, "tm-map"), *args, "-c", traffic, "--compare",
                                 ",".join(STRATEGIES), "--format", "json", "-q"],
                                check=True, capture_output=True, text=True).stdout
-    replayed = subprocess.run([os.path.join(binary, "tm-sim"), *machine_args, "-c", traffic, "-s",
+    replayed = subprocess.run([os.path.join(binary, "tm-sim"), *args, "-c", traffic, "-s",
                                ",".join(STRATEGIES), "--app", "replay", "--format", "json"],
                               check=True, capture_output=True, text=True).stdout
     pred = {r["strategy"]: r["predicted_time_s"] for r in json.loads(predicted)["results"]}
@@ -94,25 +86,9 @@ def write_report(rows, path, note):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin", default="build/bin")
-    ap.add_argument("--out", default="benchmarks/results")
-    report_options(ap)
-    args = ap.parse_args()
-    if rewrote_report(args, "gpu_replay", write_report):
-        return
-    rows = []
-    with tempfile.TemporaryDirectory() as folder:
-        for machine in MACHINES:
-            for gpus in SIZES:
-                for pattern in PATTERNS:
-                    rows.append(run_case(args.bin, folder, machine, pattern, gpus))
-                    r = rows[-1]
-                    print(f"{machine} {pattern} {gpus}: " + " ".join(
-                        f"{s} {r[f'{s}_predicted'] / r[f'{s}_replayed']:.3f}" for s in STRATEGIES), flush=True)
-    with open(os.path.join(args.out, "gpu_replay.json"), "w") as f:
-        json.dump(rows, f, indent=1)
-    write_report(rows, os.path.join(args.out, "gpu_replay.md"), args.note)
+    run_all(__doc__, "gpu_replay", run_case,
+            lambda r: " ".join(f"{s} {r[f'{s}_predicted'] / r[f'{s}_replayed']:.3f}" for s in STRATEGIES),
+            write_report, PATTERNS, SIZES)
 
 
 if __name__ == "__main__":
