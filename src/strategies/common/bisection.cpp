@@ -5,6 +5,7 @@
 #include <random>
 
 #include "strategies/common/bisection_graph.hpp"
+#include "strategies/common/gain_heap.hpp"
 #include "tmap/error.hpp"
 
 namespace tmap::strategies {
@@ -83,45 +84,48 @@ using Subgraph = detail::BisectionGraph;
 /// exact; each pass keeps its best prefix. Returns the final cut.
 Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes) {
   const auto m = g.size();
+  // Each side's unlocked vertices by gain (ties to the lowest vertex).
+  detail::GainHeap heaps[2] = {detail::GainHeap(m), detail::GainHeap(m)};
+  std::vector<std::pair<std::int32_t, Volume>> entries[2];
+  std::vector<Volume> gain(static_cast<std::size_t>(m));
+  std::vector<std::int64_t> moved;
   for (int pass = 0; pass < passes; ++pass) {
-    std::vector<Volume> gain(static_cast<std::size_t>(m), 0);
+    entries[0].clear();
+    entries[1].clear();
     for (std::int64_t v = 0; v < m; ++v) {
-      for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) gain[v] += side[g.adj[e]] != side[v] ? g.w[e] : -g.w[e];
+      Volume sum = 0;
+      for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) sum += side[g.adj[e]] != side[v] ? g.w[e] : -g.w[e];
+      gain[v] = sum;
+      entries[side[v] != 0 ? 1 : 0].emplace_back(static_cast<std::int32_t>(v), sum);
     }
-    std::vector<char> locked(static_cast<std::size_t>(m), 0);
-    detail::LazyHeap heaps[2];
-    // Heapified at once (the pop order is the entries' order, however built).
-    std::vector<std::pair<Volume, std::int64_t>> entries[2];
-    for (std::int64_t v = 0; v < m; ++v) entries[side[v] != 0 ? 1 : 0].emplace_back(gain[v], -v);
-    heaps[0].assign(std::move(entries[0]));
-    heaps[1].assign(std::move(entries[1]));
+    heaps[0].assign(entries[0]);
+    heaps[1].assign(entries[1]);
+    // A moved vertex leaves its heap for good (locked for the pass).
     auto move = [&](std::int64_t v) {
       side[v] = static_cast<char>(1 - side[v]);
       gain[v] = -gain[v];
       for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
         const auto u = g.adj[e];
         gain[u] += side[u] == side[v] ? -2 * g.w[e] : 2 * g.w[e];
-        if (locked[u] == 0) heaps[side[u] != 0 ? 1 : 0].push(gain[u], u);
+        auto& heap = heaps[side[u] != 0 ? 1 : 0];
+        if (heap.contains(u)) heap.set(u, gain[u]);
       }
     };
-    std::vector<std::int64_t> moved;
+    moved.clear();
     Volume running = 0;
     Volume best = 0;
     std::size_t best_moves = 0;
     for (;;) {
-      std::int64_t pair[2];
       bool ok = true;
       for (int s = 0; s < 2 && ok; ++s) {
-        pair[s] =
-            heaps[s].pop([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
-        if (pair[s] < 0) {
+        if (heaps[s].empty()) {
           ok = false;
           break;
         }
-        running += gain[pair[s]];
-        locked[pair[s]] = 1;
-        move(pair[s]);
-        moved.push_back(pair[s]);
+        const auto v = heaps[s].pop();
+        running += gain[v];
+        move(v);
+        moved.push_back(v);
       }
       if (!ok) break;
       if (running > best) {
@@ -205,9 +209,18 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
   // which keeps a million ranks tractable; smaller sets get the full effort.
   const bool large = m > 50'000;
   std::vector<std::int64_t> seeds{end1};
-  if (!large) seeds.insert(seeds.end(), {end2, heaviest});
+  if (!large) {
+    for (const auto seed : {end2, heaviest}) {
+      if (std::ranges::find(seeds, seed) == seeds.end()) seeds.push_back(seed);
+    }
+  }
+  std::vector<std::vector<char>> grown;
   for (const auto seed : seeds) {
     auto side = detail::grow(g, seed, first_size);
+    // Two seeds often grow the same part (a stencil's heaviest talker is
+    // one end of its diameter): refining it again finds the same cut.
+    if (std::ranges::find(grown, side) != grown.end()) continue;
+    grown.push_back(side);
     const auto cut = refine(g, side, detail::cut_of(g, side), fm_passes >= 0 ? fm_passes : (large ? 4 : 12));
     if (cut < best_cut) {
       best_cut = cut;

@@ -4,8 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -26,40 +24,6 @@ struct BisectionGraph {
   std::vector<Volume> total;         ///< each vertex's traffic inside the set
 
   [[nodiscard]] std::int64_t size() const { return static_cast<std::int64_t>(weight.size()); }
-};
-
-/// Max-heap of (key, vertex) with lazy deletion: an entry is valid while
-/// `valid(vertex, key)` accepts it (stale keys are left in and skipped).
-/// Ties go to the lowest vertex.
-class LazyHeap {
- public:
-  void push(Volume key, std::int64_t v) { heap_.emplace(key, -v); }
-  /// The best valid entry's vertex (invalid ones are dropped), -1 if none.
-  template <typename Valid>
-  std::int64_t top(Valid&& valid) {
-    while (!heap_.empty()) {
-      const auto [key, neg] = heap_.top();
-      if (valid(-neg, key)) return -neg;
-      heap_.pop();
-    }
-    return -1;
-  }
-  /// Removes and returns the best valid entry's vertex, -1 if none.
-  template <typename Valid>
-  std::int64_t pop(Valid&& valid) {
-    const auto v = top(std::forward<Valid>(valid));
-    if (v >= 0) heap_.pop();
-    return v;
-  }
-  void pop() { heap_.pop(); }
-  /// Replaces the contents by (key, -vertex) entries, heapified at once.
-  void assign(std::vector<std::pair<Volume, std::int64_t>> entries) {
-    heap_ = std::priority_queue<std::pair<Volume, std::int64_t>>(std::less<std::pair<Volume, std::int64_t>>(),
-                                                                 std::move(entries));
-  }
-
- private:
-  std::priority_queue<std::pair<Volume, std::int64_t>> heap_;
 };
 
 /// A vertex far from `start` (breadth-first, ties to the lowest id).

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "strategies/common/bisection_graph.hpp"
+#include "strategies/common/gain_heap.hpp"
 
 namespace tmap::strategies::detail {
 
@@ -166,26 +167,27 @@ void rebalance(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
     const char heavy = w0 > target ? 0 : 1;
     // The heavier side's boundary first (a vertex joins when a neighbour
     // moves); its interior only when the boundary has none light enough.
-    LazyHeap heap;
-    std::vector<std::pair<Volume, std::int64_t>> entries;
+    GainHeap heap(g.size());
+    std::vector<std::pair<std::int32_t, Volume>> entries;
     for (std::int64_t v = 0; v < g.size(); ++v) {
-      if (side[v] == heavy && gain[v] > -g.total[v]) entries.emplace_back(gain[v], -v);
+      if (side[v] == heavy && gain[v] > -g.total[v]) entries.emplace_back(static_cast<std::int32_t>(v), gain[v]);
     }
     if (entries.empty()) {
       for (std::int64_t v = 0; v < g.size(); ++v) {
-        if (side[v] == heavy) entries.emplace_back(gain[v], -v);
+        if (side[v] == heavy) entries.emplace_back(static_cast<std::int32_t>(v), gain[v]);
       }
     }
-    heap.assign(std::move(entries));
+    heap.assign(entries);
     bool moved = false;
     while (std::abs(w0 - target) > window && (w0 > target ? 0 : 1) == heavy) {
       const auto excess = std::abs(w0 - target);
-      const auto v = heap.top(
-          [&](std::int64_t u, Volume k) { return side[u] == heavy && k == gain[u] && g.weight[u] < 2 * excess; });
-      if (v < 0) break;
-      heap.pop();
+      // A vertex too heavy to bring the side nearer leaves (until a
+      // neighbour's move changes its gain).
+      while (!heap.empty() && g.weight[heap.top()] >= 2 * excess) heap.pop();
+      if (heap.empty()) break;
+      const auto v = heap.pop();
       move_vertex(g, v, side, gain, w0, [&](std::int64_t u) {
-        if (side[u] == heavy) heap.push(gain[u], u);
+        if (side[u] == heavy) heap.set(u, gain[u]);
       });
       moved = true;
     }
@@ -200,13 +202,13 @@ void rebalance(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
 Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Volume>& gain, std::int64_t& w0,
                std::int64_t target, std::int64_t window, std::vector<char>& locked, Reach reach) {
   // The boundary: a vertex with traffic across (its gain exceeds -total).
-  std::vector<std::pair<Volume, std::int64_t>> entries[2];
+  std::vector<std::pair<std::int32_t, Volume>> entries[2];
   for (std::int64_t v = 0; v < g.size(); ++v) {
-    if (gain[v] > -g.total[v]) entries[side[v] != 0 ? 1 : 0].emplace_back(gain[v], -v);
+    if (gain[v] > -g.total[v]) entries[side[v] != 0 ? 1 : 0].emplace_back(static_cast<std::int32_t>(v), gain[v]);
   }
-  LazyHeap heaps[2];
-  heaps[0].assign(std::move(entries[0]));
-  heaps[1].assign(std::move(entries[1]));
+  GainHeap heaps[2] = {GainHeap(g.size()), GainHeap(g.size())};
+  heaps[0].assign(entries[0]);
+  heaps[1].assign(entries[1]);
   const auto allowed = std::max(window, std::abs(w0 - target));
   const auto fruitless =
       reach == Reach::Whole ? static_cast<std::size_t>(g.size())
@@ -222,9 +224,8 @@ Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
     std::int64_t pick = -1;
     std::int64_t pick_imbalance = 0;
     for (int s = 0; s < 2; ++s) {
-      const auto v =
-          heaps[s].top([&](std::int64_t u, Volume k) { return locked[u] == 0 && side[u] == s && k == gain[u]; });
-      if (v < 0) continue;
+      if (heaps[s].empty()) continue;
+      const auto v = heaps[s].top();
       const auto after = std::abs((s == 0 ? w0 - g.weight[v] : w0 + g.weight[v]) - target);
       if (after > allowed) continue;
       if (pick < 0 || gain[v] > gain[pick] || (gain[v] == gain[pick] && after < pick_imbalance)) {
@@ -237,7 +238,7 @@ Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
     running += gain[pick];
     locked[pick] = 1;
     move_vertex(g, pick, side, gain, w0, [&](std::int64_t u) {
-      if (locked[u] == 0) heaps[side[u] != 0 ? 1 : 0].push(gain[u], u);
+      if (locked[u] == 0) heaps[side[u] != 0 ? 1 : 0].set(u, gain[u]);
     });
     moved.push_back(pick);
     const auto imbalance = std::abs(w0 - target);
@@ -296,26 +297,25 @@ std::vector<char> initial_split(const BisectionGraph& g, std::int64_t target, st
 std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t target) {
   std::vector<char> side(static_cast<std::size_t>(g.size()), 1);
   std::vector<Volume> to_part(static_cast<std::size_t>(g.size()), 0);
-  LazyHeap heap;
-  std::vector<std::pair<Volume, std::int64_t>> entries;
-  entries.reserve(static_cast<std::size_t>(g.size()) + 1);
-  for (std::int64_t v = 0; v < g.size(); ++v) entries.emplace_back(-g.total[v], -v);
-  entries.emplace_back(std::numeric_limits<Volume>::max(), -seed);
-  heap.assign(std::move(entries));
+  // Side 1 by the cut a move adds (least first: the highest key), the seed
+  // above all.
+  GainHeap heap(g.size());
+  std::vector<std::pair<std::int32_t, Volume>> entries;
+  entries.reserve(static_cast<std::size_t>(g.size()));
+  for (std::int64_t v = 0; v < g.size(); ++v) {
+    entries.emplace_back(static_cast<std::int32_t>(v), v == seed ? std::numeric_limits<Volume>::max() : -g.total[v]);
+  }
+  heap.assign(entries);
   auto key = [&](std::int64_t v) { return 2 * to_part[v] - g.total[v]; };
-  for (std::int64_t w0 = 0; w0 < target;) {
-    const auto v = heap.top([&](std::int64_t u, Volume k) {
-      return side[u] == 1 && (k == key(u) || (u == seed && k == std::numeric_limits<Volume>::max()));
-    });
-    if (v < 0) break;
-    heap.pop();
+  for (std::int64_t w0 = 0; w0 < target && !heap.empty();) {
+    const auto v = heap.pop();
     side[v] = 0;
     w0 += g.weight[v];
     for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
       const auto u = g.adj[e];
       if (side[u] == 0) continue;
       to_part[u] += g.w[e];
-      heap.push(key(u), u);
+      heap.set(u, key(u));
     }
   }
   return side;

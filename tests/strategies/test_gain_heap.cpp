@@ -1,0 +1,106 @@
+// The bisections' addressable heap: after any sequence of inserts, key
+// changes, erases and pops its top is the highest key, ties to the lowest
+// vertex (what the FM passes' order of moves relies on), checked against
+// an ordered set of (key, vertex) doing the same operations.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "strategies/common/gain_heap.hpp"
+
+using tmap::Volume;
+using tmap::strategies::detail::GainHeap;
+
+namespace {
+
+/// The reference: (key, -vertex) in an ordered set, the last the top.
+struct Reference {
+  std::set<std::pair<Volume, std::int64_t>> entries;
+  std::vector<std::optional<Volume>> key;
+
+  explicit Reference(std::int64_t n) : key(static_cast<std::size_t>(n)) {}
+  void set(std::int64_t v, Volume k) {
+    erase(v);
+    key[static_cast<std::size_t>(v)] = k;
+    entries.emplace(k, -v);
+  }
+  void erase(std::int64_t v) {
+    auto& k = key[static_cast<std::size_t>(v)];
+    if (k) entries.erase({*k, -v});
+    k.reset();
+  }
+  [[nodiscard]] std::int64_t top() const { return -entries.rbegin()->second; }
+};
+
+}  // namespace
+
+TEST(GainHeap, TopIsTheHighestKeyTiesToTheLowestVertex) {
+  GainHeap heap(6);
+  heap.assign({{4, 7}, {2, 7}, {5, 3}, {0, -1}});
+  EXPECT_EQ(heap.top(), 2);
+  heap.set(5, 7);
+  EXPECT_EQ(heap.pop(), 2);
+  EXPECT_EQ(heap.pop(), 4);
+  EXPECT_EQ(heap.pop(), 5);
+  EXPECT_FALSE(heap.contains(5));
+  heap.set(3, -1);  // inserted: ties with 0, which is lower
+  EXPECT_EQ(heap.pop(), 0);
+  EXPECT_EQ(heap.pop(), 3);
+  EXPECT_TRUE(heap.empty());
+}
+
+TEST(GainHeap, AgreesWithAnOrderedSetOverRandomOperations) {
+  constexpr std::int64_t kVertices = 200;
+  std::mt19937_64 random(7);
+  for (int round = 0; round < 20; ++round) {
+    GainHeap heap(kVertices);
+    Reference reference(kVertices);
+    std::vector<std::pair<std::int32_t, Volume>> start;
+    for (std::int32_t v = 0; v < kVertices; v += 1 + static_cast<std::int32_t>(random() % 3)) {
+      // Few distinct keys: many ties.
+      const auto key = static_cast<Volume>(random() % 9) - 4;
+      start.emplace_back(v, key);
+      reference.set(v, key);
+    }
+    heap.assign(start);
+    for (int op = 0; op < 3000; ++op) {
+      const auto v = static_cast<std::int64_t>(random() % kVertices);
+      switch (random() % 4) {
+        case 0:
+        case 1: {
+          const auto key = static_cast<Volume>(random() % 9) - 4;
+          heap.set(v, key);
+          reference.set(v, key);
+          break;
+        }
+        case 2:
+          heap.erase(v);
+          reference.erase(v);
+          break;
+        default:
+          if (!reference.entries.empty()) {
+            const auto expected = reference.top();
+            ASSERT_EQ(heap.pop(), expected) << "round " << round << " op " << op;
+            reference.erase(expected);
+          }
+      }
+      ASSERT_EQ(heap.empty(), reference.entries.empty());
+      ASSERT_EQ(heap.contains(v), reference.key[static_cast<std::size_t>(v)].has_value());
+      if (!heap.empty()) {
+        ASSERT_EQ(heap.top(), reference.top()) << "round " << round << " op " << op;
+      }
+    }
+    // Drained in order.
+    while (!reference.entries.empty()) {
+      const auto expected = reference.top();
+      ASSERT_EQ(heap.pop(), expected);
+      reference.erase(expected);
+    }
+    EXPECT_TRUE(heap.empty());
+  }
+}
