@@ -84,10 +84,10 @@ using Subgraph = detail::BisectionGraph;
 /// exact; each pass keeps its best prefix. Returns the final cut.
 Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes) {
   const auto m = g.size();
-  // Each side's unlocked vertices by gain (ties to the lowest vertex).
-  detail::GainHeap heaps[2] = {detail::GainHeap(m), detail::GainHeap(m)};
-  std::vector<std::pair<std::int32_t, Volume>> entries[2];
   std::vector<Volume> gain(static_cast<std::size_t>(m));
+  // Each side's unlocked vertices by gain (ties to the lowest vertex).
+  detail::GainHeap heaps[2] = {detail::GainHeap(gain), detail::GainHeap(gain)};
+  std::vector<std::int32_t> entries[2];
   std::vector<std::int64_t> moved;
   for (int pass = 0; pass < passes; ++pass) {
     entries[0].clear();
@@ -96,7 +96,7 @@ Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes
       Volume sum = 0;
       for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) sum += side[g.adj[e]] != side[v] ? g.w[e] : -g.w[e];
       gain[v] = sum;
-      entries[side[v] != 0 ? 1 : 0].emplace_back(static_cast<std::int32_t>(v), sum);
+      entries[side[v] != 0 ? 1 : 0].push_back(static_cast<std::int32_t>(v));
     }
     heaps[0].assign(entries[0]);
     heaps[1].assign(entries[1]);
@@ -108,7 +108,7 @@ Volume refine(const Subgraph& g, std::vector<char>& side, Volume cut, int passes
         const auto u = g.adj[e];
         gain[u] += side[u] == side[v] ? -2 * g.w[e] : 2 * g.w[e];
         auto& heap = heaps[side[u] != 0 ? 1 : 0];
-        if (heap.contains(u)) heap.set(u, gain[u]);
+        if (heap.contains(u)) heap.update(u);
       }
     };
     moved.clear();

@@ -3,12 +3,13 @@
 // vertex is in it at most once and its key changes in place, so a pass
 // does a sift per gain update instead of a push of a new entry (a lazy
 // heap of stale entries grows with every update and pops each of them
-// again). Ties go to the lowest vertex, as std::priority_queue of
-// (key, -vertex) pairs: the order of moves does not depend on which heap.
+// again). The keys live in the caller's array (the gains it keeps anyway):
+// 4 bytes a vertex of the graph and 4 a vertex in the heap. Ties go to the
+// lowest vertex, as std::priority_queue of (key, -vertex) pairs: the order
+// of moves does not depend on which heap.
 #pragma once
 
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "tmap/types.hpp"
@@ -17,21 +18,17 @@ namespace tmap::strategies::detail {
 
 class GainHeap {
  public:
-  /// A heap of the vertices 0..n-1, empty.
-  explicit GainHeap(std::int64_t n) : where_(static_cast<std::size_t>(n), kAbsent), key_(static_cast<std::size_t>(n)) {}
+  /// A heap of the vertices of `keys` (keys[v] is v's key), empty; `keys`
+  /// outlives it.
+  explicit GainHeap(const std::vector<Volume>& keys) : keys_(&keys), where_(keys.size(), kAbsent) {}
 
-  /// Replaces the contents by `entries` (vertex, key), heapified at once;
-  /// each vertex at most once.
-  void assign(const std::vector<std::pair<std::int32_t, Volume>>& entries) {
+  /// Replaces the contents by `vertices` (each at most once), heapified at once.
+  void assign(const std::vector<std::int32_t>& vertices) {
     for (const auto v : heap_) where_[static_cast<std::size_t>(v)] = kAbsent;
-    heap_.clear();
-    heap_.reserve(entries.size());
-    for (const auto& [v, key] : entries) {
-      where_[static_cast<std::size_t>(v)] = static_cast<std::int32_t>(heap_.size());
-      key_[static_cast<std::size_t>(v)] = key;
-      heap_.push_back(v);
-    }
-    for (auto k = static_cast<std::int64_t>(heap_.size()) / 2; k-- > 0;) sift_down(static_cast<std::size_t>(k));
+    heap_ = vertices;
+    for (std::size_t k = 0; k < heap_.size(); ++k)
+      where_[static_cast<std::size_t>(heap_[k])] = static_cast<std::int32_t>(k);
+    for (auto k = heap_.size() / 2; k-- > 0;) sift_down(k);
   }
 
   [[nodiscard]] bool empty() const { return heap_.empty(); }
@@ -39,23 +36,17 @@ class GainHeap {
   /// The vertex of the highest key (the lowest such vertex); the heap is not empty.
   [[nodiscard]] std::int64_t top() const { return heap_.front(); }
 
-  /// Inserts `v` with `key`, or changes its key.
-  void set(std::int64_t v, Volume key) {
+  /// Inserts `v`, or puts it back in order after its key changed.
+  void update(std::int64_t v) {
     const auto at = where_[static_cast<std::size_t>(v)];
     if (at == kAbsent) {
       where_[static_cast<std::size_t>(v)] = static_cast<std::int32_t>(heap_.size());
-      key_[static_cast<std::size_t>(v)] = key;
       heap_.push_back(static_cast<std::int32_t>(v));
       sift_up(heap_.size() - 1);
       return;
     }
-    const Volume old = key_[static_cast<std::size_t>(v)];
-    key_[static_cast<std::size_t>(v)] = key;
-    if (key > old) {
-      sift_up(static_cast<std::size_t>(at));
-    } else if (key < old) {
-      sift_down(static_cast<std::size_t>(at));
-    }
+    sift_up(static_cast<std::size_t>(at));
+    sift_down(static_cast<std::size_t>(where_[static_cast<std::size_t>(v)]));
   }
 
   /// Removes `v` if it is in.
@@ -84,8 +75,8 @@ class GainHeap {
 
   /// a goes above b: a higher key, or the same key and a lower vertex.
   [[nodiscard]] bool above(std::int32_t a, std::int32_t b) const {
-    const Volume ka = key_[static_cast<std::size_t>(a)];
-    const Volume kb = key_[static_cast<std::size_t>(b)];
+    const Volume ka = (*keys_)[static_cast<std::size_t>(a)];
+    const Volume kb = (*keys_)[static_cast<std::size_t>(b)];
     return ka > kb || (ka == kb && a < b);
   }
   void place(std::size_t at, std::int32_t v) {
@@ -116,9 +107,9 @@ class GainHeap {
     place(at, v);
   }
 
+  const std::vector<Volume>* keys_;
   std::vector<std::int32_t> heap_;   ///< vertices, heap-ordered
   std::vector<std::int32_t> where_;  ///< each vertex's place in heap_, or kAbsent
-  std::vector<Volume> key_;          ///< each vertex's key while it is in
 };
 
 }  // namespace tmap::strategies::detail

@@ -162,19 +162,18 @@ void move_vertex(const BisectionGraph& g, std::int64_t v, std::vector<char>& sid
 /// Moves vertices off the heavier side, highest gain first, each bringing
 /// side 0's weight closer to `target`, until it is within `window`.
 void rebalance(const BisectionGraph& g, std::vector<char>& side, std::vector<Volume>& gain, std::int64_t& w0,
-               std::int64_t target, std::int64_t window) {
+               std::int64_t target, std::int64_t window, GainHeap& heap) {
   while (std::abs(w0 - target) > window) {
     const char heavy = w0 > target ? 0 : 1;
     // The heavier side's boundary first (a vertex joins when a neighbour
     // moves); its interior only when the boundary has none light enough.
-    GainHeap heap(g.size());
-    std::vector<std::pair<std::int32_t, Volume>> entries;
+    std::vector<std::int32_t> entries;
     for (std::int64_t v = 0; v < g.size(); ++v) {
-      if (side[v] == heavy && gain[v] > -g.total[v]) entries.emplace_back(static_cast<std::int32_t>(v), gain[v]);
+      if (side[v] == heavy && gain[v] > -g.total[v]) entries.push_back(static_cast<std::int32_t>(v));
     }
     if (entries.empty()) {
       for (std::int64_t v = 0; v < g.size(); ++v) {
-        if (side[v] == heavy) entries.emplace_back(static_cast<std::int32_t>(v), gain[v]);
+        if (side[v] == heavy) entries.push_back(static_cast<std::int32_t>(v));
       }
     }
     heap.assign(entries);
@@ -187,7 +186,7 @@ void rebalance(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
       if (heap.empty()) break;
       const auto v = heap.pop();
       move_vertex(g, v, side, gain, w0, [&](std::int64_t u) {
-        if (side[u] == heavy) heap.set(u, gain[u]);
+        if (side[u] == heavy) heap.update(u);
       });
       moved = true;
     }
@@ -200,13 +199,12 @@ void rebalance(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
 /// already is); the best prefix is kept. Returns the traffic it took off
 /// the cut.
 Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Volume>& gain, std::int64_t& w0,
-               std::int64_t target, std::int64_t window, std::vector<char>& locked, Reach reach) {
+               std::int64_t target, std::int64_t window, std::vector<char>& locked, Reach reach, GainHeap (&heaps)[2]) {
   // The boundary: a vertex with traffic across (its gain exceeds -total).
-  std::vector<std::pair<std::int32_t, Volume>> entries[2];
+  std::vector<std::int32_t> entries[2];
   for (std::int64_t v = 0; v < g.size(); ++v) {
-    if (gain[v] > -g.total[v]) entries[side[v] != 0 ? 1 : 0].emplace_back(static_cast<std::int32_t>(v), gain[v]);
+    if (gain[v] > -g.total[v]) entries[side[v] != 0 ? 1 : 0].push_back(static_cast<std::int32_t>(v));
   }
-  GainHeap heaps[2] = {GainHeap(g.size()), GainHeap(g.size())};
   heaps[0].assign(entries[0]);
   heaps[1].assign(entries[1]);
   const auto allowed = std::max(window, std::abs(w0 - target));
@@ -238,7 +236,7 @@ Volume fm_pass(const BisectionGraph& g, std::vector<char>& side, std::vector<Vol
     running += gain[pick];
     locked[pick] = 1;
     move_vertex(g, pick, side, gain, w0, [&](std::int64_t u) {
-      if (locked[u] == 0) heaps[side[u] != 0 ? 1 : 0].set(u, gain[u]);
+      if (locked[u] == 0) heaps[side[u] != 0 ? 1 : 0].update(u);
     });
     moved.push_back(pick);
     const auto imbalance = std::abs(w0 - target);
@@ -261,10 +259,13 @@ void refine_level(const BisectionGraph& g, std::vector<char>& side, std::int64_t
   auto w0 = weight_of_side0(g, side);
   std::vector<Volume> gain;
   compute_gains(g, side, gain);
-  rebalance(g, side, gain, w0, target, window);
+  // One pair of heaps for the level's passes (allocated once: fewer large
+  // blocks freed and taken again).
+  GainHeap heaps[2] = {GainHeap(gain), GainHeap(gain)};
+  rebalance(g, side, gain, w0, target, window, heaps[0]);
   std::vector<char> locked(static_cast<std::size_t>(g.size()), 0);
   for (int pass = 0; pass < (reach == Reach::Bounded ? kPasses : kThoroughPasses); ++pass) {
-    if (fm_pass(g, side, gain, w0, target, window, locked, reach) <= 0) break;
+    if (fm_pass(g, side, gain, w0, target, window, locked, reach, heaps) <= 0) break;
   }
 }
 
@@ -296,17 +297,16 @@ std::vector<char> initial_split(const BisectionGraph& g, std::int64_t target, st
 
 std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t target) {
   std::vector<char> side(static_cast<std::size_t>(g.size()), 1);
-  std::vector<Volume> to_part(static_cast<std::size_t>(g.size()), 0);
-  // Side 1 by the cut a move adds (least first: the highest key), the seed
-  // above all.
-  GainHeap heap(g.size());
-  std::vector<std::pair<std::int32_t, Volume>> entries;
-  entries.reserve(static_cast<std::size_t>(g.size()));
+  // Side 1 by what a move adds to the cut, least first: 2 x the vertex's
+  // traffic to side 0 - its traffic (the highest key); the seed above all.
+  std::vector<Volume> key(static_cast<std::size_t>(g.size()));
+  std::vector<std::int32_t> vertices(static_cast<std::size_t>(g.size()));
   for (std::int64_t v = 0; v < g.size(); ++v) {
-    entries.emplace_back(static_cast<std::int32_t>(v), v == seed ? std::numeric_limits<Volume>::max() : -g.total[v]);
+    key[v] = v == seed ? std::numeric_limits<Volume>::max() : -g.total[v];
+    vertices[v] = static_cast<std::int32_t>(v);
   }
-  heap.assign(entries);
-  auto key = [&](std::int64_t v) { return 2 * to_part[v] - g.total[v]; };
+  GainHeap heap(key);
+  heap.assign(vertices);
   for (std::int64_t w0 = 0; w0 < target && !heap.empty();) {
     const auto v = heap.pop();
     side[v] = 0;
@@ -314,8 +314,8 @@ std::vector<char> grow(const BisectionGraph& g, std::int64_t seed, std::int64_t 
     for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
       const auto u = g.adj[e];
       if (side[u] == 0) continue;
-      to_part[u] += g.w[e];
-      heap.set(u, key(u));
+      key[u] += 2 * g.w[e];
+      heap.update(u);
     }
   }
   return side;
@@ -362,11 +362,13 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
   auto w0 = weight_of_side0(g, side);
   std::vector<Volume> gain;
   compute_gains(g, side, gain);
-  rebalance(g, side, gain, w0, first_size, final_window);
+  GainHeap heaps[2] = {GainHeap(gain), GainHeap(gain)};
+  rebalance(g, side, gain, w0, first_size, final_window, heaps[0]);
   if (final_window > 0) {
     std::vector<char> locked(static_cast<std::size_t>(g.size()), 0);
     for (int pass = 0; pass < kPasses; ++pass) {
-      if (fm_pass(g, side, gain, w0, first_size, final_window, locked, thorough ? each_level : Reach::Bounded) <= 0)
+      if (fm_pass(g, side, gain, w0, first_size, final_window, locked, thorough ? each_level : Reach::Bounded, heaps) <=
+          0)
         break;
     }
   }
