@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -116,28 +117,42 @@ constexpr StrategyOption kAutoOptions[] = {
      [](const Context& c) { return c.auto_strategy.treematch; }},
 };
 
-/// The candidates' constructions, side by side when the run has threads
-/// (each on its share of them: results do not depend on the count; notes
-/// and progress reach the hooks one at a time, in the order they come).
-/// Plain Scotch (the default's candidate) runs on one libscotch thread.
-std::vector<Mapping> construct_all(const std::vector<std::string>& names, const Problem& problem,
-                                   const Run& construct) {
-  std::vector<Mapping> built(names.size());
-  std::vector<std::exception_ptr> errors(names.size());
-  const auto build = [&](std::size_t k, const Run& run) {
+/// Builds the candidates `names` and scores them and the candidates
+/// already built (`built`, scored in place), side by side when the run has
+/// threads: a pool of the run's threads takes the constructions first, in
+/// order, each scored by the thread that built it, then the other scores,
+/// so a thread done early scores while a longer construction runs (results
+/// do not depend on the count; notes and progress reach the hooks one at a
+/// time, in the order they come). Plain Scotch (the default's candidate)
+/// runs on one libscotch thread.
+std::vector<Candidate> construct_and_score(const std::vector<std::string>& names, const Problem& problem,
+                                           const Run& construct, const ObjectiveMeter& meter,
+                                           std::vector<Candidate>& built) {
+  std::vector<Candidate> out(names.size());
+  const std::size_t tasks = names.size() + built.size();
+  std::vector<std::exception_ptr> errors(tasks);
+  const auto run_task = [&](std::size_t k, const Run& run) {
     try {
-      built[k] =
-          names[k] == "scotch" ? ScotchMapper::map_on_one_thread(problem, run) : map_with(names[k], problem, run);
+      if (k < names.size()) {
+        out[k].name = names[k];
+        out[k].mapping =
+            names[k] == "scotch" ? ScotchMapper::map_on_one_thread(problem, run) : map_with(names[k], problem, run);
+        out[k].score = meter(out[k].mapping);
+      } else {
+        auto& c = built[k - names.size()];
+        c.score = meter(c.mapping);
+      }
     } catch (...) {
       errors[k] = std::current_exception();
     }
   };
-  if (construct.threads <= 1 || names.size() < 2) {
-    for (std::size_t k = 0; k < names.size(); ++k) build(k, construct);
+  const auto workers = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, construct.threads)), tasks);
+  if (workers <= 1) {
+    for (std::size_t k = 0; k < tasks; ++k) run_task(k, construct);
   } else {
     std::mutex hooks_mutex;
     Run shared = construct;
-    shared.threads = std::max(1, construct.threads / static_cast<int>(names.size()));
+    shared.threads = std::max(1, construct.threads / static_cast<int>(std::max<std::size_t>(1, names.size())));
     if (construct.hooks.log) {
       shared.hooks.log = [&](std::string_view message) {
         const std::scoped_lock lock(hooks_mutex);
@@ -156,14 +171,18 @@ std::vector<Mapping> construct_all(const std::vector<std::string>& names, const 
         construct.hooks.fallback(who, instead, why);
       };
     }
-    std::vector<std::jthread> workers;
-    for (std::size_t k = 1; k < names.size(); ++k) workers.emplace_back([&, k] { build(k, shared); });
-    build(0, shared);
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+      for (std::size_t k = next++; k < tasks; k = next++) run_task(k, shared);
+    };
+    std::vector<std::jthread> pool;
+    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+    work();
   }
   for (const auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }
-  return built;
+  return out;
 }
 
 /// The candidates auto does not run on a job, and why (for -v).
@@ -254,8 +273,10 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
     }
   }
   // In-order first: what the job has already wins a tie.
-  std::vector<Candidate> candidates;
-  candidates.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
+  std::vector<Candidate> built;
+  built.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
+  if (geometric) built.push_back({"geometric", std::move(*geometric), {}});
+  if (tiles) built.push_back({"tiles", std::move(*tiles), {}});
   std::vector<std::string> names;
   const bool scotch_runs = !tree || problem.comm.num_ranks() <= kScotchOnTreesRanks;
   if (scotch_runs) names.push_back(context.auto_strategy.scotch);
@@ -265,12 +286,12 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   if (phases_by_time && problem.comm.num_ranks() <= kRbRanks) names.emplace_back("rb");
   context.note(2, "auto: left out: " + left_out(tree, scotch_runs, phases_by_time, problem.comm.num_ranks(),
                                                 context.auto_strategy.treematch));
-  for (auto& mapping : construct_all(names, problem, construct)) {
-    candidates.push_back({names[candidates.size() - 1], std::move(mapping), {}});
-  }
-  if (geometric) candidates.push_back({"geometric", std::move(*geometric), {}});
-  if (tiles) candidates.push_back({"tiles", std::move(*tiles), {}});
-  for (auto& c : candidates) c.score = meter(c.mapping);
+  auto constructed = construct_and_score(names, problem, construct, meter, built);
+  // In-order, the constructions, then geometric and tiles (ties go to the first).
+  std::vector<Candidate> candidates;
+  candidates.push_back(std::move(built.front()));
+  for (auto& c : constructed) candidates.push_back(std::move(c));
+  for (std::size_t k = 1; k < built.size(); ++k) candidates.push_back(std::move(built[k]));
   std::vector<ObjectiveScore> scores;
   std::string costs;
   for (const auto& c : candidates) {
