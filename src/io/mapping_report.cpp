@@ -1,9 +1,11 @@
 // What a mapping costs, as the reports show it: one function for the tools'
 // runs, their --compare-file mappings and the library's callers.
 #include <algorithm>
-#include <map>
+#include <string>
+#include <vector>
 
 #include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
 #include "tmap/objective.hpp"
 #include "tmap/report.hpp"
 #include "tmap/topology.hpp"
@@ -12,19 +14,37 @@ namespace tmap {
 
 std::vector<std::pair<NodeId, Volume>> node_traffic(const CommMatrix& comm, const Topology& topology,
                                                     std::span<const PE> mapping) {
-  std::map<NodeId, Volume> bytes;
-  const auto node = [&](Rank r) { return topology.node_of(mapping[static_cast<std::size_t>(r)]); };
+  // Counted in arrays over the machine's nodes (a map's lookup per message
+  // was a quarter of a million-rank run's report), listed in node order.
+  std::vector<Volume> bytes(static_cast<std::size_t>(topology.num_nodes()), 0);
+  std::vector<char> occupied(bytes.size(), 0);
+  std::vector<NodeId> node_of_rank(static_cast<std::size_t>(comm.num_ranks()));
   for (Rank i = 0; i < comm.num_ranks(); ++i) {
-    bytes.try_emplace(node(i), 0);
+    const NodeId node = topology.node_of(mapping[static_cast<std::size_t>(i)]);
+    if (node < 0 || static_cast<std::size_t>(node) >= bytes.size()) {
+      throw InternalError("node_traffic: PE " + std::to_string(mapping[static_cast<std::size_t>(i)]) + " of rank " +
+                          std::to_string(i) + " is on node " + std::to_string(node) + " of " +
+                          std::to_string(bytes.size()));
+    }
+    node_of_rank[static_cast<std::size_t>(i)] = node;
+    occupied[static_cast<std::size_t>(node)] = 1;
+  }
+  for (Rank i = 0; i < comm.num_ranks(); ++i) {
+    const NodeId from = node_of_rank[static_cast<std::size_t>(i)];
     const auto partners = comm.targets(i);
     const auto volumes = comm.volumes(i);
     for (std::size_t e = 0; e < partners.size(); ++e) {
-      if (node(i) == node(partners[e])) continue;
-      bytes[node(i)] += volumes[e];
-      bytes[node(partners[e])] += volumes[e];
+      const NodeId to = node_of_rank[static_cast<std::size_t>(partners[e])];
+      if (from == to) continue;
+      bytes[static_cast<std::size_t>(from)] += volumes[e];
+      bytes[static_cast<std::size_t>(to)] += volumes[e];
     }
   }
-  return {bytes.begin(), bytes.end()};
+  std::vector<std::pair<NodeId, Volume>> out;
+  for (std::size_t node = 0; node < bytes.size(); ++node) {
+    if (occupied[node] != 0) out.emplace_back(static_cast<NodeId>(node), bytes[node]);
+  }
+  return out;
 }
 
 MappingReport describe_mapping(const Problem& problem, std::span<const PE> mapping, const RoutingModel* routing,
