@@ -117,9 +117,12 @@ struct MappingReport {
 /// metrics, node traffic and, when `routing` is given (with the run's link
 /// bandwidths set), the link metrics and the predicted time. What the tools
 /// print for any mapping, theirs or a file's; the run's own fields
-/// (strategy, time, configuration, refinement) are the caller's.
+/// (strategy, time, configuration, refinement) are the caller's. With
+/// `threads` above 1 the routed metrics are computed beside the others
+/// (the same report).
 [[nodiscard]] MappingReport describe_mapping(const Problem& problem, std::span<const PE> mapping,
-                                             const RoutingModel* routing, std::string_view link_bandwidths);
+                                             const RoutingModel* routing, std::string_view link_bandwidths,
+                                             int threads = 1);
 
 /// Renders a mapping; every format ends with a newline.
 [[nodiscard]] std::string format_mapping(MappingFormat format, std::span<const PE> mapping,

@@ -44,7 +44,7 @@ ReportedMapping reported(std::string_view label, const Problem& problem, Run run
   ReportedMapping result;
   result.mapping = produce(construct, stages);
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  result.report = describe_mapping(problem, result.mapping, routing, run.link_bandwidths);
+  result.report = describe_mapping(problem, result.mapping, routing, run.link_bandwidths, run.threads);
   result.report.notes = std::move(notes);
   result.report.fell_back_to = std::move(fell_back_to);
   result.report.refine = stages.refine;
