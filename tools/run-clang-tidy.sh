@@ -8,31 +8,63 @@ cd "$(dirname "$0")/.."
 build=${1:?usage: tools/run-clang-tidy.sh BUILD_DIR}
 test -f "$build/compile_commands.json" || { echo "no $build/compile_commands.json" >&2; exit 2; }
 tidy=$(command -v clang-tidy || command -v clang-tidy-14)
-# The sources the build compiles (a file left out of the build is not checked).
-mapfile -t files < <(python3 -c '
-import json, os, sys
+# The sources the build compiles (a file left out of the build is not
+# checked), and which of them to check: with --all or without the git
+# history, every one with every check. Otherwise the sources the last 15
+# commits (a session's work) touched, each with every check, and the
+# sources that include a file those commits touched (from the compiler's
+# dependency files), without Clang's static analyzer (clang-analyzer-*, 60 %
+# of the time); the others are as CI last checked them (every file had its
+# turn when it or a header it includes last changed). A change to
+# .clang-tidy checks every file. Every check on every file took 16 minutes
+# on a slow host, the longest CI step but the builds.
+all=0
+if [ "${2:-}" = --all ] || ! git rev-parse --verify -q HEAD~15 > /dev/null; then
+  all=1
+fi
+changed=()
+if ((!all)); then
+  mapfile -t changed < <(git diff --name-only HEAD~15 --)
+  if printf '%s\n' "${changed[@]}" | grep -qx '\.clang-tidy'; then all=1; fi
+fi
+mapfile -t picked < <(printf '%s\n' "${changed[@]}" | python3 -c '
+import json, os, shlex, sys
 root = os.getcwd()
+check_all = sys.argv[2] == "1"
+changed = {os.path.realpath(line.strip()) for line in sys.stdin if line.strip()}
 seen = set()
 for entry in json.load(open(sys.argv[1])):
     path = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
     rel = os.path.relpath(path, root)
-    if rel.startswith(("src/", "tools/")) and rel not in seen:
-        seen.add(rel)
-        print(rel)
-' "$build/compile_commands.json" | sort)
-# Clang's static analyzer (clang-analyzer-*) is 60 % of the time: it runs
-# on the sources the last 15 commits touched (a session's work; every file
-# had its turn when last changed) and on all of them with --all or without
-# the git history; the other checks run on every file.
-analyzed=("${files[@]}")
-if [ "${2:-}" != --all ] && git rev-parse --verify -q HEAD~15 > /dev/null; then
-  mapfile -t changed < <(git diff --name-only HEAD~15 -- src tools | sort)
-  mapfile -t analyzed < <(comm -12 <(printf '%s\n' "${files[@]}") <(printf '%s\n' "${changed[@]}"))
-  mapfile -t rest < <(comm -23 <(printf '%s\n' "${files[@]}") <(printf '%s\n' "${analyzed[@]}"))
-  echo "clang-tidy: ${#rest[@]} files without the analyzer (unchanged in 15 commits)"
-  if ((${#rest[@]})); then
-    printf '%s\n' "${rest[@]}" | xargs -P "$(nproc)" -n 4 "$tidy" -p "$build" --quiet --checks='-clang-analyzer-*' 2>/dev/null
-  fi
+    if not rel.startswith(("src/", "tools/")) or rel in seen:
+        continue
+    seen.add(rel)
+    if check_all or path in changed:
+        print("every", rel)
+        continue
+    # What it includes: the dependency file beside its object (-MD).
+    args = shlex.split(entry["command"])
+    output = args[args.index("-o") + 1] if "-o" in args else None
+    depends = os.path.join(entry["directory"], output + ".d") if output else None
+    if depends is None or not os.path.exists(depends):
+        print("every", rel)  # not built yet: checked whole
+        continue
+    text = open(depends).read().replace("\\\n", " ")
+    paths = text.split(":", 1)[1].split() if ":" in text else []
+    if any(os.path.realpath(p) in changed for p in paths):
+        print("includes", rel)
+' "$build/compile_commands.json" "$all" | sort)
+analyzed=()
+rest=()
+for line in "${picked[@]}"; do
+  case $line in
+    "every "*) analyzed+=("${line#every }") ;;
+    "includes "*) rest+=("${line#includes }") ;;
+  esac
+done
+echo "clang-tidy: ${#rest[@]} files that include a changed file, without the analyzer"
+if ((${#rest[@]})); then
+  printf '%s\n' "${rest[@]}" | xargs -P "$(nproc)" -n 4 "$tidy" -p "$build" --quiet --checks='-clang-analyzer-*' 2>/dev/null
 fi
 echo "clang-tidy: ${#analyzed[@]} files with every check"
 if ((${#analyzed[@]})); then
