@@ -27,7 +27,8 @@ if ((!all)); then
   mapfile -t changed < <(git diff --name-only HEAD~15 --)
   if printf '%s\n' "${changed[@]}" | grep -qx '\.clang-tidy'; then all=1; fi
 fi
-mapfile -t picked < <(printf '%s\n' "${changed[@]}" | python3 -c '
+# (a command substitution, not <(...): a failure here stops the script.)
+picked_text=$(printf '%s\n' "${changed[@]}" | python3 -c '
 import json, os, shlex, sys
 root = os.getcwd()
 check_all = sys.argv[2] == "1"
@@ -54,6 +55,7 @@ for entry in json.load(open(sys.argv[1])):
     if any(os.path.realpath(p) in changed for p in paths):
         print("includes", rel)
 ' "$build/compile_commands.json" "$all" | sort)
+mapfile -t picked <<< "$picked_text"
 analyzed=()
 rest=()
 for line in "${picked[@]}"; do
