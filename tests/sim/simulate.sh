@@ -17,13 +17,7 @@ bin=$1
 # tm-map under a preload the build asks for (TMAP_TEST_PRELOAD, sanitizer
 # builds: tests/CMakeLists.txt), and only tm-map: python3 started under it
 # took 2 s each.
-tm_map() {
-  if [ -n "${TMAP_TEST_PRELOAD:-}" ]; then
-    LD_PRELOAD=$TMAP_TEST_PRELOAD "$bin/tm-map" "$@"
-  else
-    "$bin/tm-map" "$@"
-  fi
-}
+tm_map() { LD_PRELOAD=${TMAP_TEST_PRELOAD:-${LD_PRELOAD:-}} "$bin/tm-map" "$@"; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
