@@ -3,20 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "strategies/common/option_values.hpp"
+#include "strategies/common/task_pool.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "strategies/scotch/scotch.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -130,58 +127,18 @@ std::vector<Candidate> construct_and_score(const std::vector<std::string>& names
                                            std::vector<Candidate>& built) {
   std::vector<Candidate> out(names.size());
   const std::size_t tasks = names.size() + built.size();
-  std::vector<std::exception_ptr> errors(tasks);
-  const auto run_task = [&](std::size_t k, const Run& run) {
-    try {
-      if (k < names.size()) {
-        out[k].name = names[k];
-        out[k].mapping =
-            names[k] == "scotch" ? ScotchMapper::map_on_one_thread(problem, run) : map_with(names[k], problem, run);
-        out[k].score = meter(out[k].mapping);
-      } else {
-        auto& c = built[k - names.size()];
-        c.score = meter(c.mapping);
-      }
-    } catch (...) {
-      errors[k] = std::current_exception();
+  const int task_threads = std::max(1, construct.threads / static_cast<int>(std::max<std::size_t>(1, names.size())));
+  run_tasks(tasks, construct, task_threads, [&](std::size_t k, const Run& run) {
+    if (k < names.size()) {
+      out[k].name = names[k];
+      out[k].mapping =
+          names[k] == "scotch" ? ScotchMapper::map_on_one_thread(problem, run) : map_with(names[k], problem, run);
+      out[k].score = meter(out[k].mapping);
+    } else {
+      auto& c = built[k - names.size()];
+      c.score = meter(c.mapping);
     }
-  };
-  const auto workers = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, construct.threads)), tasks);
-  if (workers <= 1) {
-    for (std::size_t k = 0; k < tasks; ++k) run_task(k, construct);
-  } else {
-    std::mutex hooks_mutex;
-    Run shared = construct;
-    shared.threads = std::max(1, construct.threads / static_cast<int>(std::max<std::size_t>(1, names.size())));
-    if (construct.hooks.log) {
-      shared.hooks.log = [&](std::string_view message) {
-        const std::scoped_lock lock(hooks_mutex);
-        construct.hooks.log(message);
-      };
-    }
-    if (construct.hooks.progress) {
-      shared.hooks.progress = [&](const Progress& event) {
-        const std::scoped_lock lock(hooks_mutex);
-        return construct.hooks.progress(event);
-      };
-    }
-    if (construct.hooks.fallback) {
-      shared.hooks.fallback = [&](std::string_view who, std::string_view instead, std::string_view why) {
-        const std::scoped_lock lock(hooks_mutex);
-        construct.hooks.fallback(who, instead, why);
-      };
-    }
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-      for (std::size_t k = next++; k < tasks; k = next++) run_task(k, shared);
-    };
-    std::vector<std::jthread> pool;
-    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-    work();
-  }
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  });
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "refine/dense_search.hpp"
+#include "strategies/common/task_pool.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/metrics.hpp"
@@ -104,33 +105,43 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
                      [&](std::size_t a, std::size_t b) { return candidates[a].refined < candidates[b].refined; });
     return order;
   };
+  // The best few distinct candidates (by `order`, none with another's mapping).
+  const auto distinct_best = [&](const std::vector<std::size_t>& order, int few) {
+    std::vector<std::size_t> chosen;
+    for (const auto k : order) {
+      if (static_cast<int>(chosen.size()) >= few) break;
+      const bool duplicate = std::any_of(chosen.begin(), chosen.end(),
+                                         [&](std::size_t f) { return candidates[f].mapping == candidates[k].mapping; });
+      if (!duplicate) chosen.push_back(k);
+    }
+    return chosen;
+  };
+  // Polishes `chosen` side by side on the run's threads (each from its own
+  // start, so the results do not depend on the split), `settings(f)` the
+  // f-th's run.
+  const auto polish = [&](const std::vector<std::size_t>& chosen, const auto& settings) {
+    const int task_threads = std::max(1, context.threads / static_cast<int>(std::max<std::size_t>(1, chosen.size())));
+    run_tasks(chosen.size(), context, task_threads, [&](std::size_t f, const Run& run) {
+      if (run.stopped()) return;
+      auto& c = candidates[chosen[f]];
+      Run polish_run = settings(f, run);
+      const auto t0 = std::chrono::steady_clock::now();
+      c.refined = refine_mapping(problem, c.mapping, polish_run).after;
+      c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
+  };
   // V-cycles of the multilevel engine for the best few distinct candidates:
   // blocks of ranks moved where swaps stop (never worse).
-  {
-    Run cycles = context;
-    cycles.refine.kind = RefineKind::Multilevel;
-    std::vector<std::size_t> done;
-    for (const auto k : by_cost()) {
-      if (context.stopped() || static_cast<int>(done.size()) >= kVcycleFinalists) break;
-      auto& c = candidates[k];
-      const bool duplicate =
-          std::any_of(done.begin(), done.end(), [&](std::size_t f) { return candidates[f].mapping == c.mapping; });
-      if (duplicate) continue;
-      done.push_back(k);
-      const auto t0 = std::chrono::steady_clock::now();
-      c.refined = refine_mapping(problem, c.mapping, cycles).after;
-      c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
+  if (!context.stopped()) {
+    polish(distinct_best(by_cost(), kVcycleFinalists), [](std::size_t, const Run& run) {
+      Run cycles = run;
+      cycles.refine.kind = RefineKind::Multilevel;
+      return cycles;
+    });
   }
   // Tabu for the best few distinct refined candidates, the budget shared.
-  const auto order = by_cost();
   if (context.refine.kind == RefineKind::Tabu && !context.stopped()) {
-    std::vector<std::size_t> finalists;
-    for (const auto k : order) {
-      const bool duplicate = std::any_of(finalists.begin(), finalists.end(),
-                                         [&](std::size_t f) { return candidates[f].mapping == candidates[k].mapping; });
-      if (!duplicate && static_cast<int>(finalists.size()) < kTabuFinalists) finalists.push_back(k);
-    }
+    const auto finalists = distinct_best(by_cost(), kTabuFinalists);
     const auto slots = problem.constraints.num_slots();
     // The dense search shares refine's portfolio budget; above the table's
     // size each finalist gets the candidate-list tabu's default.
@@ -138,16 +149,14 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
     const auto budget = context.refine.iterations >= 0 ? context.refine.iterations
                         : dense                        ? refine::portfolio_tabu_iterations(slots)
                                                        : -1;
-    for (std::size_t f = 0; f < finalists.size() && !context.stopped(); ++f) {
-      auto& c = candidates[finalists[f]];
-      Run tabu = context;
+    const auto share = static_cast<std::int64_t>(std::max<std::size_t>(1, finalists.size()));
+    polish(finalists, [&](std::size_t f, const Run& run) {
+      Run tabu = run;
       tabu.seed = context.seed + f;
-      tabu.refine.iterations = budget < 0 ? -1 : budget / static_cast<std::int64_t>(finalists.size());
-      tabu.refine.time_limit_s = context.refine.time_limit_s / static_cast<double>(finalists.size());
-      const auto t0 = std::chrono::steady_clock::now();
-      c.refined = refine_mapping(problem, c.mapping, tabu).after;
-      c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
+      tabu.refine.iterations = budget < 0 ? -1 : budget / share;
+      tabu.refine.time_limit_s = context.refine.time_limit_s / static_cast<double>(share);
+      return tabu;
+    });
   }
   // The lowest score (hop-bytes, or the objective with hop-bytes breaking ties).
   const Objective objective = context.measured_objective();

@@ -6,6 +6,7 @@
 
 #include "multilevel/multilevel.hpp"
 #include "refine/slots.hpp"
+#include "strategies/common/task_pool.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "strategies/scotch/scotch.hpp"
 #include "tmap/comm_matrix.hpp"
@@ -55,17 +56,29 @@ Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const 
     if (!context.stopped())
       starts.emplace_back("scotch", refine::slots_of(ScotchMapper::map_on_one_thread(problem, construct), constraints));
   }
+  // Each start V-cycled on its own share of the threads (the results do
+  // not depend on the split), reported in order.
+  std::vector<multilevel::Stats> cycled(starts.size());
+  std::vector<char> done(starts.size(), 0);  // not vector<bool>: set from several threads
+  const int task_threads = std::max(1, context.threads / static_cast<int>(std::max<std::size_t>(1, starts.size())));
+  run_tasks(starts.size(), context, task_threads, [&](std::size_t k, const Run& run) {
+    if (run.stopped()) return;
+    auto own = options;
+    own.threads = run.threads;
+    multilevel::refine_slots(sym, problem.topology, constraints, starts[k].second, multilevel::kDefaultCycles, own,
+                             &cycled[k]);
+    done[k] = 1;
+  });
   std::size_t best = 0;
   std::int64_t best_cost = -1;
-  for (std::size_t k = 0; k < starts.size() && !context.stopped(); ++k) {
-    auto& [name, sigma] = starts[k];
-    multilevel::Stats cycled;
-    multilevel::refine_slots(sym, problem.topology, constraints, sigma, multilevel::kDefaultCycles, options, &cycled);
-    context.note(1, fmt::format("multilevel: {} {} -> {} after V-cycles ({} levels, {} groups at the coarsest)", name,
-                                cycled.before, cycled.after, cycled.levels, cycled.coarsest));
-    if (best_cost < 0 || cycled.after < best_cost) {
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    if (done[k] == 0) continue;
+    context.note(
+        1, fmt::format("multilevel: {} {} -> {} after V-cycles ({} levels, {} groups at the coarsest)", starts[k].first,
+                       cycled[k].before, cycled[k].after, cycled[k].levels, cycled[k].coarsest));
+    if (best_cost < 0 || cycled[k].after < best_cost) {
       best = k;
-      best_cost = cycled.after;
+      best_cost = cycled[k].after;
     }
   }
   return refine::SlotSpace::of(constraints).to_mapping(starts[best].second, constraints.allowed_pes());
