@@ -1,12 +1,10 @@
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <limits>
 #include <string>
-#include <thread>
 
+#include "strategies/common/task_pool.hpp"
 #include "strategies/scotch/libscotch.hpp"
 #include "strategies/scotch/repair.hpp"
 #include "strategies/scotch/run.hpp"
@@ -135,41 +133,22 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
   // left over went to libscotch), its threads crash on large loads, and
   // they made one run slower here anyway. Results do not depend on the split.
   const std::size_t tasks = targets.size() * settings.size();
-  std::vector<Candidate> candidates(tasks);
-  std::vector<std::exception_ptr> errors(tasks);
-  const int workers =
-      static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, context.threads)), tasks));
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t t = next++; t < tasks; t = next++) {
-      const auto k = t / settings.size();
-      const auto& setting = settings[t % settings.size()];
-      try {
-        candidates[t] =
-            map_once(source, archs[k], kinds[k], targets[k], sym, topology, constraints, setting, {context.seed, 1});
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-    work();
-  }
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
-  Mapping best;
-  std::int64_t best_cost = 0;
-  std::string costs;
   // Plain Scotch's mapping (gmap's target, setting and graph) joins unless
   // one of the runs above is the same computation: the whole allocation as
   // Scotch's own kind, gmap's setting, loads neither cut nor scaled.
   const bool plain_ran = kinds.front() == scotchmap::TargetKind::Native && targets.front().size() == terminals.size() &&
                          cutoff == 0 && scale == 1;
-  if (!plain_ran && ScotchMapper::has_gmap_target(topology, terminals)) {
-    Run quiet = context;
+  const bool plain = !plain_ran && ScotchMapper::has_gmap_target(topology, terminals);
+  std::vector<Candidate> candidates(tasks + (plain ? 1 : 0));
+  run_tasks(candidates.size(), context, 1, [&](std::size_t t, const Run& run) {
+    if (t < tasks) {
+      const auto k = t / settings.size();
+      const auto& setting = settings[t % settings.size()];
+      candidates[t] =
+          map_once(source, archs[k], kinds[k], targets[k], sym, topology, constraints, setting, {context.seed, 1});
+      return;
+    }
+    Run quiet = run;
     quiet.hooks.log = nullptr;       // its notes are scotch's, not this run's
     quiet.scotch = ScotchOptions{};  // gmap's defaults (-cb), whatever scotch was given
     quiet.scotch.sparse_factor = context.scotch.sparse_factor;
@@ -178,8 +157,11 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
     // can crash or hang (scotch_gmap itself on BT at 16,384 ranks class D on
     // a 16,384-PE tleaf: 2 runs of 5 segfault, one of 5 hangs with the
     // 64-bit build; none of 5 with SCOTCH_PTHREAD_NUMBER=1).
-    candidates.push_back({ScotchMapper::map_on_one_thread(problem, quiet), 0});
-  }
+    candidates[t] = {ScotchMapper::map_on_one_thread(problem, quiet), 0};
+  });
+  Mapping best;
+  std::int64_t best_cost = 0;
+  std::string costs;
   for (std::size_t t = 0; t < candidates.size(); ++t) {
     auto& candidate = candidates[t];
     if (candidate.moved > 0) {
