@@ -127,7 +127,7 @@ std::vector<Candidate> construct_and_score(const std::vector<std::string>& names
                                            std::vector<Candidate>& built) {
   std::vector<Candidate> out(names.size());
   const std::size_t tasks = names.size() + built.size();
-  const int task_threads = std::max(1, construct.threads / static_cast<int>(std::max<std::size_t>(1, names.size())));
+  const int task_threads = thread_share(construct.threads, names.size());
   run_tasks(tasks, construct, task_threads, [&](std::size_t k, const Run& run) {
     if (k < names.size()) {
       out[k].name = names[k];

@@ -120,7 +120,7 @@ Mapping BestMapper::map(const Problem& problem, const Run& context) const {
   // start, so the results do not depend on the split), `settings(f)` the
   // f-th's run.
   const auto polish = [&](const std::vector<std::size_t>& chosen, const auto& settings) {
-    const int task_threads = std::max(1, context.threads / static_cast<int>(std::max<std::size_t>(1, chosen.size())));
+    const int task_threads = thread_share(context.threads, chosen.size());
     run_tasks(chosen.size(), context, task_threads, [&](std::size_t f, const Run& run) {
       if (run.stopped()) return;
       auto& c = candidates[chosen[f]];

@@ -2,6 +2,7 @@
 // side by side on the run's threads.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 
@@ -15,6 +16,11 @@ namespace tmap::strategies {
 /// a time (in the order they come). Results must not depend on which
 /// thread runs a task. The first failing task's error (by index) is
 /// rethrown once all are done.
+/// Each of `parts` tasks' share of `threads` (at least one).
+[[nodiscard]] inline int thread_share(int threads, std::size_t parts) {
+  return std::max(1, threads / static_cast<int>(std::max<std::size_t>(1, parts)));
+}
+
 void run_tasks(std::size_t tasks, const Run& run, int task_threads,
                const std::function<void(std::size_t, const Run&)>& task);
 

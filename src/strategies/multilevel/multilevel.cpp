@@ -60,7 +60,7 @@ Mapping MultilevelMapper::map(const Problem& problem, const Run& context) const 
   // not depend on the split), reported in order.
   std::vector<multilevel::Stats> cycled(starts.size());
   std::vector<char> done(starts.size(), 0);  // not vector<bool>: set from several threads
-  const int task_threads = std::max(1, context.threads / static_cast<int>(std::max<std::size_t>(1, starts.size())));
+  const int task_threads = thread_share(context.threads, starts.size());
   run_tasks(starts.size(), context, task_threads, [&](std::size_t k, const Run& run) {
     if (run.stopped()) return;
     auto own = options;
