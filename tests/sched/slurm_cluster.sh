@@ -51,8 +51,29 @@ pid_files+=("$work/munge/pid")
 munged --force --socket="$work/munge/sock" --key-file="$work/munge/key" --log-file="$work/munge/log" \
   --pid-file="$work/munge/pid" --seed-file="$work/munge/seed"
 
-# Slurm: ports picked at random in 20000-39999, every file in $work.
-port=$((20000 + RANDOM % 19990))
+# Slurm: ten ports (port .. port+9) picked at random below the kernel's
+# ephemeral range (where an outgoing connection can hold one) and checked
+# free; every file in $work.
+free_ports() { # FIRST COUNT: whether each port binds on 127.0.0.1
+  /usr/bin/python3 - "$1" "$2" << 'EOF'
+import socket, sys
+first, count = int(sys.argv[1]), int(sys.argv[2])
+for p in range(first, first + count):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", p))
+        except OSError:
+            sys.exit(1)
+EOF
+}
+ephemeral_low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2> /dev/null || echo 32768)
+[ "$ephemeral_low" -gt 20100 ] || ephemeral_low=40000
+port=
+for _ in $(seq 50); do
+  candidate=$((20000 + RANDOM % (ephemeral_low - 20000 - 10)))
+  if free_ports "$candidate" 10; then port=$candidate; break; fi
+done
+[ -n "$port" ] || fail "no ten free ports found in 20000-$ephemeral_low"
 mkdir -p "$work/state" "$work/log"
 cat > "$work/slurm.conf" << EOF
 ClusterName=tmaptest
@@ -98,11 +119,28 @@ for n in 1 2 3 4; do
   pid_files+=("$work/slurmd-cn$n.pid")
   slurmd -f "$SLURM_CONF" -N "cn$n"
 done
-for _ in $(seq 120); do
-  [ "$(sinfo -h -o '%T %D' 2> /dev/null)" = "idle 4" ] && break
-  sleep 0.5
-done
-[ "$(sinfo -h -o '%T %D')" = "idle 4" ] || fail "the four nodes did not come up: $(sinfo 2>&1; tail -5 "$work"/log/*.log)"
+wait_idle() { # SECONDS: until the four nodes are idle
+  for _ in $(seq $(($1 * 2))); do
+    [ "$(sinfo -h -o '%T %D' 2> /dev/null)" = "idle 4" ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
+# A slurmd whose first registration was lost (it can start before the
+# controller listens) waits for the controller's next ping, minutes away:
+# restart, once, every node that is not idle after 30 s.
+if ! wait_idle 30; then
+  for node in $(sinfo -h -N -o '%N %T' | awk '$2 != "idle" {print $1}'); do
+    echo "restarting slurmd of $node ($(sinfo -h -n "$node" -o %T))"
+    pid=$(cat "$work/slurmd-$node.pid" 2> /dev/null || true)
+    if [ -n "$pid" ]; then
+      kill "$pid" 2> /dev/null || true
+      for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.2; done
+    fi
+    slurmd -f "$SLURM_CONF" -N "$node"
+  done
+  wait_idle 60 || fail "the four nodes did not come up: $(sinfo 2>&1; tail -n 5 "$work"/log/*.log)"
+fi
 echo "Slurm $(sinfo -V | cut -d' ' -f2): 4 nodes cn[1-4] of $cpus CPUs on this machine (port $port)"
 
 # Each task prints: rank, node, the CPUs it may run on.
