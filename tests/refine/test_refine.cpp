@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <numeric>
 
 #include "fixtures.hpp"
@@ -16,6 +17,7 @@
 #include "tmap/mapper.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
+#include "util/random.hpp"
 
 using tmap::CommMatrix;
 using tmap::Constraints;
@@ -86,6 +88,123 @@ TEST(Refine, TabuReachesBruteForcedOptima) {
     const auto stats = tmap::refine::robust_tabu(p, pos, 2000, 0.0, seed);
     EXPECT_EQ(stats.best_cost, hop_bytes(comm, *topology, pos));
     EXPECT_EQ(hop_bytes(comm, *topology, pos), tmap::test::brute_force_optimum(comm, *topology)) << seed;
+  }
+}
+
+namespace {
+
+/// Robust tabu search as dense_search.hpp states it, every move's value
+/// summed from the definition (O(N^3) a move): the reference the move
+/// table, its 32- and 64-bit kernels and its scan shortcuts must follow
+/// move for move.
+std::vector<std::int64_t> reference_tabu(const tmap::refine::DenseProblem& p, std::vector<std::int64_t> pos,
+                                         std::int64_t iterations, std::uint64_t seed, std::int64_t aspiration_squares) {
+  const auto n = p.n;
+  const auto at = [n](const std::vector<std::int64_t>& m, std::int64_t a, std::int64_t b) {
+    return m[static_cast<std::size_t>(a * n + b)];
+  };
+  const auto cost_of = [&](const std::vector<std::int64_t>& where) {
+    std::int64_t c = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t j = i + 1; j < n; ++j) c += at(p.w, i, j) * at(p.d, where[i], where[j]);
+    }
+    return c;
+  };
+  std::vector<std::int64_t> left(static_cast<std::size_t>(n * n));
+  for (std::int64_t k = 0; k < n * n; ++k) left[static_cast<std::size_t>(k)] = -(k + 1);
+  const auto t_min = std::max<std::int64_t>(2, (9 * n) / 10);
+  const auto t_max = std::max<std::int64_t>(t_min + 1, (11 * n + 9) / 10);
+  tmap::detail::Random rng(seed, 77);
+  std::int64_t tenure = t_min;
+  std::int64_t cost = cost_of(pos);
+  std::int64_t best_cost = cost;
+  auto best_pos = pos;
+  for (std::int64_t it = 0; it < iterations; ++it) {
+    if (it % (2 * t_max) == 0)
+      tenure = t_min + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(t_max - t_min + 1)));
+    std::int64_t br = -1;
+    std::int64_t bs = -1;
+    std::int64_t best = std::numeric_limits<std::int64_t>::max();
+    bool forced = false;
+    for (std::int64_t r = 0; r < n && !forced; ++r) {
+      for (std::int64_t s = r + 1; s < n && !forced; ++s) {
+        if (p.pe[static_cast<std::size_t>(pos[r])] == p.pe[static_cast<std::size_t>(pos[s])] ||
+            (p.silent[static_cast<std::size_t>(r)] && p.silent[static_cast<std::size_t>(s)]))
+          continue;
+        const auto back_r = at(left, r, pos[s]);
+        const auto back_s = at(left, s, pos[r]);
+        if (back_r < it - aspiration_squares * n * n && back_s < it - aspiration_squares * n * n) {
+          br = r;
+          bs = s;
+          forced = true;
+          break;
+        }
+        auto trial = pos;
+        std::swap(trial[r], trial[s]);
+        const auto delta = cost_of(trial) - cost;
+        const bool tabu = back_r >= it - tenure && back_s >= it - tenure;
+        if (delta >= best || (tabu && cost + delta >= best_cost)) continue;
+        best = delta;
+        br = r;
+        bs = s;
+      }
+    }
+    if (br < 0) break;
+    left[static_cast<std::size_t>(br * n + pos[br])] = it;
+    left[static_cast<std::size_t>(bs * n + pos[bs])] = it;
+    std::swap(pos[br], pos[bs]);
+    cost = cost_of(pos);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best_pos = pos;
+    }
+  }
+  return best_pos;
+}
+
+}  // namespace
+
+// The move table's search follows the reference move for move: slots two
+// to a PE (swaps within one change nothing), free slots, forced moves
+// (aspiration after N^2 and 5 N^2 moves: both occur in 3 N^2 moves), with
+// 32-bit traffic and with the same traffic times 2^32 (64-bit kernels: the
+// same moves, every value scaled).
+TEST(Refine, TabuFollowsTheReferenceMoveForMove) {
+  for (std::uint64_t seed = 0; seed < 4; ++seed) {
+    const auto topology = tmap::load_topology("tleaf 2 4 10 2 1");  // 8 PEs
+    const auto comm = tmap::gen::random_sparse(13, 3, 1000, 70 + seed);
+    const auto sym = comm.symmetrized();
+    tmap::refine::DenseProblem p;
+    p.n = 16;  // 16 slots on 8 PEs: 13 ranks, 3 free slots
+    p.w.assign(256, 0);
+    p.d.assign(256, 0);
+    for (std::int64_t a = 0; a < p.n; ++a) {
+      for (std::int64_t b = 0; b < p.n; ++b) {
+        if (a < 13 && b < 13) p.w[static_cast<std::size_t>(a * 16 + b)] = sym.at(a, b);
+        p.d[static_cast<std::size_t>(a * 16 + b)] = topology->distance(a / 2, b / 2);
+      }
+      p.pe.push_back(a / 2);
+      p.silent.push_back(a >= 13 ? 1 : 0);
+    }
+    auto wide = p;
+    for (auto& v : wide.w) v <<= 32;
+    ASSERT_TRUE(tmap::refine::dense_fits(wide));
+    constexpr std::int64_t kMoves = std::int64_t{3} * 256;  // 3 N^2
+    for (const std::int64_t squares : {1, 5}) {
+      std::vector<std::int64_t> start(16);
+      std::iota(start.begin(), start.end(), 0);
+      tmap::detail::Random shuffle(seed, 5);
+      for (std::size_t k = start.size() - 1; k > 0; --k) std::swap(start[k], start[shuffle.below(k + 1)]);
+      const auto expected = reference_tabu(p, start, kMoves, seed, squares);
+      auto narrow_pos = start;
+      const auto narrow = tmap::refine::robust_tabu(p, narrow_pos, kMoves, 0.0, seed, {}, squares);
+      EXPECT_EQ(narrow_pos, expected) << seed << " " << squares;
+      auto wide_pos = start;
+      const auto scaled = tmap::refine::robust_tabu(wide, wide_pos, kMoves, 0.0, seed, {}, squares);
+      EXPECT_EQ(wide_pos, expected) << seed << " " << squares;
+      EXPECT_EQ(scaled.best_cost, narrow.best_cost << 32);
+      EXPECT_EQ(narrow.swaps, kMoves) << "every move found a swap";
+    }
   }
 }
 
