@@ -229,9 +229,11 @@ SearchStats descend(const DenseProblem& problem, std::vector<std::int64_t>& pos)
     std::int64_t br = -1;
     std::int64_t bs = -1;
     for (std::int64_t r = 0; r < problem.n; ++r) {
+      const auto* deltas = table.deltas_of(r);
+      if (least_of(deltas, r + 1, problem.n) >= best) continue;
       for (std::int64_t s = r + 1; s < problem.n; ++s) {
-        if (table.delta(r, s) < best && table.useful(r, s)) {
-          best = table.delta(r, s);
+        if (deltas[s] < best && table.useful(r, s)) {
+          best = deltas[s];
           br = r;
           bs = s;
         }
