@@ -13,6 +13,7 @@
 #include "fixtures.hpp"
 #include "strategies/auto/auto.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/config.hpp"
 #include "tmap/error.hpp"
 #include "tmap/generators.hpp"
 #include "tmap/machine.hpp"
@@ -290,4 +291,50 @@ TEST(Auto, AtOrBelowInOrderAndScotchOnGpuNodesWhereTheyTradeOff) {
       EXPECT_LE(reached.value, in_order.value * (1 + 1e-9));
     }
   }
+}
+
+// The quality mode's small jobs refine auto's choice and its runner-up (its
+// next candidate by hop-bytes, unlike it) and keep the fewer hop-bytes:
+// map_with gives exactly the better of the two refined alone (refine_from),
+// at any thread count; a job above 256 slots refines one start.
+TEST(Auto, TheQualityModeKeepsTheBetterOfItsChoiceAndRunnerUpRefined) {
+  const auto topology = tmap::load_topology("tleaf 3 2 20 4 10 8 1");  // 64 PEs
+  const auto constraints = Constraints::all(*topology);
+  int runner_up_kept = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const auto comm = tmap::gen::random_sparse(64, 6, 10000, seed);
+    const Problem problem{comm, *topology, constraints};
+    auto quality = tmap::preset("quality");
+    quality.objective = tmap::Objective::HopBytes;
+    const auto starts = tmap::strategies::AutoMapper{}.map_several(problem, quality, 2);
+    ASSERT_EQ(starts.size(), 2U) << seed;
+    EXPECT_NE(starts[0], starts[1]);
+    EXPECT_EQ(starts[0], tmap::strategies::AutoMapper{}.map(problem, quality));
+    std::vector<tmap::Mapping> refined;
+    std::vector<std::int64_t> cost;
+    for (const auto& start : starts) {
+      tmap::StageStats stages;
+      refined.push_back(tmap::refine_from(start, problem, quality, stages));
+      cost.push_back(tmap::evaluate(comm, *topology, refined.back()).hop_bytes);
+    }
+    const std::size_t kept = cost[1] < cost[0] ? 1 : 0;
+    runner_up_kept += static_cast<int>(kept);
+    for (const int threads : {1, 2}) {
+      quality.threads = threads;
+      tmap::StageStats stages;
+      EXPECT_EQ(tmap::map_with("auto", problem, quality, stages), refined[kept]) << seed << " " << threads;
+      ASSERT_TRUE(stages.refine.has_value());
+      EXPECT_EQ(stages.refine->after, cost[kept]);
+    }
+  }
+  EXPECT_GE(runner_up_kept, 1) << "the runner-up was never better: the test shows nothing";
+  // 320 ranks on 320 PEs: one start, refine_from's.
+  const auto large = tmap::load_topology("tleaf 3 4 20 8 10 10 1");
+  const auto comm = tmap::gen::random_sparse(320, 6, 10000, 1);
+  const Problem problem{comm, *large, Constraints::all(*large)};
+  auto quality = tmap::preset("quality");
+  quality.objective = tmap::Objective::HopBytes;
+  tmap::StageStats stages;
+  EXPECT_EQ(tmap::map_with("auto", problem, quality),
+            tmap::refine_from(tmap::strategies::AutoMapper{}.map(problem, quality), problem, quality, stages));
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -179,9 +180,18 @@ std::span<const StrategyOption> auto_options() {
 }
 
 Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
-  if (balances_load(problem.comm.rank_weights(), problem.constraints)) return map_by_load(problem, context);
+  return std::move(map_several(problem, context, 1).front());
+}
+
+std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& context, std::size_t most) const {
+  const auto one = [](Mapping mapping) {
+    std::vector<Mapping> out;
+    out.push_back(std::move(mapping));
+    return out;
+  };
+  if (balances_load(problem.comm.rank_weights(), problem.constraints)) return one(map_by_load(problem, context));
   if (problem.constraints.capacity() >= kManyPerPe && !problem.comm.has_unequal_weights()) {
-    return map_many_per_pe(problem, context);
+    return one(map_many_per_pe(problem, context));
   }
   // The constructions alone: map_with refines what this returns, and for
   // the objective kept here.
@@ -202,7 +212,7 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
     in_order = map_with("inorder", problem, construct);
     if (provably_optimal(problem, *in_order)) {
       context.note(2, "auto: inorder kept (every communicating pair at the least distance: optimal)");
-      return std::move(*in_order);
+      return one(std::move(*in_order));
     }
   }
   // A stencil in any rank order, on a mesh or torus box: its grid laid out
@@ -223,10 +233,10 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
     if (geometric && may_prove && provably_optimal(problem, *geometric)) {
       if (judge == Objective::HopBytes || !(meter(*in_order) < meter(*geometric))) {
         context.note(2, "auto: geometric kept (every communicating pair at the least distance: optimal)");
-        return std::move(*geometric);
+        return one(std::move(*geometric));
       }
       context.note(2, "auto: inorder kept (geometric is optimal in hop-bytes but slower)");
-      return std::move(*in_order);
+      return one(std::move(*in_order));
     }
     // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
     if (!geometric && tree) {
@@ -310,7 +320,18 @@ Mapping AutoMapper::map(const Problem& problem, const Run& context) const {
   }
   context.note(2, fmt::format("auto: {} kept (by {}{}: {})", candidates[best].name, objective_name(judge),
                               time_unasked ? ", no objective given and the machine has routes" : "", costs));
-  return std::move(candidates[best].mapping);
+  std::vector<std::size_t> order(candidates.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::ranges::stable_sort(order, {}, [&](std::size_t k) { return candidates[k].score.hop_bytes; });
+  auto out = one(std::move(candidates[best].mapping));
+  for (const auto k : order) {
+    if (out.size() >= most || judge != Objective::HopBytes) break;
+    if (k == best || std::ranges::find(out, candidates[k].mapping) != out.end()) continue;
+    context.note(2,
+                 fmt::format("auto: {} ({} hop-bytes) refined too", candidates[k].name, candidates[k].score.hop_bytes));
+    out.push_back(std::move(candidates[k].mapping));
+  }
+  return out;
 }
 
 }  // namespace tmap::strategies

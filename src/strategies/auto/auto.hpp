@@ -34,6 +34,10 @@ namespace tmap::strategies {
 class AutoMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
+  /// Judged by hop-bytes, the kept candidate, then the others by hop-bytes
+  /// (ties in candidate order), each unlike those before it; else one.
+  [[nodiscard]] std::vector<Mapping> map_several(const Problem& problem, const Run& context,
+                                                 std::size_t most) const override;
 };
 
 /// Predicted times within this fraction of the least are the same: the
