@@ -276,18 +276,6 @@ class Mapper {
   /// Returns sigma[rank] = PE for every rank. Implementations may assume
   /// check_problem(problem) passed.
   [[nodiscard]] virtual Mapping map(const Problem& problem, const Run& run) const = 0;
-  /// map()'s mapping first, then at most `most` - 1 runners-up worth
-  /// refining too (distinct, in the strategy's order of preference; auto's
-  /// other candidates by hop-bytes). map_with refines them all and keeps
-  /// the fewest hop-bytes, where a refinement is cheap (the quality mode's
-  /// small jobs). By default none: {map()}.
-  [[nodiscard]] virtual std::vector<Mapping> map_several(const Problem& problem, const Run& run,
-                                                         std::size_t most) const {
-    (void)most;
-    std::vector<Mapping> one;
-    one.push_back(map(problem, run));
-    return one;
-  }
 };
 
 /// What a strategy can do, so that callers ask the row instead of comparing

@@ -12,6 +12,7 @@
 #include "strategies/auto/auto.hpp"
 #include "strategies/best/best.hpp"
 #include "strategies/common/balanced_moves.hpp"
+#include "strategies/common/runners_up.hpp"
 #include "strategies/common/task_pool.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "strategies/greedy/greedy.hpp"
@@ -290,8 +291,8 @@ Mapping map_with(std::string_view strategy, const Problem& problem, const Run& g
   }
   const auto starts = refined_starts(problem, context, info);
   std::vector<Mapping> mappings;
-  if (starts > 1) {
-    mappings = mapper->map_several(problem, context, starts);
+  if (const auto* several = dynamic_cast<const strategies::OffersRunnersUp*>(mapper.get()); several && starts > 1) {
+    mappings = several->map_several(problem, context, starts);
   } else {
     mappings.push_back(mapper->map(problem, context));
   }

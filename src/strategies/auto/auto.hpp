@@ -26,12 +26,13 @@
 #include <span>
 #include <vector>
 
+#include "strategies/common/runners_up.hpp"
 #include "tmap/mapper.hpp"
 #include "tmap/objective.hpp"
 
 namespace tmap::strategies {
 
-class AutoMapper final : public Mapper {
+class AutoMapper final : public Mapper, public OffersRunnersUp {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;
   /// Judged by hop-bytes, the kept candidate, then the others by hop-bytes
