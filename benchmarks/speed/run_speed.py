@@ -83,6 +83,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="runs of each command below a million ranks; the median")
     ap.add_argument("--machines", default="tleaf,torus,tianhe3")
     ap.add_argument("--gmap-up-to", type=int, default=16384, help="largest job scotch_gmap is run on")
+    ap.add_argument("--threads", default="1",
+                    help="tm-map's -p: a count (1: one thread, as gmap) or 'machine' (tm-map's default: the "
+                         "machine's cores, what users run)")
     report_options(ap)
     args = ap.parse_args()
     if rewrote_report(args, "speed", write_report):
@@ -121,7 +124,8 @@ def main():
                         continue
                     else:
                         pick = {"default": [], "quality": ["-P", "quality"], "inorder": ["-s", "inorder"]}[run]
-                        cmd = [tm_map, "-t", spec, "-c", f"{base}.coo", "--output", out, "-q", "-p", "1"] + pick
+                        threads = [] if args.threads == "machine" else ["-p", args.threads]
+                        cmd = [tm_map, "-t", spec, "-c", f"{base}.coo", "--output", out, "-q"] + threads + pick
                     results = [measured(cmd, env) for _ in range(runs)]
                     secs = statistics.median(r[0] for r in results)
                     peak = max(r[1] for r in results)
@@ -144,7 +148,8 @@ def ratio(a, b, key, digits):
 
 def write_report(rows, path, note=""):
     lines = ["# Speed at every size: tmap against scotch_gmap and in-order", ""] + ([note, ""] if note else []) + [
-        "`benchmarks/speed/run_speed.py`: each command one process timed whole (reading included, one thread; "
+        "`benchmarks/speed/run_speed.py`: each command one process timed whole (reading included; tm-map on "
+        "one thread unless the note says `--threads`; "
         "median of the runs, one run at a million ranks), peak resident memory from its rusage, hop-bytes by "
         "tm-eval. gmap is `scotch_gmap -Cd -cb` with `SCOTCH_PTHREAD_NUMBER=1` (invalid: it put two ranks on a "
         "PE, scored as it is). #63's goals: the default at most gmap's time + 0.05 s; `-P quality` at most 2x "
