@@ -6,11 +6,14 @@
 #include <fmt/format.h>
 
 #include <exception>
+#include <functional>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "strategies/auto/auto.hpp"
 #include "strategies/common/balanced_moves.hpp"
+#include "strategies/common/task_pool.hpp"
 #include "strategies/inorder/inorder.hpp"
 #include "strategies/rb/rb.hpp"
 #include "strategies/scotch/scotch.hpp"
@@ -32,46 +35,64 @@ Mapping map_by_load(const Problem& problem, const Run& context) {
   Run construct = context;
   construct.refine.kind = RefineKind::None;
   const auto sym = problem.comm.symmetrized();
-  // Each candidate brought within the limits and refined by moves; the
-  // fewer hop-bytes kept (ties to scotch, gmap's own mapping).
-  std::optional<Mapping> best;
-  std::int64_t best_cost = 0;
-  std::exception_ptr refused;
-  const auto candidate = [&](std::string_view name, const auto& make) {
-    if (best && context.stopped()) return;  // stopped: the mapping so far
-    auto mapping = make();
-    const auto built = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
-    BalancedMoveStats stats;
-    try {
-      stats = balance_and_refine(sym, problem.topology, problem.constraints, mapping, kPasses);
-    } catch (const InputError& e) {  // this one's loads cannot be brought within the limit by moves
-      context.note(2, fmt::format("auto: {} left out: {}", name, e.what()));
-      if (!refused) refused = std::current_exception();
-      return;
-    }
-    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
-    context.note(2, fmt::format("auto: ranks balanced by load: {} {} hop-bytes; {} rank(s) moved within the limit of "
-                                "{}, then refined to {} ({} moves, {} of them swaps, {} passes{})",
-                                name, built, stats.repaired, problem.constraints.load_limit(), cost, stats.moves,
-                                stats.swaps, stats.passes, stats.searched ? ", a tabu search first" : ""));
-    if (!best || cost < best_cost) {
-      best = std::move(mapping);
-      best_cost = cost;
-    }
+  // The candidates: scotch (gmap's own mapping, first: it wins a tie), then
+  // rb's cut, which moves with the order its graphs are coarsened in and
+  // with how far its passes reach (on 131,072 weighted vertices onto 4:8:2
+  // and 4:8:4 PEs, each of the three below was the lowest somewhere, by up
+  // to 1.45x: a shuffled stencil with a heavy corner onto 4:8:4 PEs gave
+  // 16.2e6, 11.0e6 and 12.6e6 hop-bytes).
+  struct Candidate {
+    std::string_view name;
+    std::function<Mapping(const Run&)> make;
   };
-  candidate("scotch", [&] { return ScotchMapper().map(problem, construct); });
-  // rb's cut moves with the order its graphs are coarsened in and with how
-  // far its passes reach (on 131,072 weighted vertices onto 4:8:2 and 4:8:4
-  // PEs, each of the three below was the lowest somewhere, by up to 1.45x:
-  // a shuffled stencil with a heavy corner onto 4:8:4 PEs gave 16.2e6,
-  // 11.0e6 and 12.6e6 hop-bytes).
-  candidate("rb", [&] { return map_rb_by_load(problem, construct, {.order_seed = context.seed}); });
-  candidate("rb (another order)", [&] { return map_rb_by_load(problem, construct, {.order_seed = context.seed + 1}); });
-  candidate("rb (whole-level passes)", [&] {
-    return map_rb_by_load(problem, construct, {.order_seed = context.seed, .whole_level_passes = true});
-  });
-  if (!best) std::rethrow_exception(refused);  // none could be brought within the limits
-  return std::move(*best);
+  const std::vector<Candidate> candidates{
+      {"scotch", [&](const Run& run) { return ScotchMapper().map(problem, run); }},
+      {"rb", [&](const Run& run) { return map_rb_by_load(problem, run, {.order_seed = context.seed}); }},
+      {"rb (another order)",
+       [&](const Run& run) { return map_rb_by_load(problem, run, {.order_seed = context.seed + 1}); }},
+      {"rb (whole-level passes)",
+       [&](const Run& run) {
+         return map_rb_by_load(problem, run, {.order_seed = context.seed, .whole_level_passes = true});
+       }},
+  };
+  // Each built, brought within the limits and refined by moves, side by
+  // side on the run's threads (each on its share); the fewest hop-bytes
+  // kept, ties to the earlier.
+  std::vector<std::optional<Mapping>> mappings(candidates.size());
+  std::vector<std::int64_t> costs(candidates.size(), 0);
+  std::vector<std::exception_ptr> refused(candidates.size());
+  run_tasks(
+      candidates.size(), construct, thread_share(construct.threads, candidates.size()),
+      [&](std::size_t k, const Run& run) {
+        if (k > 0 && context.stopped()) return;  // stopped: scotch's mapping at least
+        const auto& candidate = candidates[k];
+        auto mapping = candidate.make(run);
+        const auto built = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+        BalancedMoveStats stats;
+        try {
+          stats = balance_and_refine(sym, problem.topology, problem.constraints, mapping, kPasses);
+        } catch (const InputError& e) {  // its loads cannot be brought within the limit by moves
+          run.note(2, fmt::format("auto: {} left out: {}", candidate.name, e.what()));
+          refused[k] = std::current_exception();
+          return;
+        }
+        costs[k] = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+        run.note(2, fmt::format("auto: ranks balanced by load: {} {} hop-bytes; {} rank(s) moved within the "
+                                "limit of {}, then refined to {} ({} moves, {} of them swaps, {} passes{})",
+                                candidate.name, built, stats.repaired, problem.constraints.load_limit(), costs[k],
+                                stats.moves, stats.swaps, stats.passes, stats.searched ? ", a tabu search first" : ""));
+        mappings[k] = std::move(mapping);
+      });
+  std::optional<std::size_t> kept;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    if (mappings[k] && (!kept || costs[k] < costs[*kept])) kept = k;
+  }
+  if (!kept) {  // none could be brought within the limits
+    for (const auto& error : refused) {
+      if (error) std::rethrow_exception(error);
+    }
+  }
+  return std::move(*mappings[*kept]);
 }
 
 Mapping map_many_per_pe(const Problem& problem, const Run& context) {
