@@ -11,10 +11,11 @@ namespace tmap::refine {
 
 namespace {
 
-// The two loops every move runs (O(N) sums for the pairs with a moved item,
-// O(N^2) row updates for the others), built for AVX2 as well and chosen at
-// load time where the CPU has it (integer sums: the same results either
-// way). With 32-bit traffic and distances a product is one vpmuldq.
+// The loops every move runs (O(N) sums for the pairs with a moved item,
+// O(N^2) row updates for the others, and the scan's two row passes), built
+// for AVX2 as well and chosen at load time where the CPU has it (integer
+// sums and comparisons: the same results either way). With 32-bit traffic
+// and distances a product is one vpmuldq.
 // (Not under the sanitizers: their runtimes start after ifunc resolvers run.)
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
