@@ -50,9 +50,13 @@ void BM_RobustTabu(benchmark::State& state) {
     const auto stats = tmap::refine::robust_tabu(p, pos, kMoves, 0.0, 1, {}, 1);
     benchmark::DoNotOptimize(stats.best_cost);
   }
-  state.counters["moves_per_s"] = benchmark::Counter(static_cast<double>(kMoves), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["moves_per_s"] =
+      benchmark::Counter(static_cast<double>(kMoves), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_RobustTabu)->ArgNames({"slots", "narrow"})->ArgsProduct({{64, 256, 1024}, {1, 0}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RobustTabu)
+    ->ArgNames({"slots", "narrow"})
+    ->ArgsProduct({{64, 256, 1024}, {1, 0}})
+    ->Unit(benchmark::kMillisecond);
 
 void BM_DenseDescent(benchmark::State& state) {
   const auto n = state.range(0);
