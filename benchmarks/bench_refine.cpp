@@ -17,24 +17,12 @@
 
 namespace {
 
-/// n ranks on n PEs (one slot a PE): the traffic symmetrized, the tleaf's distances.
+/// n ranks on n PEs (one slot a PE), the traffic times volume_scale.
 tmap::refine::DenseProblem dense_problem(std::int64_t n, std::uint64_t volume_scale) {
   const auto topology = tmap::load_topology("tleaf 3 " + std::to_string(n / 16) + " 20 4 10 4 1");
-  const auto sym = tmap::gen::random_sparse(n, 6, 10000, 1).symmetrized();
-  tmap::refine::DenseProblem p;
-  p.n = n;
-  p.w.assign(static_cast<std::size_t>(n * n), 0);
-  p.d.assign(p.w.size(), 0);
-  for (tmap::Rank i = 0; i < n; ++i) {
-    const auto cols = sym.targets(i);
-    const auto vols = sym.volumes(i);
-    for (std::size_t e = 0; e < cols.size(); ++e) {
-      p.w[static_cast<std::size_t>(i * n + cols[e])] = vols[e] * static_cast<std::int64_t>(volume_scale);
-    }
-    for (std::int64_t b = 0; b < n; ++b) p.d[static_cast<std::size_t>(i * n + b)] = topology->distance(i, b);
-    p.pe.push_back(i);
-    p.silent.push_back(0);
-  }
+  auto p = tmap::refine::dense_problem(tmap::gen::random_sparse(n, 6, 10000, 1).symmetrized(), *topology,
+                                       tmap::Constraints::all(*topology));
+  for (auto& w : p.w) w *= static_cast<std::int64_t>(volume_scale);
   return p;
 }
 

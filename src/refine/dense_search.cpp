@@ -201,6 +201,32 @@ class MoveTable {
 
 }  // namespace
 
+DenseProblem dense_problem(const CommMatrix& sym, const Topology& topology, const Constraints& constraints) {
+  const auto pes = constraints.allowed_pes();
+  const auto k = constraints.capacity();
+  DenseProblem p;
+  p.n = constraints.num_slots();
+  const auto n = static_cast<std::size_t>(p.n);
+  p.w.assign(n * n, 0);
+  for (Rank i = 0; i < sym.num_ranks(); ++i) {
+    const auto cols = sym.targets(i);
+    const auto vols = sym.volumes(i);
+    for (std::size_t e = 0; e < cols.size(); ++e)
+      p.w[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(cols[e])] = vols[e];
+  }
+  p.d.assign(n * n, 0);
+  p.pe.resize(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    p.pe[a] = static_cast<std::int64_t>(a) / k;
+    for (std::size_t b = 0; b < n; ++b) {
+      p.d[a * n + b] = topology.distance(pes[a / static_cast<std::size_t>(k)], pes[b / static_cast<std::size_t>(k)]);
+    }
+  }
+  p.silent.assign(n, 0);
+  for (auto item = static_cast<std::size_t>(sym.num_ranks()); item < n; ++item) p.silent[item] = 1;
+  return p;
+}
+
 bool dense_fits(const DenseProblem& p) {
   // |delta| <= max over r of sum_k |W_rk - W_sk| x 2 max d <= 4 max row sum x max d;
   // the cost <= sum W x max d. Both must stay below 2^62.

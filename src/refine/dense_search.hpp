@@ -18,6 +18,8 @@
 
 #include "refine/slots.hpp"
 #include "tmap/comm_matrix.hpp"
+#include "tmap/mapping.hpp"
+#include "tmap/topology.hpp"
 
 namespace tmap::refine {
 
@@ -96,6 +98,12 @@ struct SearchStats {
   std::int64_t start_cost = 0;
   std::int64_t best_cost = 0;
 };
+
+/// The dense problem of ranks with traffic `sym` (symmetrized) on the
+/// slots of `constraints` (capacity slots a PE, in allowed_pes order):
+/// items are the ranks, then one silent item per slot left free.
+[[nodiscard]] DenseProblem dense_problem(const CommMatrix& sym, const Topology& topology,
+                                         const Constraints& constraints);
 
 /// True when every move value fits in int64 for this problem (else the
 /// caller falls back to the sparse search, which sums in 128 bits).

@@ -29,36 +29,6 @@ namespace {
 /// < 0.1 %); far more than it ever takes.
 constexpr std::int64_t kCandidatePasses = 1000;
 
-refine::DenseProblem dense_problem(const CommMatrix& sym, const Topology& topology, const Constraints& constraints) {
-  const auto pes = constraints.allowed_pes();
-  const auto k = constraints.capacity();
-  refine::DenseProblem p;
-  p.n = constraints.num_slots();
-  const auto n = static_cast<std::size_t>(p.n);
-  p.w.assign(n * n, 0);
-  for (Rank i = 0; i < sym.num_ranks(); ++i) {
-    const auto cols = sym.targets(i);
-    const auto vols = sym.volumes(i);
-    for (std::size_t e = 0; e < cols.size(); ++e)
-      p.w[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(cols[e])] = vols[e];
-  }
-  p.d.assign(n * n, 0);
-  p.pe.resize(n);
-  for (std::size_t a = 0; a < n; ++a) {
-    p.pe[a] = static_cast<std::int64_t>(a) / k;
-    for (std::size_t b = 0; b < n; ++b) {
-      p.d[a * n + b] = topology.distance(pes[a / static_cast<std::size_t>(k)], pes[b / static_cast<std::size_t>(k)]);
-    }
-  }
-  p.silent.assign(n, 0);
-  for (auto item = static_cast<std::size_t>(sym.num_ranks()); item < n; ++item) p.silent[item] = 1;
-  return p;
-}
-
-}  // namespace
-
-namespace {
-
 /// The refinements by name: the one table --refine, config files, the C
 /// API and the MPI layer's NAME:REFINE read.
 constexpr std::array<detail::Named<RefineKind>, 4> kRefineKinds{{
@@ -130,7 +100,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
   const auto dense_limit = swap_kind ? refine::kMaxDenseDescent : refine::kMaxDensePositions;
   std::optional<refine::DenseProblem> dense;
   if (n_slots <= dense_limit) {
-    if (auto p = dense_problem(sym, problem.topology, constraints); refine::dense_fits(p)) dense = std::move(p);
+    if (auto p = refine::dense_problem(sym, problem.topology, constraints); refine::dense_fits(p)) dense = std::move(p);
   }
   const auto pes = constraints.allowed_pes();
   // A distance table over every allowed PE costs more than a small job's
