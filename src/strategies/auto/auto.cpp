@@ -226,9 +226,15 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
   std::optional<Mapping> tiles;
   {
     // The traffic symmetrized only here, then released: the constructions
-    // below build their own (at a million ranks each copy is 100 MB).
-    const auto sym = problem.comm.symmetrized();
-    geometric = lay_out_grid(problem, sym, construct, why);
+    // below build their own (at a million ranks each copy is 100 MB). Not
+    // at all where the machine holds neither a grid nor tiles (1.4 s of a
+    // million-rank job on Tianhe-3 went to symmetrizing and a grid search).
+    const auto no_grid = grid_cannot_fit(problem);
+    const auto no_tiles = tiles_cannot_fit(problem);
+    std::optional<CommMatrix> sym;
+    if (no_grid.empty() || (tree && no_tiles.empty())) sym = problem.comm.symmetrized();
+    why = no_grid;
+    if (no_grid.empty()) geometric = lay_out_grid(problem, *sym, construct, why);
     if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
     if (geometric && may_prove && provably_optimal(problem, *geometric)) {
       if (judge == Objective::HopBytes || !(meter(*in_order) < meter(*geometric))) {
@@ -240,7 +246,8 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
     }
     // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
     if (!geometric && tree) {
-      tiles = lay_out_tiles(problem, sym, construct, why);
+      why = no_tiles;
+      if (no_tiles.empty()) tiles = lay_out_tiles(problem, *sym, construct, why);
       context.note(2, tiles ? "auto: tiles: " + why : "auto: no tiles: " + why);
     }
   }

@@ -109,8 +109,20 @@ std::optional<GridLayout> lay_out(const RecoveredGrid& grid, const Topology& top
   return best;
 }
 
+std::string grid_cannot_fit(const Problem& problem) {
+  const auto pes = problem.constraints.allowed_pes();
+  std::vector<std::int64_t> c;
+  if (pes.empty() || !grid_coordinates(problem.topology, pes.front(), c)) {
+    return "the allowed PEs are not a box of a mesh or torus";
+  }
+  return {};
+}
+
 std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& sym, const Run& context,
                                     std::string& why) {
+  // The machine first (O(1)), the traffic (O(pairs)) after.
+  why = grid_cannot_fit(problem);
+  if (!why.empty()) return std::nullopt;
   const auto grid = recover_grid(sym);
   if (!grid) {
     why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";

@@ -34,11 +34,21 @@ struct GridLayout {
                                                 const std::function<std::int64_t(const Mapping&)>& cost,
                                                 std::string& why);
 
+/// Why the problem's machine and allocation can hold no grid layout,
+/// checked before any traffic (O(1): the first allowed PE off a mesh or
+/// torus), or empty when one may: callers symmetrize a million ranks'
+/// traffic only where it can be laid out.
+[[nodiscard]] std::string grid_cannot_fit(const Problem& problem);
+
 /// The grid layout of the problem's traffic, or nothing with `why` set.
 /// `sym`: the traffic symmetrised (problem.comm.symmetrized()), made once
 /// by the caller, who also asks lay_out_tiles (O(pairs) each time).
 [[nodiscard]] std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& sym, const Run& context,
                                                   std::string& why);
+
+/// As grid_cannot_fit, for lay_out_tiles (O(1): the ranks fill the
+/// allowed slots).
+[[nodiscard]] std::string tiles_cannot_fit(const Problem& problem);
 
 /// A periodic 2D lattice of ranks in congruent tiles, one per group of a
 /// tree machine (tree_tiles.cpp, lattice.hpp), or nothing with `why` set.

@@ -128,15 +128,18 @@ Mapping lay_out(const Problem& problem, const std::vector<std::vector<PE>>& grou
 
 }  // namespace
 
+std::string tiles_cannot_fit(const Problem& problem) {
+  if (problem.comm.num_ranks() != problem.constraints.num_slots()) return "the ranks do not fill the allowed slots";
+  return {};
+}
+
 std::optional<Mapping> lay_out_tiles(const Problem& problem, const CommMatrix& sym, const Run& context,
                                      std::string& why) {
   // The machine and allocation first (O(PEs)), the traffic (O(pairs)) after.
   const auto& constraints = problem.constraints;
   const auto n = problem.comm.num_ranks();
-  if (n != constraints.num_slots()) {
-    why = "the ranks do not fill the allowed slots";
-    return std::nullopt;
-  }
+  why = tiles_cannot_fit(problem);
+  if (!why.empty()) return std::nullopt;
   const auto groups = congruent_groups(problem.topology, constraints.allowed_pes(), why);
   if (!groups) return std::nullopt;
   const auto size = static_cast<std::int64_t>(groups->front().size()) * constraints.capacity();
