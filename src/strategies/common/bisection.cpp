@@ -184,6 +184,10 @@ std::int64_t farthest(const BisectionGraph& g, std::int64_t start) {
 
 }  // namespace detail
 
+bool splits_multilevel(Bisection how, std::int64_t ranks) {
+  return how == Bisection::Multilevel || (how == Bisection::Auto && ranks > kMultilevelJobs);
+}
+
 std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, const std::vector<Rank>& ranks,
                                                        std::int64_t first_size, int fm_passes, Bisection how) {
   std::vector<Rank> sorted = ranks;
@@ -197,8 +201,8 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
     for (std::int64_t v = 0; v < m; ++v) (side[v] == 0 ? parts.first : parts.second).push_back(sorted[v]);
     return parts;
   };
-  const bool multilevel = how == Bisection::Multilevel || (how == Bisection::Auto && sym.num_ranks() > kMultilevelJobs);
-  if (multilevel && m > kFlatLargest && fm_passes != 0) return split(detail::multilevel_bisect(g, first_size));
+  if (splits_multilevel(how, sym.num_ranks()) && m > kFlatLargest && fm_passes != 0)
+    return split(detail::multilevel_bisect(g, first_size));
   // Seeds: both ends of a pseudo-diameter and the heaviest talker.
   const auto end1 = detail::farthest(g, detail::farthest(g, 0));
   const auto end2 = detail::farthest(g, end1);

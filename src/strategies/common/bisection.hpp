@@ -18,6 +18,10 @@ namespace tmap::strategies {
 /// more hop-bytes on stencils).
 enum class Bisection { Auto, Flat, Multilevel };
 
+/// Whether bisect splits the large sets of a job of `ranks` ranks by
+/// multilevel bisection.
+[[nodiscard]] bool splits_multilevel(Bisection how, std::int64_t ranks);
+
 /// Splits `ranks` (ids of `sym`, the symmetrised traffic) into a first part
 /// of `first_size` ranks and the rest; only traffic inside `ranks` counts
 /// (ranks outside are equally far from both parts in a tree). Returns the
