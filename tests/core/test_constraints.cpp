@@ -49,6 +49,15 @@ TEST(Constraints, ValidateMappingCatchesEveryViolation) {
   EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{1}, 2, c), tmap::InternalError);     // size
   const auto c2 = Constraints::allowed(*t, {0, 1, 2}, 2);
   EXPECT_NO_THROW(tmap::validate_mapping(std::vector<tmap::PE>{1, 1}, 2, c2));
+  // A run of PEs not from 0 (looked up by offset) and one with a gap (by search).
+  const auto run = Constraints::allowed(*t, {1, 2, 3});
+  EXPECT_NO_THROW(tmap::validate_mapping(std::vector<tmap::PE>{3, 1}, 2, run));
+  EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{0, 1}, 2, run), tmap::InternalError);
+  EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{3, 3}, 2, run), tmap::InternalError);
+  const auto gap = Constraints::allowed(*t, {0, 3});
+  EXPECT_NO_THROW(tmap::validate_mapping(std::vector<tmap::PE>{3, 0}, 2, gap));
+  EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{1, 0}, 2, gap), tmap::InternalError);
+  EXPECT_THROW(tmap::validate_mapping(std::vector<tmap::PE>{-1, 0}, 2, gap), tmap::InternalError);
 }
 
 TEST(Constraints, BalancedByLoadHandComputed) {

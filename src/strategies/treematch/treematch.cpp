@@ -241,6 +241,12 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
                         (context.treematch.grouping == "always" || sym.num_ranks() > kGroupingRanks);
   // Past kTopDownRanks a full tree gets the grouping alone.
   const bool top_down_runs = !grouping || sym.num_ranks() <= kTopDownRanks;
+  if (!top_down_runs) {
+    // The grouping needs the PEs in order, not their paths: 38 MB at a
+    // million PEs, released before its peak.
+    trie.values = {};
+    trie.offsets = {};
+  }
   std::vector<std::int64_t> position;
   double grouping_s = 0;
   const auto group = [&] {
