@@ -2,7 +2,11 @@
 // and the Deveci et al. metrics on hand-worked cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <memory>
 #include <numeric>
+#include <random>
 #include <set>
 
 #include "tmap/comm_matrix.hpp"
@@ -12,6 +16,7 @@
 #include "tmap/metrics.hpp"
 #include "tmap/routing.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 
 using tmap::CommMatrix;
 using tmap::LinkId;
@@ -154,5 +159,87 @@ TEST(Routing, WeightedHopsEqualHopBytesOnHopTopologies) {
     const auto mapping = tmap::gen::shuffle_permutation(topology->size(), 3);
     EXPECT_EQ(tmap::evaluate_routes(comm, *routing, mapping).wh, tmap::evaluate(comm, *topology, mapping).hop_bytes)
         << spec;
+  }
+}
+
+namespace {
+
+/// A tleaf whose PEs are numbered through a permutation: tree paths out of
+/// PE order, as no built-in machine lists them.
+class PermutedTree final : public tmap::Topology, public tmap::TreeView {
+ public:
+  PermutedTree(std::unique_ptr<tmap::Topology> base, std::vector<tmap::PE> perm)
+      : base_(std::move(base)), perm_(std::move(perm)) {}
+  [[nodiscard]] tmap::PE size() const override { return base_->size(); }
+  [[nodiscard]] tmap::Distance distance(tmap::PE a, tmap::PE b) const override {
+    return base_->distance(perm_[static_cast<std::size_t>(a)], perm_[static_cast<std::size_t>(b)]);
+  }
+  [[nodiscard]] tmap::Distance max_distance() const override { return base_->max_distance(); }
+  [[nodiscard]] std::string kind() const override { return "permuted"; }
+  [[nodiscard]] std::string description() const override { return "permuted " + base_->description(); }
+  void tree_path(tmap::PE pe, std::vector<std::int64_t>& path) const override {
+    base_->find<tmap::TreeView>()->tree_path(perm_[static_cast<std::size_t>(pe)], path);
+  }
+
+ protected:
+  [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
+    return type == typeid(tmap::TreeView) ? static_cast<const tmap::TreeView*>(this) : nullptr;
+  }
+
+ private:
+  std::unique_ptr<tmap::Topology> base_;
+  std::vector<tmap::PE> perm_;
+};
+
+/// Routes from the definition: vertex ids in order of first appearance
+/// over the PEs, a vertex being (parent, branch); link = vertex id - 1, up
+/// from a to the common ancestor, then down to b.
+std::vector<tmap::LinkId> reference_route(const tmap::Topology& t, tmap::PE a, tmap::PE b) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
+  std::vector<std::vector<std::int64_t>> vertices(static_cast<std::size_t>(t.size()));
+  std::vector<std::int64_t> path;
+  for (tmap::PE pe = 0; pe < t.size(); ++pe) {
+    t.find<tmap::TreeView>()->tree_path(pe, path);
+    std::int64_t parent = 0;
+    for (const auto branch : path) {
+      parent = ids.try_emplace({parent, branch}, static_cast<std::int64_t>(ids.size()) + 1).first->second;
+      vertices[static_cast<std::size_t>(pe)].push_back(parent);
+    }
+  }
+  const auto& pa = vertices[static_cast<std::size_t>(a)];
+  const auto& pb = vertices[static_cast<std::size_t>(b)];
+  std::size_t split = 0;
+  while (split < pa.size() && pa[split] == pb[split]) ++split;
+  std::vector<tmap::LinkId> links;
+  for (auto k = pa.size(); k-- > split;) links.push_back(pa[k] - 1);
+  for (auto k = split; k < pb.size(); ++k) links.push_back(pb[k] - 1);
+  return links;
+}
+
+}  // namespace
+
+TEST(TreeRouting, RoutesAsDefinedInPathOrderAndOutOfIt) {
+  // In path order (the table-free path), then permuted: out of order from
+  // the second PE, from the middle and only at the last PE.
+  std::vector<tmap::PE> identity(24);
+  std::iota(identity.begin(), identity.end(), tmap::PE{0});
+  std::vector<tmap::PE> shuffled = identity;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(5));
+  std::vector<tmap::PE> late = identity;
+  std::swap(late[13], late[20]);
+  std::vector<tmap::PE> last = identity;
+  std::swap(last[22], last[23]);
+  for (const auto& perm : {identity, shuffled, late, last}) {
+    const PermutedTree tree(tmap::load_topology("tleaf 3 2 10 3 5 4 1"), perm);
+    const auto routing = tree.routing_model();
+    ASSERT_NE(routing, nullptr);
+    std::vector<tmap::LinkId> links;
+    for (tmap::PE a = 0; a < tree.size(); ++a) {
+      for (tmap::PE b = 0; b < tree.size(); ++b) {
+        links.clear();
+        routing->route(a, b, links);
+        EXPECT_EQ(links, reference_route(tree, a, b)) << a << " -> " << b;
+      }
+    }
   }
 }
