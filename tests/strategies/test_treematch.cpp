@@ -243,6 +243,25 @@ TEST(TreeMatchGrouping, PadsWithSilentRanksWhenTheTreeIsLarger) {
   EXPECT_NE(position[0] / 4, position[1] / 4);
 }
 
+TEST(TreeMatchGrouping, SilentObjectsPastTheTrafficInTheKWayPartition) {
+  // 200 ranks (10 cliques of 20) onto 3 x 100 leaves: the bottom level is
+  // partitioned with the 100 silent objects past the matrix, unpadded
+  // (above 256 objects), flat and multilevel.
+  const auto sym = interleaved_cliques(10, 20);
+  for (const auto how : {tmap::strategies::Bisection::Flat, tmap::strategies::Bisection::Multilevel}) {
+    const auto position = tmap::treematch::bottom_up(sym, {1, 3, 100}, 0, how);
+    ASSERT_EQ(position.size(), 200U);
+    for (tmap::Rank c = 0; c < 10; ++c) {
+      for (tmap::Rank k = 1; k < 20; ++k) EXPECT_EQ(position[k * 10 + c] / 100, position[c] / 100) << c;
+    }
+    std::vector<std::int64_t> sorted(position.begin(), position.end());
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_TRUE(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    EXPECT_GE(sorted.front(), 0);
+    EXPECT_LT(sorted.back(), 300);
+  }
+}
+
 // Threads split the work (the two parts of a split side by side, the
 // grouping's k-way partition by halves, auto's candidates at once) and never
 // the result: the same mapping at 1, 2 and 3 threads, with the grouping and

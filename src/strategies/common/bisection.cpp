@@ -42,9 +42,11 @@ detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& 
   // instead of a binary search (a fifth of treematch's time). The table
   // stays with the thread: 4 bytes per rank of the largest job it saw.
   thread_local std::vector<detail::LocalVertex> index_of;
-  if (index_of.size() < static_cast<std::size_t>(sym.num_ranks())) {
-    index_of.assign(static_cast<std::size_t>(sym.num_ranks()), -1);
-  }
+  // Ids past the matrix are silent objects (treematch's padding): no row.
+  const auto n = sym.num_ranks();
+  Rank objects = n;
+  for (const Rank r : ranks) objects = std::max(objects, r + 1);
+  if (index_of.size() < static_cast<std::size_t>(objects)) index_of.resize(static_cast<std::size_t>(objects), -1);
   struct Restore {
     const std::vector<Rank>& ranks;
     ~Restore() {
@@ -61,14 +63,19 @@ detail::BisectionGraph subgraph(const CommMatrix& sym, const std::vector<Rank>& 
   // At most every entry of the ranks' rows: reserved once, not regrown
   // (regrowing a million-rank set's edges was a tenth of the grouping).
   std::size_t entries = 0;
-  for (const Rank r : ranks) entries += sym.targets(r).size();
+  for (const Rank r : ranks) entries += r < n ? sym.targets(r).size() : 0;
   g.adj.reserve(entries);
   g.w.reserve(entries);
   if (weighted) {
-    for (std::size_t k = 0; k < ranks.size(); ++k) g.weight[k] = sym.rank_weight(ranks[k]);
+    for (std::size_t k = 0; k < ranks.size(); ++k) g.weight[k] = ranks[k] < n ? sym.rank_weight(ranks[k]) : 0;
   }
   for (const Rank r : ranks) {
     Volume sum = 0;
+    if (r >= n) {
+      g.begin.push_back(static_cast<std::int64_t>(g.adj.size()));
+      g.total.push_back(0);
+      continue;
+    }
     const auto targets = sym.targets(r);
     const auto volumes = sym.volumes(r);
     for (std::size_t e = 0; e < targets.size(); ++e) {

@@ -22,7 +22,8 @@ enum class Bisection { Auto, Flat, Multilevel };
 /// multilevel bisection.
 [[nodiscard]] bool splits_multilevel(Bisection how, std::int64_t ranks);
 
-/// Splits `ranks` (ids of `sym`, the symmetrised traffic) into a first part
+/// Splits `ranks` (ids of `sym`, the symmetrised traffic; ids past its
+/// ranks are silent objects, without traffic) into a first part
 /// of `first_size` ranks and the rest; only traffic inside `ranks` counts
 /// (ranks outside are equally far from both parts in a tree). Returns the
 /// two parts, each in increasing rank order. Deterministic. `fm_passes`:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include "strategies/common/bisection.hpp"
 #include "strategies/common/locality_order.hpp"
@@ -14,6 +15,9 @@ namespace tmap::treematch {
 namespace {
 
 using Groups = std::vector<std::vector<std::int64_t>>;
+
+/// How a level's objects are grouped (the header's list).
+enum class Method { Singletons, Exhaustive, Matching, Greedy, Partition };
 
 /// C(m, a), saturating at `cap`.
 std::int64_t choose(std::int64_t m, std::int64_t a, std::int64_t cap) {
@@ -39,8 +43,12 @@ Volume inside(const CommMatrix& g, const std::vector<std::int64_t>& set) {
 }
 
 /// Swaps objects between groups while that keeps more traffic inside.
-void improve(const CommMatrix& g, Groups& groups) {
-  if (g.num_ranks() > 256) return;  // O(m^2 a) per pass
+constexpr Rank kImproveLargest = 256;  // O(m^2 a) per pass
+
+/// `objects` as partition's: past kImproveLargest nothing is done, so only
+/// a padded matrix (every object a row) gets here.
+void improve(const CommMatrix& g, std::int64_t objects, Groups& groups) {
+  if (objects > kImproveLargest) return;
   std::vector<std::int64_t> group_of(static_cast<std::size_t>(g.num_ranks()));
   for (std::size_t k = 0; k < groups.size(); ++k) {
     for (const auto o : groups[k]) group_of[o] = static_cast<std::int64_t>(k);
@@ -162,8 +170,9 @@ Groups greedy(const CommMatrix& g, std::int64_t a) {
 /// Recursive bisection into parts whose sizes are multiples of a; with a
 /// thread budget the two halves of a split are partitioned side by side
 /// (they share nothing; the groups come out in the same order).
-Groups partition(const CommMatrix& g, std::int64_t a, strategies::Bisection how, int threads) {
-  std::vector<Rank> all(static_cast<std::size_t>(g.num_ranks()));
+/// `objects`: g's ranks and, past them, silent objects (no traffic).
+Groups partition(const CommMatrix& g, std::int64_t objects, std::int64_t a, strategies::Bisection how, int threads) {
+  std::vector<Rank> all(static_cast<std::size_t>(objects));
   std::iota(all.begin(), all.end(), Rank{0});
   auto split = [&](auto&& self, const std::vector<Rank>& set, int budget) -> Groups {
     const auto parts = static_cast<std::int64_t>(set.size()) / a;
@@ -187,9 +196,10 @@ Groups partition(const CommMatrix& g, std::int64_t a, strategies::Bisection how,
 /// list of every edge's entry first would take 24 bytes an edge: 150 MB at
 /// a million ranks, the peak of the whole run). No sum can overflow: each
 /// is at most the matrix's total, which the matrix was checked to hold.
-CommMatrix aggregate(const CommMatrix& g, const Groups& groups) {
+/// `objects` as partition's.
+CommMatrix aggregate(const CommMatrix& g, std::int64_t objects, const Groups& groups) {
   const auto n = static_cast<Rank>(groups.size());
-  std::vector<Rank> group_of(static_cast<std::size_t>(g.num_ranks()));
+  std::vector<Rank> group_of(static_cast<std::size_t>(objects));
   for (std::size_t k = 0; k < groups.size(); ++k) {
     for (const auto o : groups[k]) group_of[o] = static_cast<Rank>(k);
   }
@@ -203,6 +213,7 @@ CommMatrix aggregate(const CommMatrix& g, const Groups& groups) {
   for (Rank k = 0; k < n; ++k) {
     row.clear();
     for (const auto o : groups[static_cast<std::size_t>(k)]) {
+      if (o >= g.num_ranks()) continue;  // silent
       const auto targets = g.targets(o);
       const auto volumes = g.volumes(o);
       for (std::size_t e = 0; e < targets.size(); ++e) {
@@ -234,44 +245,79 @@ std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std
                                     strategies::Bisection how, int threads) {
   std::int64_t leaves = 1;
   for (const auto a : arities) leaves *= a;
-  // Pad with silent objects so the tree is full.
-  std::vector<std::int64_t> row_begin(sym.row_begin().begin(), sym.row_begin().end());
-  row_begin.insert(row_begin.end(), static_cast<std::size_t>(leaves - sym.num_ranks()), row_begin.back());
-  CommMatrix current =
-      CommMatrix::from_csr(leaves, std::move(row_begin), std::vector<Rank>(sym.columns().begin(), sym.columns().end()),
-                           std::vector<Volume>(sym.all_volumes().begin(), sym.all_volumes().end()));
+  // The tree is full: objects past the ranks are silent. The bottom level
+  // groups sym itself (or its more local renumbering, below): no padded
+  // copy of the traffic (100 MB at a million ranks), where its method is
+  // the k-way partition, which sees ids past the matrix as silent.
+  const CommMatrix* current = &sym;
+  std::optional<CommMatrix> owned;
+  std::int64_t objects = leaves;
   // Where the sets are split by multilevel bisection (huge jobs), in a
   // more local numbering when there is one: a shuffled million-rank
   // stencil grouped in a third of the time, with 6-18 % fewer hop-bytes
   // (a tleaf, Tianhe-3); natural orders are kept (locality_order.hpp).
+  // Silent objects are isolated: they keep their ids, after every rank.
   std::vector<Rank> old_of;
-  if (strategies::splits_multilevel(how, current.num_ranks())) {
-    if (auto order = strategies::more_local_order(current)) {
+  if (strategies::splits_multilevel(how, leaves)) {
+    if (auto order = strategies::more_local_order(sym)) {
       old_of = std::move(*order);
-      current = strategies::renumbered(current, old_of);
+      owned = strategies::renumbered(sym, old_of);
+      current = &*owned;
+    }
+  }
+  const auto method = [&](std::int64_t a, std::int64_t m) {
+    if (a == 1) return Method::Singletons;
+    if (choose(m, a, tau) <= tau) return Method::Exhaustive;
+    if (a == 2) return Method::Matching;
+    if (a <= 5) return Method::Greedy;
+    return Method::Partition;
+  };
+  if (arities.size() > 1 && objects > current->num_ranks()) {
+    const auto first = method(arities.back(), objects);
+    if ((first != Method::Singletons && first != Method::Partition) || objects <= kImproveLargest) {
+      // The other methods (and the swap passes) read every object's row:
+      // pad with empty ones.
+      std::vector<std::int64_t> row_begin(current->row_begin().begin(), current->row_begin().end());
+      row_begin.insert(row_begin.end(), static_cast<std::size_t>(objects - current->num_ranks()), row_begin.back());
+      owned = CommMatrix::from_csr(objects, std::move(row_begin),
+                                   std::vector<Rank>(current->columns().begin(), current->columns().end()),
+                                   std::vector<Volume>(current->all_volumes().begin(), current->all_volumes().end()));
+      current = &*owned;
     }
   }
   std::vector<Groups> levels;  // bottom level first
   for (auto level = arities.size(); level-- > 1;) {
     const auto a = arities[level];
     Groups groups;
-    if (a == 1) {
-      for (Rank u = 0; u < current.num_ranks(); ++u) groups.push_back({u});
-    } else if (choose(current.num_ranks(), a, tau) <= tau) {
-      groups = exhaustive(current, a);
-    } else if (a == 2) {
-      groups = matching(current);
-    } else if (a <= 5) {
-      groups = greedy(current, a);
-    } else {
-      groups = partition(current, a, how, threads);
+    switch (method(a, objects)) {
+      case Method::Singletons:
+        for (Rank u = 0; u < objects; ++u) groups.push_back({u});
+        break;
+      case Method::Exhaustive:
+        groups = exhaustive(*current, a);
+        break;
+      case Method::Matching:
+        groups = matching(*current);
+        break;
+      case Method::Greedy:
+        groups = greedy(*current, a);
+        break;
+      case Method::Partition:
+        // Auto resolved by this level's size, as bisect would by the matrix's.
+        groups = partition(*current, objects, a,
+                           strategies::splits_multilevel(how, objects) ? strategies::Bisection::Multilevel
+                                                                       : strategies::Bisection::Flat,
+                           threads);
+        break;
     }
-    if (a > 1) improve(current, groups);
-    current = aggregate(current, groups);
+    if (a > 1) improve(*current, objects, groups);
+    owned = aggregate(*current, objects, groups);
+    current = &*owned;
+    objects = current->num_ranks();
     levels.push_back(std::move(groups));
   }
   // Top-down: expand the root's children (the remaining objects, in order).
-  std::vector<std::int64_t> order(static_cast<std::size_t>(current.num_ranks()));
+  std::vector<std::int64_t> order(static_cast<std::size_t>(objects));
   std::iota(order.begin(), order.end(), std::int64_t{0});
   for (auto level = levels.size(); level-- > 0;) {
     std::vector<std::int64_t> next;
@@ -280,7 +326,8 @@ std::vector<std::int64_t> bottom_up(const CommMatrix& sym, const std::vector<std
   }
   std::vector<std::int64_t> position(static_cast<std::size_t>(sym.num_ranks()));
   for (std::size_t p = 0; p < order.size(); ++p) {
-    const auto object = old_of.empty() ? order[p] : old_of[static_cast<std::size_t>(order[p])];
+    const bool renamed = order[p] < static_cast<std::int64_t>(old_of.size());
+    const auto object = renamed ? old_of[static_cast<std::size_t>(order[p])] : order[p];
     if (object < sym.num_ranks()) position[object] = static_cast<std::int64_t>(p);
   }
   return position;
