@@ -1,6 +1,7 @@
 // Up-down routing on trees given by the machine's tree view (a virtual
 // call: routing needs nothing of the topology module's code).
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -53,6 +54,9 @@ TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(to
   std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::int64_t, KeyHash> ids;
   bool in_order = true;
   std::vector<std::int64_t> previous;
+  if (topology.size() * (depth_ + 1) > std::numeric_limits<std::int32_t>::max()) {
+    throw InputError("routing: a tree of more than 2^31 - 1 vertices");
+  }
   path_.reserve(static_cast<std::size_t>(topology.size() * depth_));
   for (PE pe = 0; pe < topology.size(); ++pe) {
     if (!path_in_tree(topology, pe, path) || static_cast<std::int64_t>(path.size()) != depth_) {
@@ -85,11 +89,11 @@ TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(to
         vertex = ids.try_emplace({parent, branch}, static_cast<std::int64_t>(depth_of_.size())).first->second;
       }
       if (vertex == static_cast<std::int64_t>(depth_of_.size())) {
-        depth_of_.push_back(k + 1);
-        parent_.push_back(parent);
+        depth_of_.push_back(static_cast<std::int32_t>(k + 1));
+        parent_.push_back(static_cast<std::int32_t>(parent));
       }
       parent = vertex;
-      path_.push_back(parent);
+      path_.push_back(static_cast<std::int32_t>(parent));
     }
     previous = path;
   }
