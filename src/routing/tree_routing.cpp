@@ -66,12 +66,13 @@ TreeRouting::TreeRouting(const Topology& topology) : RoutingModel(level_kinds(to
         !std::lexicographical_compare(previous.begin(), previous.end(), path.begin(), path.end())) {
       in_order = false;
       // Every vertex so far into the table, as the loop below puts them.
+      std::vector<std::int64_t> earlier;
       for (PE q = 0; q < pe; ++q) {
         std::int64_t parent = 0;
-        (void)path_in_tree(topology, q, previous);
+        (void)path_in_tree(topology, q, earlier);
         for (std::int64_t k = 0; k < depth_; ++k) {
           const auto vertex = path_[static_cast<std::size_t>(q * depth_ + k)];
-          ids.try_emplace({parent, previous[static_cast<std::size_t>(k)]}, vertex);
+          ids.try_emplace({parent, earlier[static_cast<std::size_t>(k)]}, vertex);
           parent = vertex;
         }
       }
