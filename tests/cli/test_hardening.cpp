@@ -199,7 +199,9 @@ TEST(Round4, CpusPerRankFlagOverridesAMalformedVariable) {
 // table's notes, the JSON's "notes" and "fell_back_to").
 TEST(Round4, CompareSaysWhenScotchSpreadsAndWhoFellBack) {
   Sandbox box;
-  box.write("c.coo", kRing);
+  // Three ranks in a triangle and one alone: no grid, so geometric (which
+  // cuts a grid in blocks on a tree) maps with scotch.
+  box.write("c.coo", "4\n0 1 5\n1 0 5\n1 2 5\n2 1 5\n0 2 5\n2 0 5\n");
   const auto table = box.run("tm-map", {"-t", "tleaf 2 4 10 4 1", "-c", "c.coo", "--compare", "inorder,geometric"});
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("# scotch spreads the 4 ranks over all 16 allowed PEs"), std::string::npos) << table.out;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -35,6 +36,14 @@ namespace {
 /// ranks on a tleaf: 2.9 s against 25.7 s); the tenth, a million ranks on
 /// Tianhe-3, went to scotch by 0.6 % (12.5 s against 24 s).
 constexpr Rank kScotchOnTreesRanks = 16384;
+
+/// Above this many ranks a grid on a tree gets its blocks without
+/// treematch (whose grouping runs alone there): at 262,144 ranks (64^3
+/// stencils natural and shuffled) the blocks were 2.5-9.4 % below
+/// treematch's hop-bytes on Tianhe-3 and on racks of 64-core nodes, equal
+/// or better on those racks, 1.2-2.0 % above on racks of 24-core nodes, in
+/// a third of its time (1.7-4.2 s against 5.7-12.5 s).
+constexpr Rank kBlocksAloneRanks = 262144;
 
 /// Up to this many ranks of a traffic in phases, when judging by time,
 /// greedy (Hoefler-Snir) is a candidate too: on pipelined sweeps its rows
@@ -115,7 +124,11 @@ constexpr StrategyOption kAutoOptions[] = {
      [](const Context& c) { return c.auto_strategy.treematch; }},
 };
 
-/// Builds the candidates `names` and scores them and the candidates
+/// The name of a grid's blocks among auto's constructions (no strategy of
+/// its own: -s geometric cuts them on trees).
+constexpr std::string_view kBlocks = "blocks";
+
+/// Builds the candidates `names` (kBlocks by `cut_blocks`) and scores them and the candidates
 /// already built (`built`, scored in place), side by side when the run has
 /// threads: a pool of the run's threads takes the constructions first, in
 /// order, each scored by the thread that built it, then the other scores,
@@ -125,7 +138,8 @@ constexpr StrategyOption kAutoOptions[] = {
 /// runs on one libscotch thread.
 std::vector<Candidate> construct_and_score(const std::vector<std::string>& names, const Problem& problem,
                                            const Run& construct, const ObjectiveMeter& meter,
-                                           std::vector<Candidate>& built) {
+                                           std::vector<Candidate>& built,
+                                           const std::function<Mapping(const Run&)>& cut_blocks) {
   std::vector<Candidate> out(names.size());
   const std::size_t tasks = names.size() + built.size();
   const int task_threads = thread_share(construct.threads, names.size());
@@ -137,8 +151,12 @@ std::vector<Candidate> construct_and_score(const std::vector<std::string>& names
       // 1.0 s at 4,096 ranks), and its mapping does not depend on the count.
       Run own = run;
       if (names[k] == "scotch+") own.threads = construct.threads;
-      out[k].mapping =
-          names[k] == "scotch" ? ScotchMapper::map_on_one_thread(problem, own) : map_with(names[k], problem, own);
+      if (names[k] == kBlocks) {
+        out[k].mapping = cut_blocks(own);
+      } else {
+        out[k].mapping =
+            names[k] == "scotch" ? ScotchMapper::map_on_one_thread(problem, own) : map_with(names[k], problem, own);
+      }
       out[k].score = meter(out[k].mapping);
     } else {
       auto& c = built[k - names.size()];
@@ -149,7 +167,8 @@ std::vector<Candidate> construct_and_score(const std::vector<std::string>& names
 }
 
 /// The candidates auto does not run on a job, and why (for -v).
-std::string left_out(bool tree, bool scotch_runs, bool phases_by_time, Rank ranks, std::string_view treematch) {
+std::string left_out(bool tree, bool scotch_runs, bool treematch_runs, bool phases_by_time, Rank ranks,
+                     std::string_view treematch) {
   std::vector<std::string> out;
   if (!scotch_runs) {
     out.push_back(
@@ -161,6 +180,8 @@ std::string left_out(bool tree, bool scotch_runs, bool phases_by_time, Rank rank
     out.emplace_back("treematch and tiles (not a tree machine)");
   } else if (scotch_runs && treematch != "always") {
     out.emplace_back("treematch (--auto-treematch without-scotch: only where Scotch is left out)");
+  } else if (!treematch_runs) {
+    out.push_back(fmt::format("treematch (a grid on a tree above {} ranks: its blocks)", kBlocksAloneRanks));
   }
   if (!phases_by_time) {
     out.emplace_back("greedy and rb (for a traffic in phases judged by time)");
@@ -224,17 +245,22 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
   const bool tree = !allowed.empty() && tree_path(problem.topology, allowed.front(), path);
   std::optional<Mapping> geometric;
   std::optional<Mapping> tiles;
+  // Which pairs talk, for the grid, tiles and blocks: the traffic itself
+  // when symmetric, else its symmetrization, kept only while the blocks
+  // need it (the constructions below build their own; at a million ranks a
+  // copy is 100 MB). Not at all where the machine holds neither a grid nor
+  // tiles nor blocks (1.4 s of a million-rank job on Tianhe-3 went to
+  // symmetrizing and a grid search whose answer was "not a box").
+  std::optional<CommMatrix> symmetrized;
+  const CommMatrix* pattern = nullptr;
+  // A grid on a tree: its blocks are cut beside the other constructions.
+  std::optional<RecoveredGrid> grid_on_tree;
   {
-    // The traffic symmetrized only here, then released: the constructions
-    // below build their own (at a million ranks each copy is 100 MB). Not
-    // at all where the machine holds neither a grid nor tiles (1.4 s of a
-    // million-rank job on Tianhe-3 went to symmetrizing and a grid search).
     const auto no_grid = grid_cannot_fit(problem);
     const auto no_tiles = tiles_cannot_fit(problem);
-    std::optional<CommMatrix> sym;
-    if (no_grid.empty() || (tree && no_tiles.empty())) sym = problem.comm.symmetrized();
+    if (no_grid.empty() || tree) pattern = &traffic_pattern(problem.comm, symmetrized);
     why = no_grid;
-    if (no_grid.empty()) geometric = lay_out_grid(problem, *sym, construct, why);
+    if (no_grid.empty()) geometric = lay_out_grid(problem, *pattern, construct, why);
     if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
     if (geometric && may_prove && provably_optimal(problem, *geometric)) {
       if (judge == Objective::HopBytes || !(meter(*in_order) < meter(*geometric))) {
@@ -244,11 +270,18 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
       context.note(2, "auto: inorder kept (geometric is optimal in hop-bytes but slower)");
       return one(std::move(*in_order));
     }
-    // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
     if (!geometric && tree) {
+      // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
       why = no_tiles;
-      if (no_tiles.empty()) tiles = lay_out_tiles(problem, *sym, construct, why);
+      if (no_tiles.empty()) tiles = lay_out_tiles(problem, *pattern, construct, why);
       context.note(2, tiles ? "auto: tiles: " + why : "auto: no tiles: " + why);
+      // Any grid on a tree: blocks along its levels.
+      grid_on_tree = grid_for_blocks(problem, *pattern, why);
+      context.note(2, grid_on_tree ? "auto: blocks: " + why : "auto: no blocks: " + why);
+    }
+    if (!grid_on_tree) {
+      symmetrized.reset();
+      pattern = nullptr;
     }
   }
   // In-order first: what the job has already wins a tie.
@@ -259,13 +292,20 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
   std::vector<std::string> names;
   const bool scotch_runs = !tree || problem.comm.num_ranks() <= kScotchOnTreesRanks;
   if (scotch_runs) names.push_back(context.auto_strategy.scotch);
-  if (tree && (!scotch_runs || context.auto_strategy.treematch == "always")) names.emplace_back("treematch");
+  const bool treematch_runs = tree && (!scotch_runs || context.auto_strategy.treematch == "always") &&
+                              !(grid_on_tree && problem.comm.num_ranks() > kBlocksAloneRanks);
+  if (treematch_runs) names.emplace_back("treematch");
   const bool phases_by_time = judge == Objective::Time && !problem.comm.phases().empty();
   if (phases_by_time && problem.comm.num_ranks() <= kGreedyRanks) names.emplace_back("greedy");
   if (phases_by_time && problem.comm.num_ranks() <= kRbRanks) names.emplace_back("rb");
-  context.note(2, "auto: left out: " + left_out(tree, scotch_runs, phases_by_time, problem.comm.num_ranks(),
-                                                context.auto_strategy.treematch));
-  auto constructed = construct_and_score(names, problem, construct, meter, built);
+  if (grid_on_tree) names.emplace_back(kBlocks);
+  context.note(2, "auto: left out: " + left_out(tree, scotch_runs, treematch_runs, phases_by_time,
+                                                problem.comm.num_ranks(), context.auto_strategy.treematch));
+  const auto cut_blocks = [&](const Run& run) { return cut_in_blocks(problem, *pattern, *grid_on_tree, run); };
+  auto constructed = construct_and_score(names, problem, construct, meter, built, cut_blocks);
+  grid_on_tree.reset();
+  pattern = nullptr;
+  symmetrized.reset();
   // In-order, the constructions, then geometric and tiles (ties go to the first).
   std::vector<Candidate> candidates;
   candidates.push_back(std::move(built.front()));

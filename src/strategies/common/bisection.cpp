@@ -250,6 +250,13 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
   return split(best_side);
 }
 
+std::pair<Volume, Volume> refine_split(const CommMatrix& sym, const std::vector<Rank>& ranks, std::vector<char>& side,
+                                       int passes) {
+  const auto g = subgraph(sym, ranks);
+  const auto before = detail::cut_of(g, side);
+  return {before, refine(g, side, before, passes)};
+}
+
 std::pair<std::vector<Rank>, std::vector<Rank>> bisect_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,
                                                                  Volume first_weight, Volume window, WeightedCut how) {
   std::vector<Rank> sorted = ranks;

@@ -34,6 +34,13 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
                                                        std::int64_t first_size, int fm_passes = -1,
                                                        Bisection how = Bisection::Auto);
 
+/// Fiduccia-Mattheyses passes of paired moves (the sizes kept) from a given
+/// split: side[k] (0 or 1) is ranks[k]'s part. At most `passes` passes,
+/// each keeping its best prefix; stops when one gains nothing. Returns the
+/// traffic cut before and after. Deterministic.
+std::pair<Volume, Volume> refine_split(const CommMatrix& sym, const std::vector<Rank>& ranks, std::vector<char>& side,
+                                       int passes);
+
 /// Splits `ranks` by the ranks' weights (sym.rank_weight): a first part
 /// weighing `first_weight` give or take `window`, the rest second, with
 /// little traffic between them (multilevel bisection, thorough passes at

@@ -109,6 +109,12 @@ std::optional<GridLayout> lay_out(const RecoveredGrid& grid, const Topology& top
   return best;
 }
 
+const CommMatrix& traffic_pattern(const CommMatrix& comm, std::optional<CommMatrix>& storage) {
+  if (comm.is_symmetric()) return comm;
+  storage = comm.symmetrized();
+  return *storage;
+}
+
 std::string grid_cannot_fit(const Problem& problem) {
   const auto pes = problem.constraints.allowed_pes();
   std::vector<std::int64_t> c;
@@ -118,12 +124,12 @@ std::string grid_cannot_fit(const Problem& problem) {
   return {};
 }
 
-std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& sym, const Run& context,
+std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& pattern, const Run& context,
                                     std::string& why) {
   // The machine first (O(1)), the traffic (O(pairs)) after.
   why = grid_cannot_fit(problem);
   if (!why.empty()) return std::nullopt;
-  const auto grid = recover_grid(sym);
+  const auto grid = recover_grid(pattern);
   if (!grid) {
     why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";
     return std::nullopt;
@@ -138,15 +144,25 @@ std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& sy
 
 Mapping GeometricMapper::map(const Problem& problem, const Run& context) const {
   std::string why;
-  const auto sym = problem.comm.symmetrized();
-  if (auto mapping = lay_out_grid(problem, sym, context, why)) return std::move(*mapping);
+  std::optional<CommMatrix> symmetrized;
+  const auto& pattern = traffic_pattern(problem.comm, symmetrized);
+  if (auto mapping = lay_out_grid(problem, pattern, context, why)) return std::move(*mapping);
   // On a tree, a periodic 2D lattice in tiles (as auto's `tiles`).
   std::string why_no_tiles;
-  if (auto tiles = lay_out_tiles(problem, sym, context, why_no_tiles)) {
+  if (auto tiles = lay_out_tiles(problem, pattern, context, why_no_tiles)) {
     context.note(1, "geometric: tiles: " + why_no_tiles);
     return std::move(*tiles);
   }
-  if (why_no_tiles != "the machine is not a tree") why += "; no tiles: " + why_no_tiles;
+  if (why_no_tiles != "the machine is not a tree") {
+    why += "; no tiles: " + why_no_tiles;
+    // Any grid on a tree: blocks along its levels.
+    std::string why_no_blocks;
+    if (auto blocks = lay_out_blocks(problem, pattern, context, why_no_blocks)) {
+      context.note(1, "geometric: blocks: " + why_no_blocks);
+      return std::move(*blocks);
+    }
+    why += "; no blocks: " + why_no_blocks;
+  }
   context.fall_back("geometric", "scotch", why);
   // The caller's map_with lowers the objective after this.
   Run scotch = context;

@@ -34,6 +34,12 @@ struct GridLayout {
                                                 const std::function<std::int64_t(const Mapping&)>& cost,
                                                 std::string& why);
 
+/// Which pairs talk, as the constructions here read it: `comm` itself when
+/// symmetric (a million-rank stencil's symmetrization is a 100 MB copy),
+/// else its symmetrization, made into `storage`. Its volumes only rank the
+/// tilings of a lattice against each other.
+[[nodiscard]] const CommMatrix& traffic_pattern(const CommMatrix& comm, std::optional<CommMatrix>& storage);
+
 /// Why the problem's machine and allocation can hold no grid layout,
 /// checked before any traffic (O(1): the first allowed PE off a mesh or
 /// torus), or empty when one may: callers symmetrize a million ranks'
@@ -41,9 +47,9 @@ struct GridLayout {
 [[nodiscard]] std::string grid_cannot_fit(const Problem& problem);
 
 /// The grid layout of the problem's traffic, or nothing with `why` set.
-/// `sym`: the traffic symmetrised (problem.comm.symmetrized()), made once
-/// by the caller, who also asks lay_out_tiles (O(pairs) each time).
-[[nodiscard]] std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& sym, const Run& context,
+/// `pattern`: traffic_pattern(problem.comm), made once by the caller, who
+/// also asks lay_out_tiles and lay_out_blocks (O(pairs) each time).
+[[nodiscard]] std::optional<Mapping> lay_out_grid(const Problem& problem, const CommMatrix& pattern, const Run& context,
                                                   std::string& why);
 
 /// As grid_cannot_fit, for lay_out_tiles (O(1): the ranks fill the
@@ -52,10 +58,28 @@ struct GridLayout {
 
 /// A periodic 2D lattice of ranks in congruent tiles, one per group of a
 /// tree machine (tree_tiles.cpp, lattice.hpp), or nothing with `why` set.
-/// `sym` as lay_out_grid's; the machine and allocation are checked first,
+/// `pattern` as lay_out_grid's; the machine and allocation are checked first,
 /// so off trees it costs nothing.
-[[nodiscard]] std::optional<Mapping> lay_out_tiles(const Problem& problem, const CommMatrix& sym, const Run& context,
-                                                   std::string& why);
+[[nodiscard]] std::optional<Mapping> lay_out_tiles(const Problem& problem, const CommMatrix& pattern,
+                                                   const Run& context, std::string& why);
+
+/// A grid (recover_grid: a 3-, 5- or 7-point stencil in any rank order)
+/// cut in blocks along a tree machine's levels (tree_blocks.cpp), or
+/// nothing with `why` set. `pattern` as lay_out_grid's. The ranks packed: the children of a
+/// subtree with the most room filled first, as treematch does.
+[[nodiscard]] std::optional<Mapping> lay_out_blocks(const Problem& problem, const CommMatrix& pattern,
+                                                    const Run& context, std::string& why);
+
+/// lay_out_blocks in two steps, so that auto knows before it runs its
+/// constructions whether there will be blocks, and cuts them beside the
+/// others: the grid (O(pairs)), or nothing with `why` set (else `why`
+/// says what will be cut) ...
+[[nodiscard]] std::optional<RecoveredGrid> grid_for_blocks(const Problem& problem, const CommMatrix& pattern,
+                                                           std::string& why);
+/// ... and its blocks (O(ranks x log PEs); `pattern` as given to
+/// grid_for_blocks, still alive).
+[[nodiscard]] Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const RecoveredGrid& grid,
+                                    const Run& context);
 
 class GeometricMapper final : public Mapper {
  public:

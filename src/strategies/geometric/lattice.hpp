@@ -64,7 +64,7 @@ struct LatticeTiles {
   /// (its residue modulo `centres`), 0 .. size - 1.
   std::vector<std::int64_t> tile;
   std::vector<std::int64_t> place;
-  Volume cut = 0;  ///< traffic between ranks of different tiles (sym's)
+  Volume cut = 0;  ///< the pattern's volumes between ranks of different tiles (both rows)
 };
 
 /// Tiles of more ranks are not made: laying one out maps that many ranks
@@ -73,12 +73,11 @@ struct LatticeTiles {
 /// without tiles, but 43 s and 2.4 GB instead of 3.5 s and 0.16 GB).
 inline constexpr std::int64_t kLargestTile = 4096;
 
-/// The tilings into tiles of `size` ranks with the least cut traffic (the
-/// first `most` found; tilings of equal cut differ inside their tiles), or
-/// none when no sublattice of the periods gives cells of that size (size
-/// must divide the ranks) within a few of its own side lengths of round,
-/// or tiles would pass kLargestTile ranks.
-[[nodiscard]] std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatrix& sym, std::int64_t size,
-                                                     std::size_t most);
+/// The tilings into tiles of `size` ranks with the least cut traffic
+/// (`pattern`: traffic_pattern's, geometric.hpp; the first `most` found; tilings of equal cut differ inside their
+/// tiles), or none when no sublattice of the periods gives cells of that size (size must divide the ranks) within a few
+/// of its own side lengths of round, or tiles would pass kLargestTile ranks.
+[[nodiscard]] std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatrix& pattern,
+                                                     std::int64_t size, std::size_t most);
 
 }  // namespace tmap::strategies

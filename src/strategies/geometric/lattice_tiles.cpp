@@ -45,7 +45,7 @@ std::optional<std::vector<std::array<std::int64_t, 2>>> cell(const Lattice2D& la
 
 }  // namespace
 
-std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatrix& sym, std::int64_t size,
+std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatrix& pattern, std::int64_t size,
                                        std::size_t most) {
   const auto n = static_cast<std::int64_t>(lattice.x.size());
   const auto& periods = lattice.periods;
@@ -75,9 +75,9 @@ std::vector<LatticeTiles> tile_lattice(const Lattice2D& lattice, const CommMatri
         tiles.place[r] = place;
       }
       if (count != n / size) continue;  // not congruent cells after all: never seen, but not trusted
-      for (Rank v = 0; v < sym.num_ranks(); ++v) {
-        const auto targets = sym.targets(v);
-        const auto volumes = sym.volumes(v);
+      for (Rank v = 0; v < pattern.num_ranks(); ++v) {
+        const auto targets = pattern.targets(v);
+        const auto volumes = pattern.volumes(v);
         for (std::size_t k = 0; k < targets.size(); ++k) {
           if (tiles.tile[static_cast<std::size_t>(v)] != tiles.tile[static_cast<std::size_t>(targets[k])] &&
               __builtin_add_overflow(tiles.cut, volumes[k], &tiles.cut)) {

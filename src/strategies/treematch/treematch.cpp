@@ -11,12 +11,12 @@
 #include <thread>
 
 #include "strategies/common/bisection.hpp"
+#include "strategies/common/tree_order.hpp"
 #include "strategies/scotch/scotch.hpp"
 #include "strategies/treematch/grouping.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/metrics.hpp"
 #include "tmap/topology.hpp"
-#include "tmap/topology_views.hpp"
 #include "util/parallel.hpp"
 
 namespace tmap::strategies {
@@ -41,18 +41,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The allowed PEs sorted by tree path: every subtree is a contiguous range.
-struct Trie {
-  std::vector<PE> pes;
-  /// PE k's path is values[offsets[k] .. offsets[k + 1]): one array, not a
-  /// vector per PE (a million PEs: 47 MB instead of 85 MB).
-  std::vector<std::int64_t> offsets{0};
-  std::vector<std::int64_t> values;
+/// The allowed PEs sorted by tree path (every subtree a contiguous range)
+/// and the slots each holds.
+struct Trie : TreeOrder {
   std::int64_t capacity = 1;
-
-  [[nodiscard]] std::span<const std::int64_t> path(std::size_t k) const {
-    return {values.data() + offsets[k], static_cast<std::size_t>(offsets[k + 1] - offsets[k])};
-  }
 };
 
 class Placer {
@@ -69,12 +61,7 @@ class Placer {
       return;
     }
     // Children: runs of equal branch at this depth.
-    struct Child {
-      std::size_t lo;
-      std::size_t hi;
-      std::int64_t size = 0;
-    };
-    std::vector<Child> children;
+    std::vector<TreeChild> children;
     for (std::size_t k = lo; k < hi;) {
       std::size_t end = k + 1;
       const auto path = trie_.path(k);
@@ -89,19 +76,8 @@ class Placer {
       place(lo, hi, depth + 1, ranks, budget);
       return;
     }
-    // Fill the children with the most room first (stable: tree order on ties).
-    std::vector<std::size_t> order(children.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return children[a].hi - children[a].lo > children[b].hi - children[b].lo;
-    });
-    auto left = static_cast<std::int64_t>(ranks.size());
-    for (const auto c : order) {
-      children[c].size =
-          std::min<std::int64_t>(left, static_cast<std::int64_t>(children[c].hi - children[c].lo) * trie_.capacity);
-      left -= children[c].size;
-    }
-    std::vector<Child> used;
+    deal_most_room_first(children, static_cast<std::int64_t>(ranks.size()), trie_.capacity);
+    std::vector<TreeChild> used;
     bool singles = true;
     for (const auto& c : children) {
       if (c.size > 0) used.push_back(c);
@@ -117,8 +93,7 @@ class Placer {
   }
 
  private:
-  template <typename Child>
-  void split(const std::vector<Child>& children, std::size_t first, std::size_t last, std::size_t depth,
+  void split(const std::vector<TreeChild>& children, std::size_t first, std::size_t last, std::size_t depth,
              const std::vector<Rank>& ranks, int budget) {
     if (last - first == 1) {
       place(children[first].lo, children[first].hi, depth + 1, ranks, budget);
@@ -186,40 +161,11 @@ Mapping TreeMatchMapper::map(const Problem& problem, const Run& context) const {
   const auto& constraints = problem.constraints;
   Trie trie;
   trie.capacity = constraints.capacity();
-  {
-    // Every allowed PE's path, then the PEs in path order (ties: PE order).
-    const auto allowed = constraints.allowed_pes();
-    Trie unsorted;
-    std::vector<std::int64_t> path;
-    for (const PE p : allowed) {
-      if (!tree_path(topology, p, path)) {
-        context.fall_back("treematch", "scotch", topology.kind() + " is not a tree");  // as TopoMatch does
-        return ScotchMapper::map_on_one_thread(problem, context);
-      }
-      unsorted.values.insert(unsorted.values.end(), path.begin(), path.end());
-      unsorted.offsets.push_back(static_cast<std::int64_t>(unsorted.values.size()));
-    }
-    std::vector<std::size_t> order(allowed.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    const auto before = [&](std::size_t a, std::size_t b) {
-      const auto pa = unsorted.path(a);
-      const auto pb = unsorted.path(b);
-      if (std::lexicographical_compare(pa.begin(), pa.end(), pb.begin(), pb.end())) return true;
-      if (std::lexicographical_compare(pb.begin(), pb.end(), pa.begin(), pa.end())) return false;
-      return allowed[a] < allowed[b];
-    };
-    // Machines number their PEs in path order: checked in one pass (the
-    // sort took ~1 s of a million-PE job).
-    if (!std::is_sorted(order.begin(), order.end(), before)) std::sort(order.begin(), order.end(), before);
-    trie.values.reserve(unsorted.values.size());
-    trie.offsets.reserve(order.size() + 1);
-    trie.pes.reserve(order.size());
-    for (const auto k : order) {
-      const auto p = unsorted.path(k);
-      trie.values.insert(trie.values.end(), p.begin(), p.end());
-      trie.offsets.push_back(static_cast<std::int64_t>(trie.values.size()));
-      trie.pes.push_back(allowed[k]);
-    }
+  if (auto order = tree_order(topology, constraints.allowed_pes())) {
+    static_cast<TreeOrder&>(trie) = std::move(*order);
+  } else {
+    context.fall_back("treematch", "scotch", topology.kind() + " is not a tree");  // as TopoMatch does
+    return ScotchMapper::map_on_one_thread(problem, context);
   }
   // A symmetric traffic is its own symmetrization but for a factor 2 that
   // no cut, gain or grouping below depends on: taken as it is (at a million

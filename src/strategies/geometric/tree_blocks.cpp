@@ -1,0 +1,212 @@
+// A stencil's grid cut into blocks along a tree machine: recursive
+// coordinate bisection whose cuts follow the tree. At each subtree the
+// ranks are dealt to its children as treematch's top-down split deals them
+// (the children with the most room filled first), the children are halved
+// (in tree order) and the grid points cut in two of those sizes by a plane
+// across the longest side of their bounding box, whose staircase (a size
+// that is no multiple of a plane) FM passes mend in small sets; down to
+// single PEs. On a 128x128x64 grid and a tleaf of 4,096 racks of 4 nodes
+// of 64 cores, each node gets a 4x4x4 block and each rack 8x8x4: the
+// hop-bytes of treematch's grouping (4.096e10) in O(ranks x log PEs)
+// instead of its multilevel partitions. The grid comes from recover_grid,
+// so any rank order.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "strategies/common/bisection.hpp"
+#include "strategies/common/tree_order.hpp"
+#include "strategies/geometric/geometric.hpp"
+#include "tmap/comm_matrix.hpp"
+#include "tmap/error.hpp"
+#include "tmap/topology_views.hpp"
+#include "util/parallel.hpp"
+
+namespace tmap::strategies {
+
+namespace {
+
+/// A rank at its grid point (missing axes 0): the cuts reorder these in
+/// place, so each part's points stay contiguous in memory.
+struct Point {
+  std::array<std::int32_t, 3> at;
+  Rank rank;
+};
+
+/// Parts below this many points are cut on the thread that made them.
+constexpr std::size_t kSmallestParallelPart = 65536;
+
+/// Sets of at most this many points have their plane refined by
+/// Fiduccia-Mattheyses passes on the traffic: where a part's size is no
+/// multiple of a plane (nodes of 24 or 48 cores) the plane's staircase
+/// costs; most of the cuts are made in small sets.
+constexpr std::size_t kRefinedSet = 1024;
+
+/// FM passes on each refined cut.
+constexpr int kRefinePasses = 8;
+
+class BlockPlacer {
+ public:
+  BlockPlacer(const CommMatrix& pattern, const TreeOrder& order, std::vector<std::int32_t> depths,
+              std::int64_t capacity, Mapping& mapping)
+      : pattern_(pattern), order_(order), depths_(std::move(depths)), capacity_(capacity), mapping_(mapping) {}
+
+  /// The points onto the PEs order_.pes[lo, hi), a subtree (or the whole
+  /// allowed set), `budget` threads.
+  void place(std::size_t lo, std::size_t hi, std::span<Point> points, int budget) {
+    if (points.empty()) return;
+    if (hi - lo == 1) {
+      for (const auto& p : points) mapping_[static_cast<std::size_t>(p.rank)] = order_.pes[lo];
+      return;
+    }
+    // The range's children: runs between its shallowest branch points.
+    const auto depth = *std::min_element(depths_.begin() + static_cast<std::ptrdiff_t>(lo) + 1,
+                                         depths_.begin() + static_cast<std::ptrdiff_t>(hi));
+    std::vector<TreeChild> children;
+    for (std::size_t k = lo; k < hi;) {
+      std::size_t end = k + 1;
+      while (end < hi && depths_[end] != depth) ++end;
+      children.push_back({k, end, 0});
+      k = end;
+    }
+    deal_most_room_first(children, static_cast<std::int64_t>(points.size()), capacity_);
+    std::erase_if(children, [](const TreeChild& c) { return c.size == 0; });
+    split(children, 0, children.size(), points, budget);
+  }
+
+ private:
+  /// children[first, last) get the points, in two halves of children.
+  void split(const std::vector<TreeChild>& children, std::size_t first, std::size_t last, std::span<Point> points,
+             int budget) {
+    if (last - first == 1) {
+      place(children[first].lo, children[first].hi, points, budget);
+      return;
+    }
+    const std::size_t mid = first + (last - first) / 2;
+    std::int64_t size = 0;
+    for (std::size_t k = first; k < mid; ++k) size += children[k].size;
+    const bool planes = cut(points, static_cast<std::size_t>(size));
+    if (!planes && points.size() <= kRefinedSet) refine(points, static_cast<std::size_t>(size));
+    const auto a = points.first(static_cast<std::size_t>(size));
+    const auto b = points.subspan(static_cast<std::size_t>(size));
+    detail::run_both(
+        budget > 1 && std::min(a.size(), b.size()) >= kSmallestParallelPart,
+        [&] { split(children, first, mid, a, budget - budget / 2); },
+        [&] { split(children, mid, last, b, std::max(1, budget / 2)); });
+  }
+
+  /// The `size` points lowest along the longest side of the points'
+  /// bounding box first (ties: by the next axes, a staircase when the cut
+  /// is not a whole plane). The points' coordinates are distinct, so the
+  /// first part is one set whatever the algorithm does with ties. True
+  /// when the points fill their box and the cut is whole planes of it: no
+  /// staircase for the refinement to mend, which is then skipped.
+  static bool cut(std::span<Point> points, std::size_t size) {
+    std::array<std::int32_t, 3> low = points.front().at;
+    std::array<std::int32_t, 3> high = low;
+    for (const auto& p : points) {
+      for (std::size_t k = 0; k < 3; ++k) {
+        low[k] = std::min(low[k], p.at[k]);
+        high[k] = std::max(high[k], p.at[k]);
+      }
+    }
+    std::size_t axis = 0;
+    for (std::size_t k = 1; k < 3; ++k) {
+      if (high[k] - low[k] > high[axis] - low[axis]) axis = k;
+    }
+    const std::size_t second = (axis + 1) % 3;
+    const std::size_t third = (axis + 2) % 3;
+    std::nth_element(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(size), points.end(),
+                     [&](const Point& x, const Point& y) {
+                       if (x.at[axis] != y.at[axis]) return x.at[axis] < y.at[axis];
+                       if (x.at[second] != y.at[second]) return x.at[second] < y.at[second];
+                       return x.at[third] < y.at[third];
+                     });
+    std::size_t volume = 1;
+    for (std::size_t k = 0; k < 3; ++k) volume *= static_cast<std::size_t>(high[k] - low[k] + 1);
+    const auto plane = volume / static_cast<std::size_t>(high[axis] - low[axis] + 1);
+    return volume == points.size() && size % plane == 0;
+  }
+
+  /// The plane cut of `points` (the first `size` one side) moved by FM
+  /// passes (the sizes kept), the first side first again.
+  void refine(std::span<Point> points, std::size_t size) const {
+    std::vector<Rank> ranks(points.size());
+    std::vector<char> side(points.size());
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      ranks[k] = points[k].rank;
+      side[k] = k < size ? 0 : 1;
+    }
+    const auto [before, after] = refine_split(pattern_, ranks, side, kRefinePasses);
+    if (after >= before) return;
+    std::vector<Point> sorted(points.begin(), points.end());
+    std::size_t first = 0;
+    std::size_t second = size;
+    for (std::size_t k = 0; k < sorted.size(); ++k) points[side[k] == 0 ? first++ : second++] = sorted[k];
+  }
+
+  const CommMatrix& pattern_;
+  const TreeOrder& order_;
+  std::vector<std::int32_t> depths_;
+  std::int64_t capacity_;
+  Mapping& mapping_;
+};
+
+}  // namespace
+
+std::optional<RecoveredGrid> grid_for_blocks(const Problem& problem, const CommMatrix& pattern, std::string& why) {
+  const auto& constraints = problem.constraints;
+  if (problem.comm.num_ranks() > constraints.num_slots()) {
+    why = "more ranks than slots";
+    return std::nullopt;
+  }
+  // The machine at its first PE (O(1)), then the traffic (O(pairs)).
+  const auto allowed = constraints.allowed_pes();
+  std::vector<std::int64_t> path;
+  if (allowed.empty() || !tree_path(problem.topology, allowed.front(), path)) {
+    why = "the machine is not a tree";
+    return std::nullopt;
+  }
+  auto grid = recover_grid(pattern);
+  if (!grid) {
+    why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";
+    return std::nullopt;
+  }
+  why = fmt::format("the traffic is a {} {}grid, cut in blocks along the tree", fmt::join(grid->extent, "x"),
+                    grid->periodic ? "periodic " : "");
+  return grid;
+}
+
+Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const RecoveredGrid& grid,
+                      const Run& context) {
+  const auto& constraints = problem.constraints;
+  auto order = tree_order(problem.topology, constraints.allowed_pes());
+  if (!order) throw InternalError("cut_in_blocks: the machine is not a tree (grid_for_blocks checks its first PE)");
+  const auto n = problem.comm.num_ranks();
+  std::vector<Point> points(static_cast<std::size_t>(n));
+  const auto axes = grid.axes();
+  for (std::size_t r = 0; r < points.size(); ++r) {
+    points[r].rank = static_cast<Rank>(r);
+    points[r].at = {0, 0, 0};
+    for (std::size_t k = 0; k < axes; ++k) points[r].at[k] = static_cast<std::int32_t>(grid.coordinates[r * axes + k]);
+  }
+  // The cuts need the PEs and where their paths branch, not the paths
+  // (47 MB at a million PEs).
+  auto depths = branch_depths(*order);
+  order->values = {};
+  order->offsets = {};
+  Mapping mapping(static_cast<std::size_t>(n), -1);
+  BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), mapping)
+      .place(0, order->pes.size(), points, std::max(1, context.threads));
+  return mapping;
+}
+
+std::optional<Mapping> lay_out_blocks(const Problem& problem, const CommMatrix& pattern, const Run& context,
+                                      std::string& why) {
+  const auto grid = grid_for_blocks(problem, pattern, why);
+  if (!grid) return std::nullopt;
+  return cut_in_blocks(problem, pattern, *grid, context);
+}
+
+}  // namespace tmap::strategies
