@@ -72,6 +72,15 @@ class BlockPlacer {
     }
     deal_most_room_first(children, static_cast<std::int64_t>(points.size()), capacity_);
     std::erase_if(children, [](const TreeChild& c) { return c.size == 0; });
+    if (std::ranges::all_of(children, [](const TreeChild& c) { return c.hi - c.lo == 1 && c.size == 1; })) {
+      // One point per PE of one parent: every pair is the parent's distance
+      // apart whichever goes where (treematch's shortcut too). Most of the
+      // cuts were these, and no cut of them can cost less.
+      for (std::size_t k = 0; k < children.size(); ++k) {
+        mapping_[static_cast<std::size_t>(points[k].rank)] = order_.pes[children[k].lo];
+      }
+      return;
+    }
     split(children, 0, children.size(), points, budget);
   }
 
