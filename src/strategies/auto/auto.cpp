@@ -39,10 +39,10 @@ constexpr Rank kScotchOnTreesRanks = 16384;
 
 /// Above this many ranks a grid on a tree gets its blocks without
 /// treematch (whose grouping runs alone there): at 262,144 ranks (64^3
-/// stencils natural and shuffled) the blocks were 2.5-9.4 % below
-/// treematch's hop-bytes on Tianhe-3 and on racks of 64-core nodes, equal
-/// or better on those racks, 1.2-2.0 % above on racks of 24-core nodes, in
-/// a third of its time (1.7-4.2 s against 5.7-12.5 s).
+/// stencils natural and shuffled) the blocks' hop-bytes were 0.906-0.970
+/// of treematch's on Tianhe-3, 0.975-1.000 on racks of 64-core nodes and
+/// 1.012-1.020 on racks of 24-core nodes, in a third of its time (1.7-4.2 s
+/// against 5.7-12.5 s); at a million, 0.86-0.90 on Tianhe-3.
 constexpr Rank kBlocksAloneRanks = 262144;
 
 /// Up to this many ranks of a traffic in phases, when judging by time,
