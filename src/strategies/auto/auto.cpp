@@ -128,10 +128,11 @@ constexpr StrategyOption kAutoOptions[] = {
 /// its own: -s geometric cuts them on trees).
 constexpr std::string_view kBlocks = "blocks";
 
-/// Builds the candidates `names` (kBlocks by `cut_blocks`) and scores them and the candidates
-/// already built (`built`, scored in place), side by side when the run has
-/// threads: a pool of the run's threads takes the constructions first, in
-/// order, each scored by the thread that built it, then the other scores,
+/// Builds the candidates `names` (kBlocks by `cut_blocks`) and scores them
+/// and the candidates already built (`built`, scored in place), side by
+/// side when the run has threads: a pool of the run's threads takes the
+/// constructions first, in order, each scored by the thread that built it,
+/// then the other scores,
 /// so a thread done early scores while a longer construction runs (results
 /// do not depend on the count; notes and progress reach the hooks one at a
 /// time, in the order they come). Plain Scotch (the default's candidate)
