@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -179,6 +180,96 @@ TEST(Blocks, SameMappingAtAnyThreadCount) {
   tmap::Context two;
   two.threads = 2;
   EXPECT_EQ(lay_out_blocks({grid, *machine, constraints}, grid, two, why), first);
+}
+
+TEST(Blocks, ManyRanksAPeTakeBoxesOfTheGridInAnyRankOrder) {
+  // A 16x16x8 grid at 512 ranks a PE on 2 nodes of 2 cores (auto's path
+  // for many ranks a PE): each PE an 8x8x8 box, in natural and shuffled
+  // order alike, rb left out (-v says so; rb by count stays for grids
+  // whose pairs send unequal volumes).
+  const auto machine = tmap::load_topology("tleaf 2 2 10 2 1");
+  const auto constraints = tmap::Constraints::all(*machine, 512);
+  const auto grid = tmap::gen::stencil({16, 16, 8}, 7, 100);
+  tmap::Context config;
+  config.objective = tmap::Objective::HopBytes;
+  const auto natural = tmap::map_with("auto", {grid, *machine, constraints}, config);
+  tmap::validate_mapping(natural, 2048, constraints);
+  for (const auto& [pe, volume] : box_volumes(natural, {16, 16, 8}, 1)) EXPECT_EQ(volume, 512) << "PE " << pe;
+  const auto hop_bytes = tmap::evaluate(grid, *machine, natural).hop_bytes;
+  // Between the nodes a cut of 16x8 edges, inside each node one of 8x8,
+  // 100 bytes each way.
+  const std::int64_t across = 128;  // 16 x 8
+  const std::int64_t inside = 64;   // 8 x 8
+  EXPECT_EQ(hop_bytes, 200 * (across * machine->distance(0, 2) + 2 * inside * machine->distance(0, 1)));
+  const auto shuffled = tmap::gen::shuffle_ranks(grid, 4);
+  std::string notes;
+  tmap::Run run;
+  run.objective = tmap::Objective::HopBytes;
+  run.hooks.verbosity = 2;
+  run.hooks.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  const auto mapping = tmap::map_with("auto", {shuffled, *machine, constraints}, run);
+  EXPECT_EQ(tmap::evaluate(shuffled, *machine, mapping).hop_bytes, hop_bytes);
+  EXPECT_NE(notes.find("auto: 512 ranks a PE: blocks "), std::string::npos) << notes;
+  EXPECT_NE(notes.find("auto: left out: rb (a grid whose pairs all send the same: its blocks)"), std::string::npos)
+      << notes;
+  // Unequal volumes along the axes: rb is cut too, the lower kept.
+  std::vector<tmap::CommEntry> entries;
+  for (tmap::Rank r = 0; r < grid.num_ranks(); ++r) {
+    const auto targets = grid.targets(r);
+    const auto volumes = grid.volumes(r);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      entries.push_back({r, targets[e], std::abs(targets[e] - r) == 1 ? volumes[e] * 4 : volumes[e]});
+    }
+  }
+  const auto uneven = tmap::CommMatrix::from_entries(grid.num_ranks(), entries);
+  notes.clear();
+  (void)tmap::map_with("auto", {uneven, *machine, constraints}, run);
+  EXPECT_NE(notes.find("auto: 512 ranks a PE: rb by count "), std::string::npos) << notes;
+}
+
+TEST(Blocks, ByWeightEachPeTakesItsShareOfTheLoad) {
+  // A path of 40 ranks, the first 8 of weight 4 and the rest 1 (64 in
+  // all), balanced by load on 2 nodes of 2 cores with no imbalance (16 a
+  // PE): the cuts by weight give PEs the runs 0-3, 4-7, 8-23 and 24-39 (by
+  // count they would be 10 ranks each, the first PE loaded 40).
+  const auto machine = tmap::load_topology("tleaf 2 2 10 2 1");
+  std::vector<tmap::Volume> weights(40, 1);
+  std::fill(weights.begin(), weights.begin() + 8, 4);
+  const auto path = tmap::gen::stencil({40, 1}, 5, 10).with_rank_weights(weights);
+  const auto constraints = tmap::Constraints::all(*machine).balanced(path.rank_weights(), 40, 0.0, 0);
+  ASSERT_EQ(constraints.load_limit(), 16);
+  std::string why;
+  const auto mapping = lay_out_blocks({path, *machine, constraints}, path, tmap::Context{}, why);
+  ASSERT_TRUE(mapping.has_value()) << why;
+  tmap::Mapping expected(40);
+  for (std::size_t r = 0; r < 40; ++r) expected[r] = r < 4 ? 0 : r < 8 ? 1 : r < 24 ? 2 : 3;
+  EXPECT_EQ(*mapping, expected);
+  // Shuffled, the same runs of the path, each on one PE (which PE may
+  // differ: the grid found may run the other way), the two heavy runs on
+  // one node.
+  const auto shuffled = tmap::gen::shuffle_ranks(path, 9);
+  const auto renamed = tmap::gen::shuffle_permutation(40, 9);
+  const auto again = lay_out_blocks({shuffled, *machine, constraints}, shuffled, tmap::Context{}, why);
+  ASSERT_TRUE(again.has_value()) << why;
+  std::map<tmap::PE, tmap::PE> pe_of_run;  // expected PE -> PE given
+  for (std::size_t r = 0; r < 40; ++r) {
+    const auto given = (*again)[static_cast<std::size_t>(renamed[r])];
+    EXPECT_EQ(pe_of_run.try_emplace(expected[r], given).first->second, given) << "rank " << r;
+  }
+  ASSERT_EQ(pe_of_run.size(), 4U);
+  EXPECT_EQ(pe_of_run[0] / 2, pe_of_run[1] / 2);
+  EXPECT_NE(pe_of_run[0], pe_of_run[1]);
+  EXPECT_NE(pe_of_run[2], pe_of_run[3]);
+  // auto balancing by load has them among its candidates, and keeps the
+  // lowest: here the blocks (the path cut 3 times, once across the nodes).
+  std::string notes;
+  tmap::Run run;
+  run.hooks.verbosity = 2;
+  run.hooks.log = [&](std::string_view message) { notes += std::string(message) + "\n"; };
+  const auto chosen = tmap::map_with("auto", {shuffled, *machine, constraints}, run);
+  EXPECT_NE(notes.find("auto: ranks balanced by load: blocks "), std::string::npos) << notes;
+  EXPECT_EQ(tmap::evaluate(shuffled, *machine, chosen).hop_bytes,
+            20 * (machine->distance(0, 2) + 2 * machine->distance(0, 1)));
 }
 
 TEST(Blocks, AutoKeepsThemWhereTheyCutBelowItsOtherCandidates) {

@@ -5,6 +5,7 @@
 // (strategies/common/balanced_moves.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "strategies/auto/auto.hpp"
 #include "strategies/common/balanced_moves.hpp"
 #include "strategies/common/task_pool.hpp"
+#include "strategies/geometric/geometric.hpp"
 #include "strategies/inorder/inorder.hpp"
 #include "strategies/rb/rb.hpp"
 #include "strategies/scotch/scotch.hpp"
@@ -28,6 +30,12 @@ namespace {
 /// Most passes of moves over the ranks (each pass stops early when it
 /// moves nothing).
 constexpr std::int64_t kPasses = 32;
+
+/// Every pair of the traffic sends the same volume.
+bool equal_volumes(const CommMatrix& sym) {
+  const auto volumes = sym.all_volumes();
+  return std::ranges::all_of(volumes, [&](Volume v) { return v == volumes.front(); });
+}
 
 }  // namespace
 
@@ -45,7 +53,7 @@ Mapping map_by_load(const Problem& problem, const Run& context) {
     std::string_view name;
     std::function<Mapping(const Run&)> make;
   };
-  const std::vector<Candidate> candidates{
+  std::vector<Candidate> candidates{
       {"scotch", [&](const Run& run) { return ScotchMapper().map(problem, run); }},
       {"rb", [&](const Run& run) { return map_rb_by_load(problem, run, {.order_seed = context.seed}); }},
       {"rb (another order)",
@@ -55,6 +63,13 @@ Mapping map_by_load(const Problem& problem, const Run& context) {
          return map_rb_by_load(problem, run, {.order_seed = context.seed, .whole_level_passes = true});
        }},
   };
+  // A grid on a tree: its blocks cut by weight too (O(ranks x log PEs)).
+  std::string why;
+  const auto grid = grid_for_blocks(problem, sym, why);
+  if (grid) {
+    candidates.push_back({"blocks", [&](const Run& run) { return cut_in_blocks(problem, sym, *grid, run); }});
+  }
+  context.note(2, fmt::format("auto: {}", grid ? why : "no blocks: " + why));
   // Each built, brought within the limits and refined by moves, side by
   // side on the run's threads (each on its share); the fewest hop-bytes
   // kept, ties to the earlier.
@@ -97,26 +112,51 @@ Mapping map_by_load(const Problem& problem, const Run& context) {
 
 Mapping map_many_per_pe(const Problem& problem, const Run& context) {
   // Measured on 131,072 ranks of a 64x64x32 stencil onto tleaf 2 4 100 32
-  // 10 at 1,024 a PE: natural 1.4746e9 hop-bytes in 0.79 s (treematch's
+  // 10 at 1,024 a PE: rb natural 1.4746e9 hop-bytes in 0.79 s (treematch's
   // slot path: the same in 2.5 s; scotch 1.6927e9 in 1.0 s), shuffled
-  // 1.5389e9 in 2.5 s (slot path 1.5891e9 in 4.6 s; scotch 1.7981e9 in 2.4 s).
+  // 1.5389e9 in 2.5 s (slot path 1.5891e9 in 4.6 s; scotch 1.7981e9 in 2.4
+  // s). A grid's blocks: 1.4746e9 in either order, in 0.1-0.3 s.
   Run construct = context;
   construct.refine.kind = RefineKind::None;
-  auto mapping = map_rb_by_load(problem, construct, {.order_seed = context.seed}, problem.constraints.capacity());
-  const auto built = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
-  const auto stats =
-      balance_and_refine(problem.comm.symmetrized(), problem.topology, problem.constraints, mapping, kPasses);
-  const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
-  context.note(2, fmt::format("auto: {} ranks a PE: rb by count {} hop-bytes, {} rank(s) moved within the count, "
-                              "refined to {} ({} moves)",
-                              problem.constraints.capacity(), built, stats.repaired, cost, stats.moves));
+  const auto sym = problem.comm.symmetrized();
+  const auto capacity = problem.constraints.capacity();
+  std::optional<Mapping> kept;
+  std::int64_t kept_cost = 0;
+  // Each brought within the count and refined by moves; the fewest
+  // hop-bytes kept, ties to the earlier.
+  const auto consider = [&](std::string_view name, Mapping mapping) {
+    const auto built = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    const auto stats = balance_and_refine(sym, problem.topology, problem.constraints, mapping, kPasses);
+    const auto cost = evaluate(problem.comm, problem.topology, mapping).hop_bytes;
+    context.note(2, fmt::format("auto: {} ranks a PE: {} {} hop-bytes, {} rank(s) moved within the count, "
+                                "refined to {} ({} moves)",
+                                capacity, name, built, stats.repaired, cost, stats.moves));
+    if (!kept || cost < kept_cost) {
+      kept = std::move(mapping);
+      kept_cost = cost;
+    }
+  };
+  std::string why;
+  const auto grid = grid_for_blocks(problem, sym, why);
+  context.note(2, fmt::format("auto: {}", grid ? why : "no blocks: " + why));
+  if (grid) consider("blocks", cut_in_blocks(problem, sym, *grid, construct));
+  // rb's cut weighs the traffic, the blocks' planes only the grid's shape:
+  // where every pair of the grid sends the same, rb is left out (on 3D and
+  // 2D stencils of 110,592-131,072 ranks at 1,024-1,728 a PE onto five
+  // trees, natural and shuffled, the blocks were at or below rb's cut
+  // every time, by up to 33 %, in a tenth of its time or less).
+  if (grid && equal_volumes(sym)) {
+    context.note(2, "auto: left out: rb (a grid whose pairs all send the same: its blocks)");
+  } else {
+    consider("rb by count", map_rb_by_load(problem, construct, {.order_seed = context.seed}, capacity));
+  }
   // Never above in-order (auto's rule).
   auto in_order = InOrderMapper().map(problem, construct);
-  if (evaluate(problem.comm, problem.topology, in_order).hop_bytes < cost) {
+  if (evaluate(problem.comm, problem.topology, in_order).hop_bytes < kept_cost) {
     context.note(2, "auto: inorder kept (fewer hop-bytes)");
     return in_order;
   }
-  return mapping;
+  return std::move(*kept);
 }
 
 }  // namespace tmap::strategies

@@ -9,7 +9,10 @@
 // of 64 cores, each node gets a 4x4x4 block and each rack 8x8x4: the
 // hop-bytes of treematch's grouping (4.096e10) in O(ranks x log PEs)
 // instead of its multilevel partitions. The grid comes from recover_grid,
-// so any rank order.
+// so any rank order. Ranks of unequal weight balanced by load (--imbalance)
+// are cut by weight instead: each half of the children gets the points'
+// weight in proportion to its PEs (auto's by-load path then brings every
+// PE within its limit and moves ranks).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,7 +23,9 @@
 #include "strategies/geometric/geometric.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
+#include "tmap/mapping.hpp"
 #include "tmap/topology_views.hpp"
+#include "util/int128.hpp"
 #include "util/parallel.hpp"
 
 namespace tmap::strategies {
@@ -48,9 +53,15 @@ constexpr int kRefinePasses = 8;
 
 class BlockPlacer {
  public:
+  /// `weights`: each rank's, when the cuts go by weight; empty: by count.
   BlockPlacer(const CommMatrix& pattern, const TreeOrder& order, std::vector<std::int32_t> depths,
-              std::int64_t capacity, Mapping& mapping)
-      : pattern_(pattern), order_(order), depths_(std::move(depths)), capacity_(capacity), mapping_(mapping) {}
+              std::int64_t capacity, std::span<const Volume> weights, Mapping& mapping)
+      : pattern_(pattern),
+        order_(order),
+        depths_(std::move(depths)),
+        capacity_(capacity),
+        weights_(weights),
+        mapping_(mapping) {}
 
   /// The points onto the PEs order_.pes[lo, hi), a subtree (or the whole
   /// allowed set), `budget` threads.
@@ -69,6 +80,10 @@ class BlockPlacer {
       while (end < hi && depths_[end] != depth) ++end;
       children.push_back({k, end, 0});
       k = end;
+    }
+    if (!weights_.empty()) {  // by weight: every PE takes its share (sizes unused)
+      split(children, 0, children.size(), points, budget);
+      return;
     }
     deal_most_room_first(children, static_cast<std::int64_t>(points.size()), capacity_);
     std::erase_if(children, [](const TreeChild& c) { return c.size == 0; });
@@ -93,17 +108,48 @@ class BlockPlacer {
       return;
     }
     const std::size_t mid = first + (last - first) / 2;
-    std::int64_t size = 0;
-    for (std::size_t k = first; k < mid; ++k) size += children[k].size;
-    const bool planes = cut(points, static_cast<std::size_t>(size));
-    if (!planes && points.size() <= kRefinedSet) refine(points, static_cast<std::size_t>(size));
-    const auto a = points.first(static_cast<std::size_t>(size));
-    const auto b = points.subspan(static_cast<std::size_t>(size));
+    std::size_t size = 0;
+    if (weights_.empty()) {
+      for (std::size_t k = first; k < mid; ++k) size += static_cast<std::size_t>(children[k].size);
+      const bool planes = cut(points, size);
+      if (!planes && points.size() <= kRefinedSet) refine(points, size);
+    } else {
+      size = cut_by_weight(points, children[first].lo, children[mid].lo, children[last - 1].hi);
+    }
+    const auto a = points.first(size);
+    const auto b = points.subspan(size);
     detail::run_both(
         budget > 1 && std::min(a.size(), b.size()) >= kSmallestParallelPart,
         [&] { split(children, first, mid, a, budget - budget / 2); },
         [&] { split(children, mid, last, b, std::max(1, budget / 2)); });
   }
+
+  /// The points' bounding box and the order across its longest side.
+  struct Across {
+    std::array<std::int32_t, 3> low;
+    std::array<std::int32_t, 3> high;
+    std::size_t axis = 0;
+
+    explicit Across(std::span<const Point> points) : low(points.front().at), high(low) {
+      for (const auto& p : points) {
+        for (std::size_t k = 0; k < 3; ++k) {
+          low[k] = std::min(low[k], p.at[k]);
+          high[k] = std::max(high[k], p.at[k]);
+        }
+      }
+      for (std::size_t k = 1; k < 3; ++k) {
+        if (high[k] - low[k] > high[axis] - low[axis]) axis = k;
+      }
+    }
+    /// Along the axis, ties by the next axes (a staircase).
+    bool operator()(const Point& x, const Point& y) const {
+      for (std::size_t k = 0; k < 3; ++k) {
+        const auto a = (axis + k) % 3;
+        if (x.at[a] != y.at[a]) return x.at[a] < y.at[a];
+      }
+      return false;
+    }
+  };
 
   /// The `size` points lowest along the longest side of the points'
   /// bounding box first (ties: by the next axes, a staircase when the cut
@@ -112,30 +158,38 @@ class BlockPlacer {
   /// when the points fill their box and the cut is whole planes of it: no
   /// staircase for the refinement to mend, which is then skipped.
   static bool cut(std::span<Point> points, std::size_t size) {
-    std::array<std::int32_t, 3> low = points.front().at;
-    std::array<std::int32_t, 3> high = low;
-    for (const auto& p : points) {
-      for (std::size_t k = 0; k < 3; ++k) {
-        low[k] = std::min(low[k], p.at[k]);
-        high[k] = std::max(high[k], p.at[k]);
-      }
-    }
-    std::size_t axis = 0;
-    for (std::size_t k = 1; k < 3; ++k) {
-      if (high[k] - low[k] > high[axis] - low[axis]) axis = k;
-    }
-    const std::size_t second = (axis + 1) % 3;
-    const std::size_t third = (axis + 2) % 3;
-    std::nth_element(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(size), points.end(),
-                     [&](const Point& x, const Point& y) {
-                       if (x.at[axis] != y.at[axis]) return x.at[axis] < y.at[axis];
-                       if (x.at[second] != y.at[second]) return x.at[second] < y.at[second];
-                       return x.at[third] < y.at[third];
-                     });
+    const Across across(points);
+    std::nth_element(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(size), points.end(), across);
     std::size_t volume = 1;
-    for (std::size_t k = 0; k < 3; ++k) volume *= static_cast<std::size_t>(high[k] - low[k] + 1);
-    const auto plane = volume / static_cast<std::size_t>(high[axis] - low[axis] + 1);
+    for (std::size_t k = 0; k < 3; ++k) volume *= static_cast<std::size_t>(across.high[k] - across.low[k] + 1);
+    const auto plane = volume / static_cast<std::size_t>(across.high[across.axis] - across.low[across.axis] + 1);
     return volume == points.size() && size % plane == 0;
+  }
+
+  /// The same cut by weight for the PEs order_.pes[lo, hi), the first
+  /// half [lo, mid): the points in order across the longest side, the
+  /// first part the prefix whose weight is nearest the first half's share
+  /// (its PEs' part of the whole; ties: the shorter prefix, points of no
+  /// weight before it included). Returns its size.
+  [[nodiscard]] std::size_t cut_by_weight(std::span<Point> points, std::size_t lo, std::size_t mid,
+                                          std::size_t hi) const {
+    std::sort(points.begin(), points.end(), Across(points));
+    detail::Int128 total = 0;
+    for (const auto& p : points) total += weights_[static_cast<std::size_t>(p.rank)];
+    const auto share = total * static_cast<detail::Int128>(mid - lo);  // the target, times the PEs (hi - lo)
+    const auto pes = static_cast<detail::Int128>(hi - lo);
+    const auto off = [&](detail::Int128 prefix) {
+      const auto d = prefix * pes - share;
+      return d < 0 ? -d : d;
+    };
+    const auto weight = [&](std::size_t k) { return weights_[static_cast<std::size_t>(points[k].rank)]; };
+    // The longest prefix not above the share, then one more point if that
+    // comes nearer.
+    detail::Int128 prefix = 0;
+    std::size_t size = 0;
+    while (size < points.size() && (prefix + weight(size)) * pes <= share) prefix += weight(size++);
+    if (size < points.size() && off(prefix + weight(size)) < off(prefix)) ++size;
+    return size;
   }
 
   /// The plane cut of `points` (the first `size` one side) moved by FM
@@ -159,6 +213,7 @@ class BlockPlacer {
   const TreeOrder& order_;
   std::vector<std::int32_t> depths_;
   std::int64_t capacity_;
+  std::span<const Volume> weights_;
   Mapping& mapping_;
 };
 
@@ -206,7 +261,9 @@ Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const R
   order->values = {};
   order->offsets = {};
   Mapping mapping(static_cast<std::size_t>(n), -1);
-  BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), mapping)
+  const auto weights =
+      balances_load(problem.comm.rank_weights(), constraints) ? problem.comm.rank_weights() : std::span<const Volume>{};
+  BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), weights, mapping)
       .place(0, order->pes.size(), points, std::max(1, context.threads));
   return mapping;
 }
