@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -186,7 +187,7 @@ TEST(Blocks, ManyRanksAPeTakeBoxesOfTheGridInAnyRankOrder) {
   // A 16x16x8 grid at 512 ranks a PE on 2 nodes of 2 cores (auto's path
   // for many ranks a PE): each PE an 8x8x8 box, in natural and shuffled
   // order alike, rb left out (-v says so; rb by count stays for grids
-  // whose pairs send unequal volumes).
+  // whose pairs along an axis send unequal volumes).
   const auto machine = tmap::load_topology("tleaf 2 2 10 2 1");
   const auto constraints = tmap::Constraints::all(*machine, 512);
   const auto grid = tmap::gen::stencil({16, 16, 8}, 7, 100);
@@ -210,18 +211,33 @@ TEST(Blocks, ManyRanksAPeTakeBoxesOfTheGridInAnyRankOrder) {
   const auto mapping = tmap::map_with("auto", {shuffled, *machine, constraints}, run);
   EXPECT_EQ(tmap::evaluate(shuffled, *machine, mapping).hop_bytes, hop_bytes);
   EXPECT_NE(notes.find("auto: 512 ranks a PE: blocks "), std::string::npos) << notes;
-  EXPECT_NE(notes.find("auto: left out: rb (a grid whose pairs all send the same: its blocks)"), std::string::npos)
+  EXPECT_NE(notes.find("auto: left out: rb (a grid whose pairs along each axis send the same: its blocks)"),
+            std::string::npos)
       << notes;
-  // Unequal volumes along the axes: rb is cut too, the lower kept.
-  std::vector<tmap::CommEntry> entries;
-  for (tmap::Rank r = 0; r < grid.num_ranks(); ++r) {
-    const auto targets = grid.targets(r);
-    const auto volumes = grid.volumes(r);
-    for (std::size_t e = 0; e < targets.size(); ++e) {
-      entries.push_back({r, targets[e], std::abs(targets[e] - r) == 1 ? volumes[e] * 4 : volumes[e]});
+  // 4x the volume along x: still the blocks alone, now 16x4x8 boxes (the
+  // planes across y and z: no pair along x cut).
+  const auto along_x = [&](const std::function<tmap::Volume(tmap::Rank, tmap::Rank, tmap::Volume)>& volume) {
+    std::vector<tmap::CommEntry> entries;
+    for (tmap::Rank r = 0; r < grid.num_ranks(); ++r) {
+      const auto targets = grid.targets(r);
+      const auto volumes = grid.volumes(r);
+      for (std::size_t e = 0; e < targets.size(); ++e)
+        entries.push_back({r, targets[e], volume(r, targets[e], volumes[e])});
     }
-  }
-  const auto uneven = tmap::CommMatrix::from_entries(grid.num_ranks(), entries);
+    return tmap::CommMatrix::from_entries(grid.num_ranks(), entries);
+  };
+  const auto heavy_x =
+      along_x([](tmap::Rank r, tmap::Rank t, tmap::Volume v) { return std::abs(t - r) == 1 ? 4 * v : v; });
+  notes.clear();
+  const auto elongated = tmap::map_with("auto", {heavy_x, *machine, constraints}, run);
+  for (const auto& [pe, volume] : box_volumes(elongated, {16, 16, 8}, 1)) EXPECT_EQ(volume, 512) << "PE " << pe;
+  EXPECT_EQ(tmap::evaluate(heavy_x, *machine, elongated).hop_bytes,
+            200 * (across * machine->distance(0, 2) + 2 * across * machine->distance(0, 1)));
+  EXPECT_NE(notes.find("auto: left out: rb (a grid whose pairs along each axis send the same: its blocks)"),
+            std::string::npos)
+      << notes;
+  // Volumes that differ along an axis: rb is cut too, the lower kept.
+  const auto uneven = along_x([](tmap::Rank r, tmap::Rank t, tmap::Volume v) { return v * (1 + (r + t) % 3); });
   notes.clear();
   (void)tmap::map_with("auto", {uneven, *machine, constraints}, run);
   EXPECT_NE(notes.find("auto: 512 ranks a PE: rb by count "), std::string::npos) << notes;

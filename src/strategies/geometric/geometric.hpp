@@ -81,6 +81,11 @@ struct GridLayout {
 [[nodiscard]] Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const RecoveredGrid& grid,
                                     const Run& context);
 
+/// Whether the pairs one step apart along each axis of `grid` all send the
+/// same volume (the axes may differ): the blocks' cuts, which weigh each
+/// axis by its volume, then see the whole traffic.
+[[nodiscard]] bool sends_alike_along_each_axis(const CommMatrix& pattern, const RecoveredGrid& grid);
+
 class GeometricMapper final : public Mapper {
  public:
   [[nodiscard]] Mapping map(const Problem& problem, const Run& context) const override;

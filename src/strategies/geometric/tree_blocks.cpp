@@ -39,6 +39,9 @@ struct Point {
   Rank rank;
 };
 
+/// The mean volume a pair one step apart along each axis sends.
+using AxisVolumes = std::array<double, 3>;
+
 /// Parts below this many points are cut on the thread that made them.
 constexpr std::size_t kSmallestParallelPart = 65536;
 
@@ -55,12 +58,13 @@ class BlockPlacer {
  public:
   /// `weights`: each rank's, when the cuts go by weight; empty: by count.
   BlockPlacer(const CommMatrix& pattern, const TreeOrder& order, std::vector<std::int32_t> depths,
-              std::int64_t capacity, std::span<const Volume> weights, Mapping& mapping)
+              std::int64_t capacity, std::span<const Volume> weights, const AxisVolumes& axis_volumes, Mapping& mapping)
       : pattern_(pattern),
         order_(order),
         depths_(std::move(depths)),
         capacity_(capacity),
         weights_(weights),
+        axis_volumes_(axis_volumes),
         mapping_(mapping) {}
 
   /// The points onto the PEs order_.pes[lo, hi), a subtree (or the whole
@@ -124,21 +128,27 @@ class BlockPlacer {
         [&] { split(children, mid, last, b, std::max(1, budget / 2)); });
   }
 
-  /// The points' bounding box and the order across its longest side.
+  /// The points' bounding box and the order across the side a plane cuts
+  /// the least traffic across: a plane across axis k of a box of extents
+  /// e cuts (e_0 e_1 e_2 / e_k) pairs of the axis, each sending its mean
+  /// volume w_k, so the axis of the largest e_k / w_k (equal volumes: the
+  /// longest side; ties to the lower axis).
   struct Across {
     std::array<std::int32_t, 3> low;
     std::array<std::int32_t, 3> high;
     std::size_t axis = 0;
 
-    explicit Across(std::span<const Point> points) : low(points.front().at), high(low) {
+    Across(std::span<const Point> points, const AxisVolumes& volume) : low(points.front().at), high(low) {
       for (const auto& p : points) {
         for (std::size_t k = 0; k < 3; ++k) {
           low[k] = std::min(low[k], p.at[k]);
           high[k] = std::max(high[k], p.at[k]);
         }
       }
+      const auto extent = [&](std::size_t k) { return static_cast<double>(high[k] - low[k] + 1); };
       for (std::size_t k = 1; k < 3; ++k) {
-        if (high[k] - low[k] > high[axis] - low[axis]) axis = k;
+        if (high[k] == low[k]) continue;  // one plane: nothing to cut across
+        if (high[axis] == low[axis] || extent(k) * volume[axis] > extent(axis) * volume[k]) axis = k;
       }
     }
     /// Along the axis, ties by the next axes (a staircase).
@@ -157,8 +167,8 @@ class BlockPlacer {
   /// first part is one set whatever the algorithm does with ties. True
   /// when the points fill their box and the cut is whole planes of it: no
   /// staircase for the refinement to mend, which is then skipped.
-  static bool cut(std::span<Point> points, std::size_t size) {
-    const Across across(points);
+  [[nodiscard]] bool cut(std::span<Point> points, std::size_t size) const {
+    const Across across(points, axis_volumes_);
     std::nth_element(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(size), points.end(), across);
     std::size_t volume = 1;
     for (std::size_t k = 0; k < 3; ++k) volume *= static_cast<std::size_t>(across.high[k] - across.low[k] + 1);
@@ -173,7 +183,7 @@ class BlockPlacer {
   /// weight before it included). Returns its size.
   [[nodiscard]] std::size_t cut_by_weight(std::span<Point> points, std::size_t lo, std::size_t mid,
                                           std::size_t hi) const {
-    std::sort(points.begin(), points.end(), Across(points));
+    std::sort(points.begin(), points.end(), Across(points, axis_volumes_));
     detail::Int128 total = 0;
     for (const auto& p : points) total += weights_[static_cast<std::size_t>(p.rank)];
     const auto share = total * static_cast<detail::Int128>(mid - lo);  // the target, times the PEs (hi - lo)
@@ -214,8 +224,39 @@ class BlockPlacer {
   std::vector<std::int32_t> depths_;
   std::int64_t capacity_;
   std::span<const Volume> weights_;
+  AxisVolumes axis_volumes_;
   Mapping& mapping_;
 };
+
+/// The mean volume the pairs one step apart along each axis send (1 on an
+/// axis without pairs): from each rank's row, the axis its partner is on.
+/// All 1 when every pair sends the same (the longest side exactly, with no
+/// rounding between axes).
+AxisVolumes mean_axis_volumes(const CommMatrix& pattern, const std::vector<Point>& points) {
+  const auto all = pattern.all_volumes();
+  if (std::ranges::all_of(all, [&](Volume v) { return v == all.front(); })) return {1, 1, 1};
+  std::array<double, 3> sum{};
+  std::array<double, 3> pairs{};
+  for (const auto& p : points) {
+    const auto targets = pattern.targets(p.rank);
+    const auto volumes = pattern.volumes(p.rank);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      const auto& q = points[static_cast<std::size_t>(targets[e])];
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (q.at[k] != p.at[k]) {
+          sum[k] += static_cast<double>(volumes[e]);
+          pairs[k] += 1;
+          break;
+        }
+      }
+    }
+  }
+  AxisVolumes mean{1, 1, 1};
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (pairs[k] > 0) mean[k] = sum[k] / pairs[k];
+  }
+  return mean;
+}
 
 }  // namespace
 
@@ -263,9 +304,29 @@ Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const R
   Mapping mapping(static_cast<std::size_t>(n), -1);
   const auto weights =
       balances_load(problem.comm.rank_weights(), constraints) ? problem.comm.rank_weights() : std::span<const Volume>{};
-  BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), weights, mapping)
+  const auto axis_volumes = mean_axis_volumes(pattern, points);
+  BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), weights, axis_volumes, mapping)
       .place(0, order->pes.size(), points, std::max(1, context.threads));
   return mapping;
+}
+
+bool sends_alike_along_each_axis(const CommMatrix& pattern, const RecoveredGrid& grid) {
+  const auto axes = grid.axes();
+  std::array<Volume, 3> seen{-1, -1, -1};
+  for (Rank r = 0; r < pattern.num_ranks(); ++r) {
+    const auto targets = pattern.targets(r);
+    const auto volumes = pattern.volumes(r);
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      const auto t = static_cast<std::size_t>(targets[e]);
+      for (std::size_t k = 0; k < axes; ++k) {
+        if (grid.coordinates[t * axes + k] == grid.coordinates[static_cast<std::size_t>(r) * axes + k]) continue;
+        if (seen[k] >= 0 && seen[k] != volumes[e]) return false;
+        seen[k] = volumes[e];
+        break;
+      }
+    }
+  }
+  return true;
 }
 
 std::optional<Mapping> lay_out_blocks(const Problem& problem, const CommMatrix& pattern, const Run& context,
