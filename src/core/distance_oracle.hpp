@@ -103,6 +103,10 @@ class NodeDistances {
   [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept {
     return u == v ? 0 : d_[node_of_[u] * nodes_ + node_of_[v]];
   }
+  /// PE u's node, numbered as group_by_node numbers them.
+  [[nodiscard]] std::int64_t node_of(std::int64_t u) const noexcept {
+    return node_of_[static_cast<std::size_t>(u)];
+  }
   [[nodiscard]] std::int64_t size() const noexcept {
     return static_cast<std::int64_t>(node_of_.size());
   }

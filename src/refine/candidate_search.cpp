@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 #include "core/distance_oracle.hpp"
 #include "refine/rank_costs.hpp"
@@ -15,6 +16,13 @@ using detail::Int128;
 
 /// PEs of one node tried as candidates (bounds the work on fat nodes).
 constexpr std::int64_t kNodeCandidates = 128;
+
+/// Distances that depend only on the two PEs' nodes (and 0 on one PE):
+/// there a rank's cost at any PE of a node follows from one sum per node.
+template <typename Distances>
+struct NodeUniform : std::false_type {};
+template <typename T>
+struct NodeUniform<detail::NodeDistances<T>> : std::true_type {};
 
 template <typename Distances>
 class CandidateSearch {
@@ -38,6 +46,27 @@ class CandidateSearch {
     for (std::size_t u = 0; u < node_of_pe.size(); ++u) {
       auto& list = pes_of_node_[node_of_pe[u]];
       if (static_cast<std::int64_t>(list.size()) < kNodeCandidates) list.push_back(static_cast<std::int64_t>(u));
+    }
+    if constexpr (NodeUniform<Distances>::value) {
+      // Only where the candidates' nodes are the distances' own (a caller
+      // may group PEs otherwise: halo_refine puts a halo PE with its
+      // nearest region PE).
+      node_sums_ = true;
+      for (std::size_t u = 0; u < node_of_pe.size() && node_sums_; ++u) {
+        node_sums_ = node_of_pe[u] == d.node_of(static_cast<std::int64_t>(u));
+      }
+    }
+    if (node_sums_) {
+      intra_.assign(static_cast<std::size_t>(nodes), 0);
+      for (std::int64_t node = 0; node < nodes; ++node) {
+        const auto& list = pes_of_node_[static_cast<std::size_t>(node)];
+        if (list.size() > 1) intra_[static_cast<std::size_t>(node)] = d(list[0], list[1]);
+      }
+      node_cost_.assign(static_cast<std::size_t>(nodes), 0);
+      node_cost_stamp_.assign(static_cast<std::size_t>(nodes), 0);
+      on_pe_.assign(node_of_pe.size(), 0);
+      on_pe_stamp_.assign(node_of_pe.size(), 0);
+      volume_to_.assign(static_cast<std::size_t>(sym.num_ranks()), 0);
     }
   }
 
@@ -71,9 +100,71 @@ class CandidateSearch {
   [[nodiscard]] std::int64_t pe_of_rank(Rank r) const { return costs_.place(r); }
 
   /// Exact decrease of hop-bytes when a goes to slot t (swapping with its occupant).
-  [[nodiscard]] Int128 gain(Rank a, std::int64_t t) const {
+  [[nodiscard]] Int128 gain(Rank a, std::int64_t t) {
     const Rank b = occupant_[t];
+    if (prepared_ == a && slots_.pe_of(t) != pe_of_rank(a)) return node_gain(a, t, b);
     return b < 0 ? costs_.move_gain(a, slots_.pe_of(t)) : costs_.swap_gain(a, b);
+  }
+
+  /// Where distances depend on nodes alone, a's cost at PE u of node N is
+  /// the same sum for every u but for a's partners on u itself (distance 0
+  /// instead of N's own): C_N - intra_N x (a's volume to the ranks on u),
+  /// with C_N summed once per node and a's call. The same integers as
+  /// RankCosts' move and swap gains, so the same moves (a node's PEs are
+  /// most of a rank's candidates: 48-128 of them a partner's node).
+  void prepare(Rank a) {
+    if (node_sums_) {
+      ++prepare_stamp_;
+      prepared_ = a;
+      const auto targets = s_.targets(a);
+      const auto volumes = s_.volumes(a);
+      for (std::size_t e = 0; e < targets.size(); ++e) {
+        const auto u = static_cast<std::size_t>(pe_of_rank(targets[e]));
+        if (on_pe_stamp_[u] != prepare_stamp_) {
+          on_pe_stamp_[u] = prepare_stamp_;
+          on_pe_[u] = 0;
+        }
+        on_pe_[u] += volumes[e];
+        volume_to_[static_cast<std::size_t>(targets[e])] += volumes[e];
+      }
+    }
+  }
+  void unprepare(Rank a) {
+    if (node_sums_) {
+      for (const Rank l : s_.targets(a)) volume_to_[static_cast<std::size_t>(l)] = 0;
+      prepared_ = -1;
+    }
+  }
+
+  [[nodiscard]] Int128 node_gain(Rank a, std::int64_t t, Rank b) {
+    const std::int64_t u = slots_.pe_of(t);
+    const auto node = static_cast<std::size_t>(node_of_pe_[static_cast<std::size_t>(u)]);
+    if (node_cost_stamp_[node] != prepare_stamp_) {
+      node_cost_stamp_[node] = prepare_stamp_;
+      const auto targets = s_.targets(a);
+      const auto volumes = s_.volumes(a);
+      Int128 sum = 0;
+      for (std::size_t e = 0; e < targets.size(); ++e) {
+        const auto pl = pe_of_rank(targets[e]);
+        const Distance d = static_cast<std::size_t>(node_of_pe_[static_cast<std::size_t>(pl)]) == node
+                               ? intra_[node]
+                               : costs_.distance(u, pl);
+        sum += static_cast<Int128>(volumes[e]) * d;
+      }
+      node_cost_[node] = sum;
+    }
+    const Volume here =
+        on_pe_stamp_[static_cast<std::size_t>(u)] == prepare_stamp_ ? on_pe_[static_cast<std::size_t>(u)] : 0;
+    // a's cost at u with a's partners on u at distance 0 (b among them
+    // when it is a partner: its term is left out of a swap's sum anyway).
+    const Int128 a_there = node_cost_[node] - static_cast<Int128>(intra_[node]) * here;
+    if (b < 0) return costs_.current(a) - a_there;
+    const std::int64_t pa = pe_of_rank(a);
+    const auto [b_there, ba] = costs_.cost_at_without(b, pa, a);
+    const Volume ab = volume_to_[static_cast<std::size_t>(b)];
+    const Int128 pair =
+        static_cast<Int128>(ab) * costs_.distance(pa, u) + static_cast<Int128>(ba) * costs_.distance(u, pa);
+    return costs_.current(a) + costs_.current(b) - pair - a_there - b_there;
   }
 
   /// a goes to slot t; its occupant, if any, to a's slot.
@@ -124,7 +215,9 @@ class CandidateSearch {
           best_gain = g;
         }
       };
+      prepare(a);
       for_candidates(a, look);
+      unprepare(a);
       if (best_slot < 0) continue;
       const Rank b = occupant_[best_slot];
       const std::int64_t from = sigma_[a];
@@ -148,7 +241,7 @@ class CandidateSearch {
   }
 
  private:
-  void consider(Rank a, std::int64_t t, std::int64_t& best_slot, Int128& best_gain) const {
+  void consider(Rank a, std::int64_t t, std::int64_t& best_slot, Int128& best_gain) {
     if (t == sigma_[a]) return;
     const Int128 g = gain(a, t);
     if (g > best_gain || (g == best_gain && g > 0 && t < best_slot)) {
@@ -188,7 +281,9 @@ class CandidateSearch {
   void improve(Rank a, SearchResult& result) {
     std::int64_t best_slot = -1;
     Int128 best_gain = 0;
+    prepare(a);
     for_candidates(a, [&](std::int64_t t) { consider(a, t, best_slot, best_gain); });
+    unprepare(a);
     if (best_slot < 0 || best_gain <= 0) return;
     occupant_[best_slot] >= 0 ? ++result.swaps : ++result.moves;
     apply(a, best_slot);
@@ -207,6 +302,16 @@ class CandidateSearch {
   std::vector<std::uint64_t> node_seen_;  ///< stamp of the last visit, per node
   Rank movable_ranks_;
   std::int64_t movable_slots_;
+  // Node-uniform distances on their own nodes only (prepare/node_gain):
+  bool node_sums_ = false;                      ///< gains from one sum per node
+  Rank prepared_ = -1;                          ///< the rank the per-call sums are for
+  std::uint64_t prepare_stamp_ = 0;             ///< one per prepare()
+  std::vector<Distance> intra_;                 ///< per node: between two of its PEs
+  std::vector<Int128> node_cost_;               ///< per node: C_N of the prepared rank
+  std::vector<std::uint64_t> node_cost_stamp_;  ///< stamp of node_cost_'s sum
+  std::vector<Volume> on_pe_;                   ///< per PE: the prepared rank's volume to ranks there
+  std::vector<std::uint64_t> on_pe_stamp_;      ///< stamp of on_pe_'s sum
+  std::vector<Volume> volume_to_;               ///< per rank: the prepared rank's volume to it, else 0
 };
 
 }  // namespace

@@ -90,7 +90,7 @@ class RankCosts {
     Int128 mine = 0;
     for (std::size_t e = 0; e < targets.size(); ++e) {
       const std::int64_t pl = place(targets[e]);
-      const Int128 v = static_cast<Int128>(volumes[e]);
+      const auto v = static_cast<Int128>(volumes[e]);
       // S is symmetric: partner l sees a's volume in its own row too.
       current_[static_cast<std::size_t>(targets[e])] += v * (d_(p, pl) - d_(from, pl));
       mine += v * d_(p, pl);
@@ -105,7 +105,9 @@ class RankCosts {
     move(b, pa);
   }
 
- private:
+  /// The distance between two places, as the gains use it.
+  [[nodiscard]] auto distance(std::int64_t p, std::int64_t q) const { return d_(p, q); }
+
   /// D_a(p) without the pair a-skip, and the volume S_a,skip that was left out.
   [[nodiscard]] std::pair<Int128, std::int64_t> cost_at_without(Rank a, std::int64_t p, Rank skip) const {
     Int128 sum = 0;
@@ -122,6 +124,7 @@ class RankCosts {
     return {sum, left_out};
   }
 
+ private:
   const CommMatrix& sym_;
   const Distances& d_;
   std::vector<std::int64_t> place_;

@@ -4,8 +4,11 @@
 // moves and swaps (with several ranks on one place, as umpa's sites have).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
+#include "core/distance_oracle.hpp"
+#include "refine/candidate_search.hpp"
 #include "refine/rank_costs.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/generators.hpp"
@@ -75,3 +78,52 @@ TEST(RankCosts, PredictedGainsEqualMeasuredChangesThroughRandomMoves) {
 }
 
 }  // namespace
+
+// The candidate search scores a node's PEs from one sum per node where the
+// distances depend on nodes alone (NodeDistances); on the same distances
+// from a full table (DenseDistances: RankCosts' gains slot by slot) it must
+// make the same moves: the same placement, passes, swaps and moves, for
+// the descent and the tabu search, with one and two slots a PE (free slots:
+// moves too).
+TEST(CandidateSearch, NodeSumsMakeTheSameMovesAsSlotBySlotGains) {
+  const auto topology = tmap::load_topology("tleaf 3 4 20 4 10 8 1");
+  const auto intra = topology->node_uniform_distance();
+  ASSERT_TRUE(intra.has_value());
+  std::vector<tmap::PE> pes(128);
+  for (std::size_t u = 0; u < pes.size(); ++u) pes[u] = static_cast<tmap::PE>(u);
+  const tmap::detail::NodeDistances<std::uint8_t> by_node(*topology, pes, *intra, 1);
+  const tmap::detail::DenseDistances<std::uint8_t> by_table(*topology, pes, 1);
+  const auto nodes = tmap::refine::local_nodes(*topology, pes);
+  for (const std::int64_t capacity : {1, 2}) {
+    const tmap::refine::SlotSpace slots{128 * capacity, capacity};
+    const tmap::Rank n = capacity == 1 ? 128 : 200;
+    const auto sym = tmap::gen::random_sparse(n, 6, 1000, 3).symmetrized();
+    std::vector<std::int64_t> start(static_cast<std::size_t>(slots.num_slots));
+    for (std::size_t s = 0; s < start.size(); ++s) start[s] = static_cast<std::int64_t>(s);
+    std::shuffle(start.begin(), start.end(), std::mt19937(static_cast<std::uint32_t>(capacity)));
+    start.resize(static_cast<std::size_t>(n));
+    auto fast = start;
+    auto plain = start;
+    const auto a = tmap::refine::candidate_search(sym, slots, by_node, nodes, fast, 50);
+    const auto b = tmap::refine::candidate_search(sym, slots, by_table, nodes, plain, 50);
+    EXPECT_EQ(fast, plain) << capacity;
+    EXPECT_EQ(a.passes, b.passes);
+    EXPECT_EQ(a.swaps, b.swaps);
+    EXPECT_EQ(a.moves, b.moves);
+    EXPECT_GT(a.swaps + a.moves, 0);
+    fast = start;
+    plain = start;
+    (void)tmap::refine::candidate_tabu(sym, slots, by_node, nodes, fast, 2000, 5);
+    (void)tmap::refine::candidate_tabu(sym, slots, by_table, nodes, plain, 2000, 5);
+    EXPECT_EQ(fast, plain) << capacity;
+    // Candidates grouped otherwise than the distances' nodes (two nodes a
+    // group, as a caller may): slot by slot again, the same moves.
+    auto pairs = nodes;
+    for (auto& node : pairs) node /= 2;
+    fast = start;
+    plain = start;
+    (void)tmap::refine::candidate_search(sym, slots, by_node, pairs, fast, 50);
+    (void)tmap::refine::candidate_search(sym, slots, by_table, pairs, plain, 50);
+    EXPECT_EQ(fast, plain) << capacity;
+  }
+}
