@@ -181,6 +181,20 @@ TEST(Blocks, SameMappingAtAnyThreadCount) {
   tmap::Context two;
   two.threads = 2;
   EXPECT_EQ(lay_out_blocks({grid, *machine, constraints}, grid, two, why), first);
+  // Cut by weight too (--imbalance 0.03, 256 ranks a PE on average):
+  // weights 1-4 by z, so that the first cut, across x, leaves two halves of
+  // 65,536 points, each cut on its own thread.
+  std::vector<tmap::Volume> weights(static_cast<std::size_t>(grid.num_ranks()));
+  const auto renamed = tmap::gen::shuffle_permutation(grid.num_ranks(), 2);
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    weights[static_cast<std::size_t>(renamed[i])] = 1 + static_cast<tmap::Volume>(i / (64 * 64) % 4);
+  }
+  const auto weighed = grid.with_rank_weights(weights);
+  const auto racks = tmap::load_topology("tleaf 3 8 20 4 10 16 1");
+  const auto by_load = tmap::Constraints::all(*racks).balanced(weighed.rank_weights(), weighed.num_ranks(), 0.03, 0);
+  const auto once = lay_out_blocks({weighed, *racks, by_load}, weighed, one, why);
+  ASSERT_TRUE(once.has_value()) << why;
+  EXPECT_EQ(lay_out_blocks({weighed, *racks, by_load}, weighed, two, why), once);
 }
 
 TEST(Blocks, ManyRanksAPeTakeBoxesOfTheGridInAnyRankOrder) {
