@@ -182,12 +182,12 @@ TEST(Blocks, SameMappingAtAnyThreadCount) {
   two.threads = 2;
   EXPECT_EQ(lay_out_blocks({grid, *machine, constraints}, grid, two, why), first);
   // Cut by weight too (--imbalance 0.03, 256 ranks a PE on average):
-  // weights 1-4 by z, so that the first cut, across x, leaves two halves of
-  // 65,536 points, each cut on its own thread.
+  // weights 1-4 by z (4,096 points a z plane), so that the first cut,
+  // across x, leaves two halves of 65,536 points, each on its thread.
   std::vector<tmap::Volume> weights(static_cast<std::size_t>(grid.num_ranks()));
   const auto renamed = tmap::gen::shuffle_permutation(grid.num_ranks(), 2);
   for (std::size_t i = 0; i < weights.size(); ++i) {
-    weights[static_cast<std::size_t>(renamed[i])] = 1 + static_cast<tmap::Volume>(i / (64 * 64) % 4);
+    weights[static_cast<std::size_t>(renamed[i])] = 1 + static_cast<tmap::Volume>(i / 4096 % 4);
   }
   const auto weighed = grid.with_rank_weights(weights);
   const auto racks = tmap::load_topology("tleaf 3 8 20 4 10 16 1");
