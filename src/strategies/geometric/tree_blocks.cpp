@@ -228,32 +228,53 @@ class BlockPlacer {
   Mapping& mapping_;
 };
 
-/// The mean volume the pairs one step apart along each axis send (1 on an
-/// axis without pairs): from each rank's row, the axis its partner is on.
-/// All 1 when every pair sends the same (the longest side exactly, with no
-/// rounding between axes).
-AxisVolumes mean_axis_volumes(const CommMatrix& pattern, const std::vector<Point>& points) {
+/// Every pair of the traffic sends the same volume.
+bool all_alike(const CommMatrix& pattern) {
   const auto all = pattern.all_volumes();
-  if (std::ranges::all_of(all, [&](Volume v) { return v == all.front(); })) return {1, 1, 1};
+  return std::ranges::all_of(all, [&](Volume v) { return v == all.front(); });
+}
+
+/// What the pairs one step apart along each axis of the grid send: from
+/// each rank's row, the axis its partner is on (the one coordinate that
+/// differs).
+struct AxisTraffic {
   std::array<double, 3> sum{};
   std::array<double, 3> pairs{};
-  for (const auto& p : points) {
-    const auto targets = pattern.targets(p.rank);
-    const auto volumes = pattern.volumes(p.rank);
+  std::array<Volume, 3> lowest{-1, -1, -1};
+  std::array<Volume, 3> highest{-1, -1, -1};
+};
+
+AxisTraffic axis_traffic(const CommMatrix& pattern, const RecoveredGrid& grid) {
+  const auto axes = grid.axes();
+  AxisTraffic traffic;
+  for (Rank r = 0; r < pattern.num_ranks(); ++r) {
+    const auto targets = pattern.targets(r);
+    const auto volumes = pattern.volumes(r);
+    const auto* here = grid.coordinates.data() + static_cast<std::size_t>(r) * axes;
     for (std::size_t e = 0; e < targets.size(); ++e) {
-      const auto& q = points[static_cast<std::size_t>(targets[e])];
-      for (std::size_t k = 0; k < 3; ++k) {
-        if (q.at[k] != p.at[k]) {
-          sum[k] += static_cast<double>(volumes[e]);
-          pairs[k] += 1;
-          break;
-        }
+      const auto* there = grid.coordinates.data() + static_cast<std::size_t>(targets[e]) * axes;
+      for (std::size_t k = 0; k < axes; ++k) {
+        if (there[k] == here[k]) continue;
+        traffic.sum[k] += static_cast<double>(volumes[e]);
+        traffic.pairs[k] += 1;
+        traffic.lowest[k] = traffic.lowest[k] < 0 ? volumes[e] : std::min(traffic.lowest[k], volumes[e]);
+        traffic.highest[k] = std::max(traffic.highest[k], volumes[e]);
+        break;
       }
     }
   }
+  return traffic;
+}
+
+/// The mean volume the pairs along each axis send (1 on an axis without
+/// pairs). All 1 when every pair sends the same (the longest side exactly,
+/// with no rounding between axes, and no walk of the traffic).
+AxisVolumes mean_axis_volumes(const CommMatrix& pattern, const RecoveredGrid& grid) {
+  if (all_alike(pattern)) return {1, 1, 1};
+  const auto traffic = axis_traffic(pattern, grid);
   AxisVolumes mean{1, 1, 1};
   for (std::size_t k = 0; k < 3; ++k) {
-    if (pairs[k] > 0) mean[k] = sum[k] / pairs[k];
+    if (traffic.pairs[k] > 0) mean[k] = traffic.sum[k] / traffic.pairs[k];
   }
   return mean;
 }
@@ -304,27 +325,17 @@ Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const R
   Mapping mapping(static_cast<std::size_t>(n), -1);
   const auto weights =
       balances_load(problem.comm.rank_weights(), constraints) ? problem.comm.rank_weights() : std::span<const Volume>{};
-  const auto axis_volumes = mean_axis_volumes(pattern, points);
+  const auto axis_volumes = mean_axis_volumes(pattern, grid);
   BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), weights, axis_volumes, mapping)
       .place(0, order->pes.size(), points, std::max(1, context.threads));
   return mapping;
 }
 
 bool sends_alike_along_each_axis(const CommMatrix& pattern, const RecoveredGrid& grid) {
-  const auto axes = grid.axes();
-  std::array<Volume, 3> seen{-1, -1, -1};
-  for (Rank r = 0; r < pattern.num_ranks(); ++r) {
-    const auto targets = pattern.targets(r);
-    const auto volumes = pattern.volumes(r);
-    for (std::size_t e = 0; e < targets.size(); ++e) {
-      const auto t = static_cast<std::size_t>(targets[e]);
-      for (std::size_t k = 0; k < axes; ++k) {
-        if (grid.coordinates[t * axes + k] == grid.coordinates[static_cast<std::size_t>(r) * axes + k]) continue;
-        if (seen[k] >= 0 && seen[k] != volumes[e]) return false;
-        seen[k] = volumes[e];
-        break;
-      }
-    }
+  if (all_alike(pattern)) return true;
+  const auto traffic = axis_traffic(pattern, grid);
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (traffic.lowest[k] != traffic.highest[k]) return false;
   }
   return true;
 }
