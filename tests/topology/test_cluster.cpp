@@ -199,11 +199,28 @@ TEST(TorusOfNodes, SimGridsWayRoundByHand) {
 
 namespace {
 
-/// Writes `text` to a fresh file named topology.conf and returns its path.
+/// This test program's scratch folder, removed with what it holds when the
+/// program ends (each test is a process of its own under ctest).
+const std::filesystem::path& scratch_folder() {
+  static const struct Folder {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("tmap-conf-" + std::to_string(::getpid()));
+    Folder() { std::filesystem::create_directories(path); }
+    Folder(const Folder&) = delete;
+    Folder& operator=(const Folder&) = delete;
+    ~Folder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } folder;
+  return folder.path;
+}
+
+/// Writes `text` to a fresh file named topology.conf (the name Slurm's
+/// file has, which the loader goes by) and returns its path.
 std::string conf_file(const std::string& text) {
   static int count = 0;
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("tmap-conf-" + std::to_string(::getpid()) + "-" + std::to_string(++count));
+  const auto dir = scratch_folder() / std::to_string(++count);
   std::filesystem::create_directories(dir);
   const auto path = dir / "topology.conf";
   std::ofstream(path) << text;
