@@ -10,9 +10,10 @@
 // the levels of a binary one): 4 bytes a vertex of the graph and 16 a
 // vertex in the heap. Ties go to the lowest vertex, as std::priority_queue
 // of (key, -vertex) pairs: a strict order, so the order of moves does not
-// depend on how the heap is built (treematch's grouping of 16,384 ranks on
-// Tianhe-3 took a third less time than with a binary heap of vertices
-// reading their keys from the caller's array, the same groups).
+// depend on how the heap is built (treematch took 0.83-0.95x its time on
+// 4,096-16,384 ranks of Tianhe-3 and a tleaf than with a binary heap of
+// vertices reading their keys from the caller's array, the same mappings;
+// benchmarks/results/speed.md).
 #pragma once
 
 #include <cstdint>
