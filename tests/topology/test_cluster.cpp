@@ -148,6 +148,7 @@ TEST(Dragonfly, HopsAndRoutesByHand) {
   std::vector<tmap::LinkId> links;
   routing->route(0, 35, links);
   std::vector<std::string> kinds;
+  kinds.reserve(links.size());
   for (const auto l : links) kinds.push_back(routing->link_kinds()[static_cast<std::size_t>(routing->link_kind(l))]);
   EXPECT_EQ(kinds, (std::vector<std::string>{"local", "green", "blue", "green", "black", "local"}));
   EXPECT_EQ(routing->link_name(links[2]), "blue groups 0-2");
@@ -178,14 +179,14 @@ TEST(TorusOfNodes, SimGridsWayRoundByHand) {
   EXPECT_EQ(machine->kind(), "torus");
   const auto routing = machine->routing_model();
   std::vector<tmap::LinkId> links;
-  routing->route(0, 2 * 10, links);  // node 0 to node 10
+  routing->route(0, tmap::PE{2} * 10, links);  // node 0 to node 10
   ASSERT_EQ(links.size(), 4U);
   EXPECT_EQ(routing->link_name(links[0]), "node 0 - node 1 (dim0)");
   EXPECT_EQ(routing->link_name(links[1]), "node 1 - node 2 (dim0)");
   EXPECT_EQ(routing->link_name(links[2]), "node 2 - node 6 (dim1)");
   EXPECT_EQ(routing->link_name(links[3]), "node 6 - node 10 (dim1)");
   links.clear();
-  routing->route(2 * 2, 0, links);  // node 2 to node 0
+  routing->route(tmap::PE{2} * 2, 0, links);  // node 2 to node 0
   ASSERT_EQ(links.size(), 2U);
   EXPECT_EQ(routing->link_name(links[0]), "node 1 - node 2 (dim0)");
   EXPECT_EQ(routing->link_name(links[1]), "node 0 - node 1 (dim0)");
@@ -203,8 +204,7 @@ namespace {
 /// program ends (each test is a process of its own under ctest).
 const std::filesystem::path& scratch_folder() {
   static const struct Folder {
-    std::filesystem::path path =
-        std::filesystem::temp_directory_path() / ("tmap-conf-" + std::to_string(::getpid()));
+    std::filesystem::path path = std::filesystem::temp_directory_path() / ("tmap-conf-" + std::to_string(::getpid()));
     Folder() { std::filesystem::create_directories(path); }
     Folder(const Folder&) = delete;
     Folder& operator=(const Folder&) = delete;
@@ -261,6 +261,7 @@ TEST(SlurmTopology, SwitchTreeDistancesAndHostNames) {
   std::vector<tmap::LinkId> links;
   routing->route(0, 8, links);
   std::vector<std::string> names;
+  names.reserve(links.size());
   for (const auto l : links) names.push_back(routing->link_name(l));
   EXPECT_EQ(names, (std::vector<std::string>{"node 0 - s0", "s0 - spine", "s1 - spine", "node 4 - s1"}));
   // The tree view (every node as deep) gives the same distances.
