@@ -153,7 +153,7 @@ CommMatrix parse_metis_graph(std::string_view text, const std::string& origin) {
   std::string_view line;
   auto next_non_comment = [&]() {
     while (lines.next(line)) {
-      const auto first = line.find_first_not_of(kBlanks);
+      const auto first = first_not_blank(line);
       if (first == std::string_view::npos || line[first] != '%') return true;
     }
     return false;

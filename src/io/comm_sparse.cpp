@@ -9,7 +9,7 @@
 namespace tmap::detail {
 
 bool is_comment_or_blank(std::string_view line) {
-  const auto first = line.find_first_not_of(kBlanks);
+  const auto first = first_not_blank(line);
   return first == std::string_view::npos || line[first] == '#' || line[first] == '%';
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -33,7 +34,45 @@ bool LineReader::next(std::string_view& line) {
   return true;
 }
 
+namespace {
+
+/// kBlanks as a table over the 256 byte values.
+constexpr std::array<bool, 256> kBlankTable = [] {
+  std::array<bool, 256> table{};
+  for (const char c : kBlanks) table[static_cast<unsigned char>(c)] = true;
+  return table;
+}();
+
+bool blank(char c) noexcept {
+  return kBlankTable[static_cast<unsigned char>(c)];
+}
+
+/// next_token splitting on kBlanks (the readers' common case), by the table.
+bool next_blank_separated(std::string_view& rest, std::string_view& token) noexcept {
+  std::size_t begin = 0;
+  while (begin < rest.size() && blank(rest[begin])) ++begin;
+  if (begin == rest.size()) {
+    rest = {};
+    return false;
+  }
+  std::size_t end = begin + 1;
+  while (end < rest.size() && !blank(rest[end])) ++end;
+  token = rest.substr(begin, end - begin);
+  rest.remove_prefix(end);
+  return true;
+}
+
+}  // namespace
+
+std::size_t first_not_blank(std::string_view text) noexcept {
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    if (!blank(text[k])) return k;
+  }
+  return std::string_view::npos;
+}
+
 bool next_token(std::string_view& rest, std::string_view& token, std::string_view separators) {
+  if (separators == kBlanks) return next_blank_separated(rest, token);
   const auto begin = rest.find_first_not_of(separators);
   if (begin == std::string_view::npos) {
     rest = {};
@@ -52,7 +91,7 @@ std::string_view strip_comment(std::string_view line, char comment) {
 }
 
 bool is_blank(std::string_view line) {
-  return line.find_first_not_of(kBlanks) == std::string_view::npos;
+  return first_not_blank(line) == std::string_view::npos;
 }
 
 void TokenStream::skip_blanks() {
@@ -60,7 +99,7 @@ void TokenStream::skip_blanks() {
     const char c = rest_.front();
     if (c == '\n') {
       ++line_;
-    } else if (kBlanks.find(c) == std::string_view::npos) {
+    } else if (!blank(c)) {
       return;
     }
     rest_.remove_prefix(1);
@@ -71,7 +110,7 @@ bool TokenStream::next(std::string_view& token) {
   skip_blanks();
   if (rest_.empty()) return false;
   std::size_t end = 0;
-  while (end < rest_.size() && rest_[end] != '\n' && kBlanks.find(rest_[end]) == std::string_view::npos) {
+  while (end < rest_.size() && rest_[end] != '\n' && !blank(rest_[end])) {
     ++end;
   }
   token = rest_.substr(0, end);
