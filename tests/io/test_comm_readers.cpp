@@ -88,6 +88,68 @@ TEST(CommReaders, ScotchGraph) {
       reference_as_graph());
 }
 
+// Random small graphs written as Scotch graphs, as they are or with one
+// arc spoiled (its reverse dropped, its load changed, a loop or an arc
+// listed twice): a good one reads as its edges, a spoiled one is refused
+// naming the file and a line (the reader's one-pass check of the arcs,
+// against what the test knows it wrote).
+TEST(CommReaders, ScotchGraphsReadAsWrittenOrRefusedWhenSpoiled) {
+  std::uint64_t state = 12345;
+  const auto below = [&](std::uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::int64_t>((state >> 33) % bound);
+  };
+  for (int round = 0; round < 400; ++round) {
+    const std::int64_t n = 2 + below(7);
+    // load[u][v] = load[v][u] > 0: an edge.
+    std::vector<std::vector<tmap::Volume>> load(n, std::vector<tmap::Volume>(n, 0));
+    for (std::int64_t u = 0; u < n; ++u) {
+      for (std::int64_t v = u + 1; v < n; ++v) {
+        if (below(3) == 0) load[u][v] = load[v][u] = 1 + below(9);
+      }
+    }
+    std::vector<std::vector<std::pair<std::int64_t, tmap::Volume>>> rows(n);  // (neighbour, load) in file order
+    std::vector<tmap::CommEntry> edges;
+    for (std::int64_t u = 0; u < n; ++u) {
+      for (std::int64_t v = n; v-- > 0;) {  // descending: the reader sorts rows
+        if (load[u][v] > 0) rows[u].emplace_back(v, load[u][v]);
+      }
+      for (std::int64_t v = u + 1; v < n; ++v) {
+        if (load[u][v] > 0) edges.push_back({u, v, load[u][v]});
+      }
+    }
+    const int spoil = static_cast<int>(below(5));  // 0: none
+    std::int64_t u = below(n);
+    if (spoil == 1 || spoil == 2) {  // an arc of some vertex: dropped or its load changed
+      while (rows[u].empty() && u + 1 < n) ++u;
+      if (rows[u].empty()) continue;
+      if (spoil == 1) {
+        rows[u].pop_back();
+      } else {
+        rows[u].back().second += 1;
+      }
+    } else if (spoil == 3) {
+      rows[u].emplace_back(u, 1);
+    } else if (spoil == 4) {
+      if (rows[u].empty()) continue;
+      rows[u].push_back(rows[u].front());
+    }
+    std::size_t arcs = 0;
+    for (const auto& row : rows) arcs += row.size();
+    std::string text = "0\n" + std::to_string(n) + " " + std::to_string(arcs) + "\n0 010\n";
+    for (const auto& row : rows) {
+      text += std::to_string(row.size());
+      for (const auto& [v, bytes] : row) text += " " + std::to_string(bytes) + " " + std::to_string(v);
+      text += "\n";
+    }
+    if (spoil == 0) {
+      EXPECT_EQ(parse_comm(text, CommFormat::ScotchGraph, "g.grf"), CommMatrix::from_entries(n, edges)) << text;
+    } else {
+      EXPECT_TRUE(error_of(text, CommFormat::ScotchGraph).starts_with("in.x:")) << text;
+    }
+  }
+}
+
 TEST(CommReaders, MetisGraph) {
   EXPECT_EQ(parse_comm("% c\n3 3 001\n2 5 3 2\n1 5 3 7\n1 2 2 7\n", CommFormat::MetisGraph, "a.graph"),
             reference_as_graph());
