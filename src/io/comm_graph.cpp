@@ -23,10 +23,6 @@ CommMatrix with_weights(const CommMatrix& graph, std::vector<Volume> weights, co
   return graph.with_rank_weights(std::move(weights));
 }
 
-}  // namespace
-
-namespace {
-
 /// Whether every arc of `arcs` (sorted by ends, rows in `row_begin`) has its
 /// reverse with the same load, and none is a loop or listed twice: one pass,
 /// the reverse of the j-th arc into v (by tail) being row v's j-th arc.
