@@ -23,6 +23,11 @@ CommMatrix with_weights(const CommMatrix& graph, std::vector<Volume> weights, co
   return graph.with_rank_weights(std::move(weights));
 }
 
+/// Arcs in order of their tails, then heads (the order rows are checked in).
+bool by_ends(const Arc& a, const Arc& b) {
+  return a.from != b.from ? a.from < b.from : a.to < b.to;
+}
+
 /// Whether every arc of `arcs` (sorted by ends, rows in `row_begin`) has its
 /// reverse with the same load, and none is a loop or listed twice: one pass,
 /// the reverse of the j-th arc into v (by tail) being row v's j-th arc.
@@ -43,7 +48,6 @@ bool symmetric_and_simple(const std::vector<Arc>& arcs, const std::vector<std::s
 /// reverse or with another load than it: the InputError naming it.
 void refuse_first_bad_arc(const std::vector<Arc>& arcs, const std::vector<std::int64_t>& line_of_vertex,
                           const std::string& origin, std::int64_t base) {
-  auto by_ends = [](const Arc& a, const Arc& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; };
   auto name = [base](Rank v) { return std::to_string(v + base); };
   for (std::size_t k = 0; k < arcs.size(); ++k) {
     const auto& a = arcs[k];
@@ -71,7 +75,6 @@ void refuse_first_bad_arc(const std::vector<Arc>& arcs, const std::vector<std::i
 
 CommMatrix graph_to_matrix(Rank n, std::vector<Arc> arcs, const std::vector<std::int64_t>& line_of_vertex,
                            const std::string& origin, std::int64_t base) {
-  auto by_ends = [](const Arc& a, const Arc& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; };
   // The readers list arcs vertex by vertex, often each row in order too.
   if (!std::is_sorted(arcs.begin(), arcs.end(), by_ends)) std::sort(arcs.begin(), arcs.end(), by_ends);
   std::vector<std::size_t> row_begin(static_cast<std::size_t>(n) + 1, 0);

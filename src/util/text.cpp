@@ -47,11 +47,21 @@ bool blank(char c) noexcept {
   return kBlankTable[static_cast<unsigned char>(c)];
 }
 
+}  // namespace
+
+std::size_t first_not_blank(std::string_view text) noexcept {
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    if (!blank(text[k])) return k;
+  }
+  return std::string_view::npos;
+}
+
+namespace {
+
 /// next_token splitting on kBlanks (the readers' common case), by the table.
 bool next_blank_separated(std::string_view& rest, std::string_view& token) noexcept {
-  std::size_t begin = 0;
-  while (begin < rest.size() && blank(rest[begin])) ++begin;
-  if (begin == rest.size()) {
+  const auto begin = first_not_blank(rest);
+  if (begin == std::string_view::npos) {
     rest = {};
     return false;
   }
@@ -63,13 +73,6 @@ bool next_blank_separated(std::string_view& rest, std::string_view& token) noexc
 }
 
 }  // namespace
-
-std::size_t first_not_blank(std::string_view text) noexcept {
-  for (std::size_t k = 0; k < text.size(); ++k) {
-    if (!blank(text[k])) return k;
-  }
-  return std::string_view::npos;
-}
 
 bool next_token(std::string_view& rest, std::string_view& token, std::string_view separators) {
   if (separators == kBlanks) return next_blank_separated(rest, token);
