@@ -26,6 +26,17 @@ class TreeView {
   virtual void tree_path(PE pe, std::vector<std::int64_t>& path) const = 0;
 };
 
+/// Clusters whose network is a tree and whose nodes may not be (GPU nodes:
+/// their GPUs linked in a mesh or by a switch): each PE's branch at every
+/// level of the network, then its index in its node. A grouping for the
+/// constructions that fill a tree's subtrees (a node's PEs one flat level),
+/// not the distances: two PEs of one node may be at different distances.
+class NodeGroupsView {
+ public:
+  virtual ~NodeGroupsView() = default;
+  virtual void group_path(PE pe, std::vector<std::int64_t>& path) const = 0;
+};
+
 /// Meshes and tori: distance is the (wrap-around) Manhattan distance of
 /// grid coordinates, x first (Scotch's numbering).
 class GridView {
@@ -66,6 +77,10 @@ class GraphView {
 
 /// The PE's tree path into `path`; false where the machine is no tree.
 [[nodiscard]] bool tree_path(const Topology& topology, PE pe, std::vector<std::int64_t>& path);
+/// The PE's path in the machine's groups: its tree path on a tree machine,
+/// else its network's branches and its index in its node on a cluster whose
+/// network is a tree; false elsewhere.
+[[nodiscard]] bool group_path(const Topology& topology, PE pe, std::vector<std::int64_t>& path);
 /// The PE's grid coordinates; false where the machine is no grid.
 [[nodiscard]] bool grid_coordinates(const Topology& topology, PE pe, std::vector<std::int64_t>& coordinates);
 /// The grid's extent and wrapping; false where the machine is no grid.

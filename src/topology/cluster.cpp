@@ -85,7 +85,8 @@ ClusterTopology::ClusterTopology(std::shared_ptr<const routing::Network> network
   }
   node_depth_ = same_depth ? deepest : 0;
   std::vector<std::int64_t> path;
-  network_tree_ = network_->tree_path(0, path) && std::all_of(models_.begin(), models_.end(), [](const NodeModel& m) {
+  network_is_tree_ = network_->tree_path(0, path);
+  network_tree_ = network_is_tree_ && std::all_of(models_.begin(), models_.end(), [](const NodeModel& m) {
                     return !m.tree || m.tree->find<TreeView>() != nullptr;
                   });
   max_distance_ = std::max(inside, nodes > 1 ? 2 * deepest + network_->max_hops() : Distance{0});
@@ -166,6 +167,12 @@ void ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
     if (tmap::tree_path(*m.tree, local(pe, node), inside) && !inside.empty())
       path.insert(path.end(), inside.begin() + 1, inside.end());  // the node's root is the network's leaf here
   }
+}
+
+void ClusterTopology::group_path(PE pe, std::vector<std::int64_t>& path) const {
+  const auto node = node_of(pe);
+  (void)network_->tree_path(node, path);
+  path.push_back(local(pe, node));
 }
 
 std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {

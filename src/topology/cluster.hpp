@@ -34,7 +34,7 @@ struct NodeModel {
   std::string text;
 };
 
-class ClusterTopology final : public Topology, public TreeView, public HostLayout {
+class ClusterTopology final : public Topology, public TreeView, public NodeGroupsView, public HostLayout {
  public:
   /// `models`: the kinds of node (at least one); `kind_of_node`: each
   /// node's kind, an index into `models` (empty: every node the first);
@@ -56,10 +56,15 @@ class ClusterTopology final : public Topology, public TreeView, public HostLayou
   /// Where the network is a tree (fat trees): its branches from the top
   /// down, then the node's own path: the distance is this tree's.
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
-  /// A tree only where the network is one and every node is (network_tree_).
+  /// Where the network is a tree: its branches, then the PE's index in its
+  /// node (GPU nodes, whose links are no tree, as one level).
+  void group_path(PE pe, std::vector<std::int64_t>& path) const override;
+  /// A tree only where the network is one and every node is
+  /// (network_tree_); groups wherever the network is a tree.
   [[nodiscard]] const void* find_interface(const std::type_info& type) const override {
     if (type == typeid(TreeView) && !network_tree_) return nullptr;
-    return interface_of<HostLayout, TreeView>(this, type);
+    if (type == typeid(NodeGroupsView) && !network_is_tree_) return nullptr;
+    return interface_of<HostLayout, TreeView, NodeGroupsView>(this, type);
   }
   [[nodiscard]] std::unique_ptr<RoutingModel> routing_model() const override;
   [[nodiscard]] std::int64_t part_of(PE pe) const override { return network_->part_of(node_of(pe)); }
@@ -93,7 +98,8 @@ class ClusterTopology final : public Topology, public TreeView, public HostLayou
   Distance max_distance_ = 0;
   Distance node_depth_ = 0;  ///< depth of every PE in its node (uniform trees), for the routes' base hops
   std::optional<Distance> uniform_;
-  bool network_tree_ = false;  ///< the network is a tree and every kind of node has a tree view
+  bool network_is_tree_ = false;  ///< the network gives tree paths (fat trees, switch trees)
+  bool network_tree_ = false;     ///< that, and every kind of node has a tree view
 };
 
 }  // namespace tmap::topo

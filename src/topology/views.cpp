@@ -21,6 +21,14 @@ bool tree_path(const Topology& topology, PE pe, std::vector<std::int64_t>& path)
   return true;
 }
 
+bool group_path(const Topology& topology, PE pe, std::vector<std::int64_t>& path) {
+  if (tree_path(topology, pe, path)) return true;
+  const auto* view = topology.find<NodeGroupsView>();
+  if (view == nullptr) return false;
+  view->group_path(pe, path);
+  return true;
+}
+
 bool grid_coordinates(const Topology& topology, PE pe, std::vector<std::int64_t>& coordinates) {
   const auto* view = topology.find<GridView>();
   if (view == nullptr) return false;

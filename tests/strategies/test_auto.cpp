@@ -12,6 +12,7 @@
 
 #include "fixtures.hpp"
 #include "strategies/auto/auto.hpp"
+#include "strategies/common/settle_in_nodes.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/config.hpp"
@@ -24,6 +25,7 @@
 #include "tmap/routing.hpp"
 #include "tmap/scotch_export.hpp"
 #include "tmap/topology.hpp"
+#include "tmap/topology_views.hpp"
 #include "util/random.hpp"
 
 using tmap::CommMatrix;
@@ -297,6 +299,115 @@ TEST(Auto, AtOrBelowInOrderAndScotchOnGpuNodesWhereTheyTradeOff) {
       EXPECT_LE(reached.value, in_order.value * (1 + 1e-9));
     }
   }
+}
+
+// NPB BT on 256 GPUs of 32 DGX-like nodes on a fat tree whose leaf
+// switches have two uplinks for eight nodes: in-order's rows of 8 GPUs are
+// fastest of in-order, Scotch and rb, Scotch's 4x2 blocks have 28 % fewer
+// hop-bytes. The blocks cut along the network (each node one level) in
+// serpentine order put the nodes facing a neighbouring leaf on alternate
+// uplinks: faster than in-order with no more hop-bytes than Scotch, and
+// the default keeps them (predicted 0.016741 s against 0.017861 s, hop-bytes
+// 22,272,000,000 against 22,323,200,000: by hand in session 45, a
+// checkerboard of 4x2 nodes in 8x8 leaves gave 0.016869 s).
+TEST(Auto, BlocksAlongTheNetworkBeatInOrderAndScotchForBtOnGpuFatTrees) {
+  tmap::MachineSpec spec;
+  spec.topology = "fattree:2;8,4;1,2;1,1";
+  spec.node = TMAP_EXAMPLES_DIR "/gpu/dgx-a100.smi.txt";
+  const auto topology = tmap::load_machine(spec);
+  const auto constraints = Constraints::all(*topology);
+  // The network's branches, then the GPU: node 9 is leaf 1's node 1.
+  std::vector<std::int64_t> path;
+  ASSERT_FALSE(tmap::tree_path(*topology, 9 * 8 + 3, path));  // GPU nodes are no tree
+  ASSERT_TRUE(tmap::group_path(*topology, 9 * 8 + 3, path));
+  EXPECT_EQ(path.back(), 3);
+  std::vector<std::int64_t> other;
+  ASSERT_TRUE(tmap::group_path(*topology, 9 * 8 + 5, other));
+  EXPECT_EQ(std::vector(path.begin(), path.end() - 1), std::vector(other.begin(), other.end() - 1));
+  const auto comm = tmap::gen::app_pattern("bt", 256, 'D', true);
+  const Problem problem{comm, *topology, constraints};
+  const tmap::ObjectiveMeter time(comm, *topology, tmap::Objective::Time);
+  const auto in_order = time(tmap::map_with("inorder", problem, Context{}));
+  const auto scotch = time(tmap::map_with("scotch", problem, Context{}));
+  ASSERT_LT(scotch.hop_bytes, in_order.hop_bytes);
+  ASSERT_GT(scotch.value, in_order.value);
+  const auto pattern = comm.symmetrized();
+  std::string why;
+  const auto grid = tmap::strategies::grid_for_blocks(problem, pattern, why, tmap::strategies::TreePaths::Groups);
+  ASSERT_TRUE(grid) << why;
+  EXPECT_EQ(grid->extent, (std::vector<std::int64_t>{16, 16}));
+  const auto blocks =
+      tmap::strategies::cut_in_blocks(problem, pattern, *grid, Context{}, tmap::strategies::TreePaths::Groups);
+  EXPECT_TRUE(tmap::test::places_within(blocks, comm.num_ranks(), tmap::test::every_pe(*topology), 1));
+  const auto by_blocks = time(blocks);
+  EXPECT_LT(by_blocks.value, in_order.value);
+  EXPECT_LE(by_blocks.hop_bytes, scotch.hop_bytes);
+  // (The cuts in plain tree order, no half mirrored, give 0.022117 s:
+  // this test fails with the serpentine turned off, tried.)
+  const auto kept = time(tmap::map_with("auto", problem, Context{}));
+  EXPECT_LE(kept.value, by_blocks.value * (1 + 1e-9));
+  EXPECT_LE(kept.hop_bytes, scotch.hop_bytes);
+}
+
+// A 2x4 halo on one DGX-1 of a cluster (GPUs on NVLink with 4 others, the
+// rest across PCIe): settling its ranks in their node from each of 20
+// shuffled placements reaches the least hop-bytes of all 8! placements
+// (brute force: every halo pair on an NVLink) and keeps the ranks on the
+// node's PEs.
+TEST(Auto, SettlingInNodesReachesTheBestPlacementOfAHaloOnADgx1) {
+  tmap::MachineSpec spec;
+  spec.topology = "fattree:2;4,4;1,2;1,1";
+  spec.node = TMAP_EXAMPLES_DIR "/gpu/dgx1.smi.txt";
+  const auto topology = tmap::load_machine(spec);
+  const auto halo = tmap::gen::stencil({4, 2}, 5, 1000, false);
+  std::vector<tmap::PE> pes(8);
+  std::iota(pes.begin(), pes.end(), tmap::PE{0});
+  const auto hop_bytes = [&](const tmap::Mapping& m) { return tmap::evaluate(halo, *topology, m).hop_bytes; };
+  tmap::Mapping best = pes;
+  auto perm = pes;
+  do {
+    if (hop_bytes(perm) < hop_bytes(best)) best = perm;
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  const auto least = hop_bytes(best);
+  EXPECT_EQ(least, 20000);
+  const auto sym = halo.symmetrized();
+  tmap::detail::Random random(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    tmap::Mapping mapping = pes;
+    random.shuffle(std::span<tmap::PE>(mapping));
+    const auto before = hop_bytes(mapping);
+    tmap::strategies::settle_in_nodes(sym, *topology, tmap::test::every_pe(*topology), mapping);
+    EXPECT_EQ(hop_bytes(mapping), least) << "trial " << trial << " from " << before;
+    EXPECT_TRUE(tmap::test::places_within(mapping, 8, pes, 1));
+  }
+}
+
+// The other search: from greedy's mapping of NPB BT (121 ranks) on 16
+// Frontier-like nodes on a dragonfly (the fastest there, 27 % more
+// hop-bytes than Scotch's), exchanges that lower hop-bytes and keep the
+// predicted time bring it to within 9 % of Scotch's hop-bytes at the same
+// time; what it returns is what the meter says of the mapping it leaves.
+TEST(Auto, FewerHopBytesWithinTheTimeOfTheFastest) {
+  tmap::MachineSpec spec;
+  spec.topology = "dragonfly:2,1;2,1;2,1;2";
+  spec.node = TMAP_EXAMPLES_DIR "/gpu/mi250x.xml";
+  spec.pe = "gpu";
+  const auto topology = tmap::load_machine(spec);
+  const auto constraints = Constraints::all(*topology);
+  const auto comm = tmap::gen::app_pattern("bt", 121, 'D', true);
+  const Problem problem{comm, *topology, constraints};
+  const tmap::ObjectiveMeter time(comm, *topology, tmap::Objective::Time);
+  const auto scotch = time(tmap::map_with("scotch", problem, Context{}));
+  auto greedy = tmap::map_with("greedy", problem, Context{});
+  const auto by_greedy = time(greedy);
+  ASSERT_GT(by_greedy.hop_bytes, scotch.hop_bytes);
+  ASSERT_LT(by_greedy.value, scotch.value);
+  const auto search = tmap::strategies::fewer_hop_bytes_within_time(problem, time, greedy, by_greedy, scotch.hop_bytes);
+  ASSERT_FALSE(search.skipped);
+  EXPECT_EQ(time(greedy), search.score);
+  EXPECT_TRUE(tmap::test::places_within(greedy, comm.num_ranks(), tmap::test::every_pe(*topology), 1));
+  EXPECT_LE(search.score.value, by_greedy.value);
+  EXPECT_LT(static_cast<double>(search.score.hop_bytes), 1.09 * static_cast<double>(scotch.hop_bytes));
 }
 
 // The quality mode's small jobs refine auto's choice and its runner-up (its

@@ -146,4 +146,59 @@ AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMet
   return {.score = score, .scores = evaluations};
 }
 
+AsFastResult fewer_hop_bytes_within_time(const Problem& problem, const ObjectiveMeter& meter, Mapping& mapping,
+                                         ObjectiveScore score, std::int64_t target, const AsFastLimits& limits) {
+  if (problem.constraints.capacity() != 1 || meter.bottleneck() == nullptr) return {.score = score, .skipped = true};
+  std::int64_t messages = problem.comm.num_entries();
+  if (!problem.comm.phases().empty()) {
+    messages = 0;
+    for (const auto& phase : problem.comm.phases()) messages += phase.traffic.num_entries();
+  }
+  const std::int64_t most_evaluations =
+      std::min(limits.most_evaluations, limits.most_message_visits / std::max<std::int64_t>(messages, 1));
+  if (most_evaluations < limits.least_evaluations) return {.score = score, .skipped = true};
+  const CommMatrix sym = problem.comm.symmetrized();
+  const auto& topology = problem.topology;
+  // r's pairs' hop-bytes (both ways) were it on `pe`, its pair with `skip`
+  // left out (an exchange keeps that one's distance).
+  const auto cost = [&](Rank r, PE pe, Rank skip) {
+    const auto targets = sym.targets(r);
+    const auto volumes = sym.volumes(r);
+    Volume total = 0;
+    for (std::size_t e = 0; e < targets.size(); ++e) {
+      if (targets[e] == skip || targets[e] == r) continue;
+      total += volumes[e] * topology.distance(pe, mapping[static_cast<std::size_t>(targets[e])]);
+    }
+    return total;
+  };
+  const double ceiling = score.value;
+  std::int64_t evaluations = 0;
+  const auto n = static_cast<Rank>(mapping.size());
+  bool improved = true;
+  while (improved && score.hop_bytes > target && evaluations < most_evaluations) {
+    improved = false;
+    for (Rank x = 0; x < n && score.hop_bytes > target && evaluations < most_evaluations; ++x) {
+      for (Rank y = x + 1; y < n && score.hop_bytes > target && evaluations < most_evaluations; ++y) {
+        const PE px = mapping[static_cast<std::size_t>(x)];
+        const PE py = mapping[static_cast<std::size_t>(y)];
+        if (topology.node_of(px) == topology.node_of(py) && topology.distance(px, py) == 0) continue;
+        const Volume gain = cost(x, px, y) + cost(y, py, x) - cost(x, py, y) - cost(y, px, x);
+        if (gain <= 0) continue;
+        mapping[static_cast<std::size_t>(x)] = py;
+        mapping[static_cast<std::size_t>(y)] = px;
+        ++evaluations;
+        const auto tried = meter(mapping);
+        if (tried.hop_bytes < score.hop_bytes && tried.value <= ceiling * (1.0 + 1e-9)) {
+          score = tried;
+          improved = true;
+        } else {
+          mapping[static_cast<std::size_t>(x)] = px;
+          mapping[static_cast<std::size_t>(y)] = py;
+        }
+      }
+    }
+  }
+  return {.score = score, .scores = evaluations};
+}
+
 }  // namespace tmap::strategies

@@ -102,6 +102,16 @@ struct AsFastResult {
                                                     Mapping& mapping, ObjectiveScore score, double target,
                                                     const AsFastLimits& limits = {});
 
+/// The other way: from `mapping` (one rank a PE, scored `score` by
+/// `meter`, a time), two ranks exchanged where that lowers hop-bytes
+/// without making the predicted time slower than `score`'s; first
+/// improvement, until hop-bytes are at most `target`, a pass finds nothing
+/// or the limits (each exchange that lowers hop-bytes costs a score).
+/// `mapping` is changed to match the score reached.
+[[nodiscard]] AsFastResult fewer_hop_bytes_within_time(const Problem& problem, const ObjectiveMeter& meter,
+                                                       Mapping& mapping, ObjectiveScore score, std::int64_t target,
+                                                       const AsFastLimits& limits = {});
+
 /// auto where ranks of unequal weight are balanced by load (balances_load):
 /// Scotch's weighted mapping, then moves within the load limits.
 [[nodiscard]] Mapping map_by_load(const Problem& problem, const Run& context);

@@ -7,12 +7,12 @@
 
 namespace tmap::strategies {
 
-std::optional<TreeOrder> tree_order(const Topology& topology, std::span<const PE> allowed) {
+std::optional<TreeOrder> tree_order(const Topology& topology, std::span<const PE> allowed, TreePaths paths) {
   TreeOrder unsorted;
   unsorted.offsets.reserve(allowed.size() + 1);
   std::vector<std::int64_t> path;
   for (const PE p : allowed) {
-    if (!tree_path(topology, p, path)) return std::nullopt;
+    if (!(paths == TreePaths::Tree ? tree_path(topology, p, path) : group_path(topology, p, path))) return std::nullopt;
     unsorted.values.insert(unsorted.values.end(), path.begin(), path.end());
     unsorted.offsets.push_back(static_cast<std::int64_t>(unsorted.values.size()));
   }

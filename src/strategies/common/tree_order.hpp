@@ -24,11 +24,16 @@ struct TreeOrder {
   }
 };
 
+/// Which paths a tree order follows: the machine's tree, or its groups
+/// (group_path: a cluster of GPU nodes on a fat tree, each node one level).
+enum class TreePaths { Tree, Groups };
+
 /// `allowed` sorted by tree path (ties: PE order), or nothing when the
-/// machine is not a tree. O(PEs x depth); sorted only when out of order
+/// machine is not a tree (or, by groups, has none). O(PEs x depth); sorted only when out of order
 /// (machines number their PEs in path order; the sort took ~1 s of a
 /// million-PE job).
-[[nodiscard]] std::optional<TreeOrder> tree_order(const Topology& topology, std::span<const PE> allowed);
+[[nodiscard]] std::optional<TreeOrder> tree_order(const Topology& topology, std::span<const PE> allowed,
+                                                  TreePaths paths = TreePaths::Tree);
 
 /// For k >= 1, the depth at which PE k's path first differs from PE k-1's
 /// (the length of their common prefix; [0] is 0): a subtree at depth d is

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "strategies/common/tree_order.hpp"
 #include "strategies/geometric/grid_recovery.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/mapper.hpp"
@@ -74,12 +75,16 @@ struct GridLayout {
 /// constructions whether there will be blocks, and cuts them beside the
 /// others: the grid (O(pairs)), or nothing with `why` set (else `why`
 /// says what will be cut) ...
+/// `paths` Groups: along a cluster's network tree, each node one level
+/// (GPU nodes, whose links are no tree), the cuts serpentine: each cut's
+/// second half mirrored, so that the nodes facing a neighbouring switch
+/// alternate (d-mod-k routes then spread over its uplinks).
 [[nodiscard]] std::optional<RecoveredGrid> grid_for_blocks(const Problem& problem, const CommMatrix& pattern,
-                                                           std::string& why);
+                                                           std::string& why, TreePaths paths = TreePaths::Tree);
 /// ... and its blocks (O(ranks x log PEs); `pattern` as given to
 /// grid_for_blocks, still alive).
 [[nodiscard]] Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const RecoveredGrid& grid,
-                                    const Run& context);
+                                    const Run& context, TreePaths paths = TreePaths::Tree);
 
 /// Whether the pairs one step apart along each axis of `grid` all send the
 /// same volume (the axes may differ): the blocks' cuts, which weigh each

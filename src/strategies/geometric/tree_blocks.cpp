@@ -19,8 +19,10 @@
 #include <array>
 
 #include "strategies/common/bisection.hpp"
+#include "strategies/common/settle_in_nodes.hpp"
 #include "strategies/common/tree_order.hpp"
 #include "strategies/geometric/geometric.hpp"
+#include "strategies/geometric/lattice.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/error.hpp"
 #include "tmap/mapping.hpp"
@@ -54,22 +56,30 @@ constexpr std::size_t kRefinedSet = 1024;
 /// FM passes on each refined cut.
 constexpr int kRefinePasses = 8;
 
+/// Axes whose points a part orders from the highest coordinate down (bit k:
+/// axis k), so that a part's first child lies on that side.
+using Flips = std::uint8_t;
+constexpr Flips kEveryAxis = 0b111;
+
 class BlockPlacer {
  public:
   /// `weights`: each rank's, when the cuts go by weight; empty: by count.
+  /// `serpentine`: each cut's second half laid out mirrored (BlockOrder).
   BlockPlacer(const CommMatrix& pattern, const TreeOrder& order, std::vector<std::int32_t> depths,
-              std::int64_t capacity, std::span<const Volume> weights, const AxisVolumes& axis_volumes, Mapping& mapping)
+              std::int64_t capacity, std::span<const Volume> weights, const AxisVolumes& axis_volumes, bool serpentine,
+              Mapping& mapping)
       : pattern_(pattern),
         order_(order),
         depths_(std::move(depths)),
         capacity_(capacity),
         weights_(weights),
         axis_volumes_(axis_volumes),
+        serpentine_(serpentine),
         mapping_(mapping) {}
 
   /// The points onto the PEs order_.pes[lo, hi), a subtree (or the whole
-  /// allowed set), `budget` threads.
-  void place(std::size_t lo, std::size_t hi, std::span<Point> points, int budget) {
+  /// allowed set), `budget` threads, the axes `flips` ordered downwards.
+  void place(std::size_t lo, std::size_t hi, std::span<Point> points, int budget, Flips flips) {
     if (points.empty()) return;
     if (hi - lo == 1) {
       for (const auto& p : points) mapping_[static_cast<std::size_t>(p.rank)] = order_.pes[lo];
@@ -86,7 +96,7 @@ class BlockPlacer {
       k = end;
     }
     if (!weights_.empty()) {  // by weight: every PE takes its share (sizes unused)
-      split(children, 0, children.size(), points, budget);
+      split(children, 0, children.size(), points, budget, flips);
       return;
     }
     deal_most_room_first(children, static_cast<std::int64_t>(points.size()), capacity_);
@@ -100,32 +110,38 @@ class BlockPlacer {
       }
       return;
     }
-    split(children, 0, children.size(), points, budget);
+    split(children, 0, children.size(), points, budget, flips);
   }
 
  private:
   /// children[first, last) get the points, in two halves of children.
   void split(const std::vector<TreeChild>& children, std::size_t first, std::size_t last, std::span<Point> points,
-             int budget) {
+             int budget, Flips flips) {
     if (last - first == 1) {
-      place(children[first].lo, children[first].hi, points, budget);
+      place(children[first].lo, children[first].hi, points, budget, flips);
       return;
     }
     const std::size_t mid = first + (last - first) / 2;
     std::size_t size = 0;
+    const Across across(points, axis_volumes_, flips);
     if (weights_.empty()) {
       for (std::size_t k = first; k < mid; ++k) size += static_cast<std::size_t>(children[k].size);
-      const bool planes = cut(points, size);
+      const bool planes = cut(points, size, across);
       if (!planes && points.size() <= kRefinedSet) refine(points, size);
     } else {
-      size = cut_by_weight(points, children[first].lo, children[mid].lo, children[last - 1].hi);
+      size = cut_by_weight(points, children[first].lo, children[mid].lo, children[last - 1].hi, across);
     }
     const auto a = points.first(size);
     const auto b = points.subspan(size);
+    // Serpentine: the second half runs back along the other axes, so that
+    // the children that follow one another in tree order lie side by side
+    // across every cut (on a fat tree, the nodes facing a neighbouring
+    // switch alternate, and so do the uplinks routes to them take).
+    const Flips second = serpentine_ ? static_cast<Flips>(flips ^ (kEveryAxis & ~(1U << across.axis))) : flips;
     detail::run_both(
         budget > 1 && std::min(a.size(), b.size()) >= kSmallestParallelPart,
-        [&] { split(children, first, mid, a, budget - budget / 2); },
-        [&] { split(children, mid, last, b, std::max(1, budget / 2)); });
+        [&] { split(children, first, mid, a, budget - budget / 2, flips); },
+        [&] { split(children, mid, last, b, std::max(1, budget / 2), second); });
   }
 
   /// The points' bounding box and the order across the side a plane cuts
@@ -137,8 +153,10 @@ class BlockPlacer {
     std::array<std::int32_t, 3> low;
     std::array<std::int32_t, 3> high;
     std::size_t axis = 0;
+    Flips flips = 0;
 
-    Across(std::span<const Point> points, const AxisVolumes& volume) : low(points.front().at), high(low) {
+    Across(std::span<const Point> points, const AxisVolumes& volume, Flips flipped)
+        : low(points.front().at), high(low), flips(flipped) {
       for (const auto& p : points) {
         for (std::size_t k = 0; k < 3; ++k) {
           low[k] = std::min(low[k], p.at[k]);
@@ -151,24 +169,24 @@ class BlockPlacer {
         if (high[axis] == low[axis] || extent(k) * volume[axis] > extent(axis) * volume[k]) axis = k;
       }
     }
-    /// Along the axis, ties by the next axes (a staircase).
+    /// Along the axis, ties by the next axes (a staircase); downwards
+    /// along the flipped axes.
     bool operator()(const Point& x, const Point& y) const {
       for (std::size_t k = 0; k < 3; ++k) {
         const auto a = (axis + k) % 3;
-        if (x.at[a] != y.at[a]) return x.at[a] < y.at[a];
+        if (x.at[a] != y.at[a]) return ((flips >> a) & 1U) != 0 ? x.at[a] > y.at[a] : x.at[a] < y.at[a];
       }
       return false;
     }
   };
 
-  /// The `size` points lowest along the longest side of the points'
-  /// bounding box first (ties: by the next axes, a staircase when the cut
-  /// is not a whole plane). The points' coordinates are distinct, so the
+  /// The `size` points first in `across`'s order: lowest (highest where
+  /// flipped) along the side of the points' bounding box it cuts (ties: by
+  /// the next axes, a staircase when the cut is not a whole plane). The points' coordinates are distinct, so the
   /// first part is one set whatever the algorithm does with ties. True
   /// when the points fill their box and the cut is whole planes of it: no
   /// staircase for the refinement to mend, which is then skipped.
-  [[nodiscard]] bool cut(std::span<Point> points, std::size_t size) const {
-    const Across across(points, axis_volumes_);
+  [[nodiscard]] static bool cut(std::span<Point> points, std::size_t size, const Across& across) {
     std::nth_element(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(size), points.end(), across);
     std::size_t volume = 1;
     for (std::size_t k = 0; k < 3; ++k) volume *= static_cast<std::size_t>(across.high[k] - across.low[k] + 1);
@@ -181,9 +199,9 @@ class BlockPlacer {
   /// first part the prefix whose weight is nearest the first half's share
   /// (its PEs' part of the whole; ties: the shorter prefix, points of no
   /// weight before it included). Returns its size.
-  [[nodiscard]] std::size_t cut_by_weight(std::span<Point> points, std::size_t lo, std::size_t mid,
-                                          std::size_t hi) const {
-    std::sort(points.begin(), points.end(), Across(points, axis_volumes_));
+  [[nodiscard]] std::size_t cut_by_weight(std::span<Point> points, std::size_t lo, std::size_t mid, std::size_t hi,
+                                          const Across& across) const {
+    std::sort(points.begin(), points.end(), across);
     detail::Int128 total = 0;
     for (const auto& p : points) total += weights_[static_cast<std::size_t>(p.rank)];
     const auto share = total * static_cast<detail::Int128>(mid - lo);  // the target, times the PEs (hi - lo)
@@ -225,6 +243,7 @@ class BlockPlacer {
   std::int64_t capacity_;
   std::span<const Volume> weights_;
   AxisVolumes axis_volumes_;
+  bool serpentine_;
   Mapping& mapping_;
 };
 
@@ -279,9 +298,31 @@ AxisVolumes mean_axis_volumes(const CommMatrix& pattern, const RecoveredGrid& gr
   return mean;
 }
 
+/// A periodic 2D lattice whose periods are the sides of a box (NPB BT's
+/// and SP's triangular lattice of x, y and one diagonal, a periodic 5-point
+/// stencil): its coordinates in the box, as a periodic grid whose pairs
+/// one step apart along the diagonal count as along x. Nothing for another
+/// traffic or a sheared lattice.
+std::optional<RecoveredGrid> lattice_box(const CommMatrix& pattern) {
+  const auto lattice = recover_lattice(pattern);
+  if (!lattice) return std::nullopt;
+  const auto& periods = lattice->periods;
+  if (periods.b != 0) return std::nullopt;
+  RecoveredGrid grid;
+  grid.extent = {periods.a, periods.d};
+  grid.periodic = true;
+  grid.coordinates.reserve(lattice->x.size() * 2);
+  for (std::size_t r = 0; r < lattice->x.size(); ++r) {
+    grid.coordinates.push_back(((lattice->x[r] % periods.a) + periods.a) % periods.a);
+    grid.coordinates.push_back(((lattice->y[r] % periods.d) + periods.d) % periods.d);
+  }
+  return grid;
+}
+
 }  // namespace
 
-std::optional<RecoveredGrid> grid_for_blocks(const Problem& problem, const CommMatrix& pattern, std::string& why) {
+std::optional<RecoveredGrid> grid_for_blocks(const Problem& problem, const CommMatrix& pattern, std::string& why,
+                                             TreePaths paths) {
   const auto& constraints = problem.constraints;
   if (problem.comm.num_ranks() > constraints.num_slots()) {
     why = "more ranks than slots";
@@ -290,24 +331,29 @@ std::optional<RecoveredGrid> grid_for_blocks(const Problem& problem, const CommM
   // The machine at its first PE (O(1)), then the traffic (O(pairs)).
   const auto allowed = constraints.allowed_pes();
   std::vector<std::int64_t> path;
-  if (allowed.empty() || !tree_path(problem.topology, allowed.front(), path)) {
-    why = "the machine is not a tree";
+  const bool has_paths =
+      !allowed.empty() && (paths == TreePaths::Tree ? tree_path(problem.topology, allowed.front(), path)
+                                                    : group_path(problem.topology, allowed.front(), path));
+  if (!has_paths) {
+    why = paths == TreePaths::Tree ? "the machine is not a tree" : "the machine's network is not a tree";
     return std::nullopt;
   }
   auto grid = recover_grid(pattern);
+  if (!grid && paths == TreePaths::Groups) grid = lattice_box(pattern);
   if (!grid) {
     why = "the traffic is not a 1D, 2D or 3D grid (a 3-, 5- or 7-point stencil, periodic axes at least 5 long)";
     return std::nullopt;
   }
-  why = fmt::format("the traffic is a {} {}grid, cut in blocks along the tree", fmt::join(grid->extent, "x"),
-                    grid->periodic ? "periodic " : "");
+  why = fmt::format("the traffic is a {} {}grid, cut in blocks along the {}", fmt::join(grid->extent, "x"),
+                    grid->periodic ? "periodic " : "",
+                    paths == TreePaths::Tree ? "tree" : "network's tree and nodes, serpentine");
   return grid;
 }
 
-Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const RecoveredGrid& grid,
-                      const Run& context) {
+Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const RecoveredGrid& grid, const Run& context,
+                      TreePaths paths) {
   const auto& constraints = problem.constraints;
-  auto order = tree_order(problem.topology, constraints.allowed_pes());
+  auto order = tree_order(problem.topology, constraints.allowed_pes(), paths);
   if (!order) throw InternalError("cut_in_blocks: the machine is not a tree (grid_for_blocks checks its first PE)");
   const auto n = problem.comm.num_ranks();
   std::vector<Point> points(static_cast<std::size_t>(n));
@@ -326,8 +372,11 @@ Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const R
   const auto weights =
       balances_load(problem.comm.rank_weights(), constraints) ? problem.comm.rank_weights() : std::span<const Volume>{};
   const auto axis_volumes = mean_axis_volumes(pattern, grid);
-  BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), weights, axis_volumes, mapping)
-      .place(0, order->pes.size(), points, std::max(1, context.threads));
+  BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), weights, axis_volumes,
+              paths == TreePaths::Groups, mapping)
+      .place(0, order->pes.size(), points, std::max(1, context.threads), 0);
+  // By groups a node is one flat level, its GPUs' links are not.
+  if (paths == TreePaths::Groups) settle_in_nodes(pattern, problem.topology, constraints.allowed_pes(), mapping);
   return mapping;
 }
 
