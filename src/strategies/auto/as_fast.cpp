@@ -6,6 +6,7 @@
 
 #include "routing/phased_time.hpp"
 #include "strategies/auto/auto.hpp"
+#include "strategies/common/settle_in_nodes.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
 
@@ -47,6 +48,16 @@ class LoadSpread {
   mutable std::vector<double> busy_;
 };
 
+/// The scores `limits` allow: each visits every message of every phase once.
+std::int64_t scores_allowed(const CommMatrix& comm, const AsFastLimits& limits) {
+  std::int64_t messages = comm.num_entries();
+  if (!comm.phases().empty()) {
+    messages = 0;
+    for (const auto& phase : comm.phases()) messages += phase.traffic.num_entries();
+  }
+  return std::min(limits.most_evaluations, limits.most_message_visits / std::max<std::int64_t>(messages, 1));
+}
+
 }  // namespace
 
 AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMeter& meter, Mapping& mapping,
@@ -66,14 +77,7 @@ AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMet
     const auto it = holder.find(pe);
     return it == holder.end() ? Rank{-1} : it->second;
   };
-  // Each score visits every message of every phase once.
-  std::int64_t messages = problem.comm.num_entries();
-  if (!problem.comm.phases().empty()) {
-    messages = 0;
-    for (const auto& phase : problem.comm.phases()) messages += phase.traffic.num_entries();
-  }
-  const std::int64_t most_evaluations =
-      std::min(limits.most_evaluations, limits.most_message_visits / std::max<std::int64_t>(messages, 1));
+  const std::int64_t most_evaluations = scores_allowed(problem.comm, limits);
   // Too few scores to be worth starting (15 found nothing at 4,096 ranks
   // of LU on Tianhe-3).
   if (most_evaluations < limits.least_evaluations) return {.score = score, .skipped = true};
@@ -149,27 +153,12 @@ AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMet
 AsFastResult fewer_hop_bytes_within_time(const Problem& problem, const ObjectiveMeter& meter, Mapping& mapping,
                                          ObjectiveScore score, std::int64_t target, const AsFastLimits& limits) {
   if (problem.constraints.capacity() != 1 || meter.bottleneck() == nullptr) return {.score = score, .skipped = true};
-  std::int64_t messages = problem.comm.num_entries();
-  if (!problem.comm.phases().empty()) {
-    messages = 0;
-    for (const auto& phase : problem.comm.phases()) messages += phase.traffic.num_entries();
-  }
-  const std::int64_t most_evaluations =
-      std::min(limits.most_evaluations, limits.most_message_visits / std::max<std::int64_t>(messages, 1));
+  const std::int64_t most_evaluations = scores_allowed(problem.comm, limits);
   if (most_evaluations < limits.least_evaluations) return {.score = score, .skipped = true};
   const CommMatrix sym = problem.comm.symmetrized();
   const auto& topology = problem.topology;
-  // r's pairs' hop-bytes (both ways) were it on `pe`, its pair with `skip`
-  // left out (an exchange keeps that one's distance).
   const auto cost = [&](Rank r, PE pe, Rank skip) {
-    const auto targets = sym.targets(r);
-    const auto volumes = sym.volumes(r);
-    Volume total = 0;
-    for (std::size_t e = 0; e < targets.size(); ++e) {
-      if (targets[e] == skip || targets[e] == r) continue;
-      total += volumes[e] * topology.distance(pe, mapping[static_cast<std::size_t>(targets[e])]);
-    }
-    return total;
+    return pairs_cost(sym, topology, mapping, r, pe, std::span<const Rank>(&skip, 1));
   };
   const double ceiling = score.value;
   std::int64_t evaluations = 0;

@@ -9,6 +9,11 @@ namespace tmap::strategies {
 
 namespace {
 
+/// Rotations of three are tried in nodes of at most this many PEs (GPU
+/// nodes: 56 triples on 8 GPUs); in larger ones (CPU nodes beside GPU
+/// nodes) exchanges alone, O(PEs^2) a pass.
+constexpr std::size_t kMostRotated = 16;
+
 /// What i and j exchange in `sym` (rows sorted by target).
 Volume pair_volume(const CommMatrix& sym, Rank i, Rank j) {
   const auto targets = sym.targets(i);
@@ -17,7 +22,99 @@ Volume pair_volume(const CommMatrix& sym, Rank i, Rank j) {
   return sym.volumes(i)[static_cast<std::size_t>(it - targets.begin())];
 }
 
+/// One node's PEs, the rank on each (-1: free), and the moves among them.
+class NodeSettler {
+ public:
+  NodeSettler(const CommMatrix& sym, const Topology& topology, std::span<const PE> pes, std::span<Rank> on,
+              Mapping& mapping)
+      : sym_(sym), topology_(topology), pes_(pes), on_(on), mapping_(mapping) {}
+
+  /// One pass of exchanges of two PEs' ranks (or a rank and a free PE);
+  /// whether one was made.
+  bool exchange_pass() {
+    bool moved = false;
+    for (std::size_t a = 0; a < pes_.size(); ++a) {
+      for (std::size_t b = a + 1; b < pes_.size(); ++b) {
+        const std::array<std::size_t, 2> slots{a, b};
+        moved |= move_if_better(slots, std::array<std::size_t, 2>{b, a});
+      }
+    }
+    return moved;
+  }
+
+  /// One pass of rotations of three PEs' ranks, both ways (a local optimum
+  /// of exchanges often needs one).
+  bool rotation_pass() {
+    bool moved = false;
+    for (std::size_t a = 0; a < pes_.size(); ++a) {
+      for (std::size_t b = a + 1; b < pes_.size(); ++b) {
+        for (std::size_t c = b + 1; c < pes_.size(); ++c) {
+          const std::array<std::size_t, 3> slots{a, b, c};
+          if (!move_if_better(slots, std::array<std::size_t, 3>{b, c, a})) {
+            moved |= move_if_better(slots, std::array<std::size_t, 3>{c, a, b});
+          } else {
+            moved = true;
+          }
+        }
+      }
+    }
+    return moved;
+  }
+
+ private:
+  /// The hop-bytes the ranks on `slots` have were each on the PE of the
+  /// matching entry of `to`: their pairs with others (as placed now) and
+  /// among themselves.
+  [[nodiscard]] Volume cost(std::span<const std::size_t> slots, std::span<const std::size_t> to) const {
+    std::array<Rank, 3> moving{-1, -1, -1};
+    for (std::size_t k = 0; k < slots.size(); ++k) moving[k] = on_[slots[k]];
+    const std::span<const Rank> skip(moving.data(), slots.size());
+    Volume total = 0;
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      if (moving[k] < 0) continue;
+      total += pairs_cost(sym_, topology_, mapping_, moving[k], pes_[to[k]], skip);
+      for (std::size_t l = k + 1; l < slots.size(); ++l) {
+        if (moving[l] >= 0) {
+          total += pair_volume(sym_, moving[k], moving[l]) * topology_.distance(pes_[to[k]], pes_[to[l]]);
+        }
+      }
+    }
+    return total;
+  }
+
+  /// Moves the ranks on `slots` to `to` where that lowers hop-bytes.
+  bool move_if_better(std::span<const std::size_t> slots, std::span<const std::size_t> to) {
+    if (std::ranges::count_if(slots, [&](std::size_t k) { return on_[k] >= 0; }) == 0) return false;
+    if (cost(slots, to) >= cost(slots, slots)) return false;
+    std::array<Rank, 3> moving{-1, -1, -1};
+    for (std::size_t k = 0; k < slots.size(); ++k) moving[k] = on_[slots[k]];
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      on_[to[k]] = moving[k];
+      if (moving[k] >= 0) mapping_[static_cast<std::size_t>(moving[k])] = pes_[to[k]];
+    }
+    return true;
+  }
+
+  const CommMatrix& sym_;
+  const Topology& topology_;
+  std::span<const PE> pes_;
+  std::span<Rank> on_;
+  Mapping& mapping_;
+};
+
 }  // namespace
+
+Volume pairs_cost(const CommMatrix& sym, const Topology& topology, std::span<const PE> mapping, Rank r, PE pe,
+                  std::span<const Rank> skip) {
+  const auto targets = sym.targets(r);
+  const auto volumes = sym.volumes(r);
+  Volume total = 0;
+  for (std::size_t e = 0; e < targets.size(); ++e) {
+    if (targets[e] == r || std::ranges::find(skip, targets[e]) != skip.end()) continue;
+    total += volumes[e] * topology.distance(pe, mapping[static_cast<std::size_t>(targets[e])]);
+  }
+  return total;
+}
 
 void settle_in_nodes(const CommMatrix& sym, const Topology& topology, std::span<const PE> allowed, Mapping& mapping,
                      int passes) {
@@ -26,99 +123,22 @@ void settle_in_nodes(const CommMatrix& sym, const Topology& topology, std::span<
   for (const PE pe : allowed) by_node[topology.node_of(pe)].push_back(pe);
   std::map<PE, Rank> holder;
   for (std::size_t r = 0; r < mapping.size(); ++r) holder[mapping[r]] = static_cast<Rank>(r);
-  // The hop-bytes of r's pairs were it on `pe`, its pair with `skip` left
-  // out (an exchange keeps that one's distance).
-  const auto cost = [&](Rank r, PE pe, Rank skip) {
-    const auto targets = sym.targets(r);
-    const auto volumes = sym.volumes(r);
-    Volume total = 0;
-    for (std::size_t e = 0; e < targets.size(); ++e) {
-      if (targets[e] == skip || targets[e] == r) continue;
-      total += volumes[e] * topology.distance(pe, mapping[static_cast<std::size_t>(targets[e])]);
+  std::map<NodeId, std::vector<Rank>> on_node;
+  for (const auto& [node, pes] : by_node) {
+    auto& on = on_node[node];
+    for (const PE pe : pes) {
+      const auto it = holder.find(pe);
+      on.push_back(it == holder.end() ? Rank{-1} : it->second);
     }
-    return total;
-  };
-  std::array<Rank, 3> skip3{-1, -1, -1};
-  const auto cost3 = [&](Rank r, PE pe) {
-    const auto targets = sym.targets(r);
-    const auto volumes = sym.volumes(r);
-    Volume total = 0;
-    for (std::size_t e = 0; e < targets.size(); ++e) {
-      if (targets[e] == r || std::ranges::find(skip3, targets[e]) != skip3.end()) continue;
-      total += volumes[e] * topology.distance(pe, mapping[static_cast<std::size_t>(targets[e])]);
-    }
-    return total;
-  };
+  }
   for (int pass = 0; pass < passes; ++pass) {
-    bool improved = false;
-    for (auto& [node, pes] : by_node) {
-      std::vector<Rank> on(pes.size(), -1);
-      for (std::size_t k = 0; k < pes.size(); ++k) {
-        if (const auto it = holder.find(pes[k]); it != holder.end()) on[k] = it->second;
-      }
-      for (std::size_t a = 0; a < pes.size(); ++a) {
-        for (std::size_t b = a + 1; b < pes.size(); ++b) {
-          const Rank x = on[a];
-          const Rank y = on[b];
-          if (x < 0 && y < 0) continue;
-          const Volume before = (x >= 0 ? cost(x, pes[a], y) : 0) + (y >= 0 ? cost(y, pes[b], x) : 0);
-          const Volume after = (x >= 0 ? cost(x, pes[b], y) : 0) + (y >= 0 ? cost(y, pes[a], x) : 0);
-          if (after >= before) continue;
-          if (x >= 0) mapping[static_cast<std::size_t>(x)] = pes[b];
-          if (y >= 0) mapping[static_cast<std::size_t>(y)] = pes[a];
-          std::swap(on[a], on[b]);
-          improved = true;
-        }
-      }
-      // Three ranks rotated (a local optimum of exchanges often needs one).
-      const auto rank_cost = [&](std::size_t k, PE pe) { return on[k] >= 0 ? cost3(on[k], pe) : Volume{0}; };
-      for (std::size_t a = 0; a < pes.size(); ++a) {
-        for (std::size_t b = a + 1; b < pes.size(); ++b) {
-          for (std::size_t c = b + 1; c < pes.size(); ++c) {
-            if (static_cast<int>(on[a] >= 0) + static_cast<int>(on[b] >= 0) + static_cast<int>(on[c] >= 0) < 2) continue;
-            for (int turn = 0; turn < 2; ++turn) {
-              // turn 0: a->b, b->c, c->a; turn 1: a->c, c->b, b->a.
-              const std::size_t to_a = turn == 0 ? b : c;
-              const std::size_t to_b = turn == 0 ? c : a;
-              const std::size_t to_c = turn == 0 ? a : b;
-              skip3 = {on[a], on[b], on[c]};
-              const Volume before = rank_cost(a, pes[a]) + rank_cost(b, pes[b]) + rank_cost(c, pes[c]);
-              const Volume after = rank_cost(a, pes[to_a]) + rank_cost(b, pes[to_b]) + rank_cost(c, pes[to_c]);
-              // The pairs among the three, before and after.
-              const auto among = [&](std::size_t pa, std::size_t pb, std::size_t pc) {
-                Volume t = 0;
-                const std::array<std::pair<std::size_t, PE>, 3> at{{{a, pes[pa]}, {b, pes[pb]}, {c, pes[pc]}}};
-                for (std::size_t i = 0; i < 3; ++i) {
-                  for (std::size_t j = i + 1; j < 3; ++j) {
-                    if (on[at[i].first] < 0 || on[at[j].first] < 0) continue;
-                    t += pair_volume(sym, on[at[i].first], on[at[j].first]) * topology.distance(at[i].second, at[j].second);
-                  }
-                }
-                return t;
-              };
-              if (after + among(to_a, to_b, to_c) >= before + among(a, b, c)) continue;
-              const std::array<Rank, 3> was{on[a], on[b], on[c]};
-              on[to_a] = was[0];
-              on[to_b] = was[1];
-              on[to_c] = was[2];
-              for (const std::size_t k : {a, b, c}) {
-                if (on[k] >= 0) mapping[static_cast<std::size_t>(on[k])] = pes[k];
-              }
-              improved = true;
-              break;
-            }
-          }
-        }
-      }
-      for (std::size_t k = 0; k < pes.size(); ++k) {
-        if (on[k] >= 0) {
-          holder[pes[k]] = on[k];
-        } else {
-          holder.erase(pes[k]);
-        }
-      }
+    bool moved = false;
+    for (const auto& [node, pes] : by_node) {
+      NodeSettler settler(sym, topology, pes, on_node[node], mapping);
+      moved |= settler.exchange_pass();
+      if (pes.size() <= kMostRotated) moved |= settler.rotation_pass();
     }
-    if (!improved) break;
+    if (!moved) break;
   }
 }
 
