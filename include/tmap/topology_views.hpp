@@ -28,7 +28,8 @@ class TreeView {
 
 /// Clusters whose network is a tree and whose nodes may not be (GPU nodes:
 /// their GPUs linked in a mesh or by a switch): each PE's branch at every
-/// level of the network, then its index in its node. A grouping for the
+/// level of the network, then its node's own tree path where the node has
+/// one, else its index in its node. A grouping for the
 /// constructions that fill a tree's subtrees (a node's PEs one flat level),
 /// not the distances: two PEs of one node may be at different distances.
 class NodeGroupsView {
@@ -78,8 +79,8 @@ class GraphView {
 /// The PE's tree path into `path`; false where the machine is no tree.
 [[nodiscard]] bool tree_path(const Topology& topology, PE pe, std::vector<std::int64_t>& path);
 /// The PE's path in the machine's groups: its tree path on a tree machine,
-/// else its network's branches and its index in its node on a cluster whose
-/// network is a tree; false elsewhere.
+/// else its network's branches and its place in its node on a cluster whose
+/// network is a tree (NodeGroupsView); false elsewhere.
 [[nodiscard]] bool group_path(const Topology& topology, PE pe, std::vector<std::int64_t>& path);
 /// The PE's grid coordinates; false where the machine is no grid.
 [[nodiscard]] bool grid_coordinates(const Topology& topology, PE pe, std::vector<std::int64_t>& coordinates);

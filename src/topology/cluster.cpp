@@ -172,6 +172,15 @@ void ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
 void ClusterTopology::group_path(PE pe, std::vector<std::int64_t>& path) const {
   const auto node = node_of(pe);
   (void)network_->tree_path(node, path);
+  // A node with a tree of its own (CPU nodes beside GPU nodes) by its
+  // levels, as tree_path gives them; GPU nodes one flat level.
+  if (const auto& m = model_of(node); m.tree) {
+    std::vector<std::int64_t> inside;
+    if (tmap::tree_path(*m.tree, local(pe, node), inside) && !inside.empty()) {
+      path.insert(path.end(), inside.begin() + 1, inside.end());
+      return;
+    }
+  }
   path.push_back(local(pe, node));
 }
 

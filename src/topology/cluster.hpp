@@ -56,8 +56,9 @@ class ClusterTopology final : public Topology, public TreeView, public NodeGroup
   /// Where the network is a tree (fat trees): its branches from the top
   /// down, then the node's own path: the distance is this tree's.
   void tree_path(PE pe, std::vector<std::int64_t>& path) const override;
-  /// Where the network is a tree: its branches, then the PE's index in its
-  /// node (GPU nodes, whose links are no tree, as one level).
+  /// Where the network is a tree: its branches, then the PE's path in its
+  /// node where the node is a tree, else its index there (GPU nodes, whose
+  /// links are no tree, as one level).
   void group_path(PE pe, std::vector<std::int64_t>& path) const override;
   /// A tree only where the network is one and every node is
   /// (network_tree_); groups wherever the network is a tree.

@@ -3,14 +3,19 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <numeric>
 #include <vector>
 
 namespace tmap::strategies {
 
 namespace {
 
+/// Nodes of at most this many PEs are placed exactly: every permutation of
+/// their ranks (8! = 40,320 on a GPU node of 8), scored from tables.
+constexpr std::size_t kMostExact = 8;
+
 /// Rotations of three are tried in nodes of at most this many PEs (GPU
-/// nodes: 56 triples on 8 GPUs); in larger ones (CPU nodes beside GPU
+/// nodes: 560 triples on 16 GPUs); in larger ones (CPU nodes beside GPU
 /// nodes) exchanges alone, O(PEs^2) a pass.
 constexpr std::size_t kMostRotated = 16;
 
@@ -40,6 +45,60 @@ class NodeSettler {
       }
     }
     return moved;
+  }
+
+  /// The node's ranks onto its PEs in the permutation of least hop-bytes,
+  /// the ranks elsewhere where they are (ties: the current placement);
+  /// whether it moved any. For nodes of at most kMostExact PEs.
+  bool place_exactly() {
+    const std::size_t k = pes_.size();
+    std::vector<Rank> ranks(on_.begin(), on_.end());
+    // Each rank's pairs with ranks elsewhere at each PE, and the pairs
+    // among the node's ranks.
+    std::vector<Volume> outside(k * k, 0);
+    struct Pair {
+      std::size_t i;
+      std::size_t j;
+      Volume volume;
+    };
+    std::vector<Pair> inside;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (ranks[i] < 0) continue;
+      for (std::size_t t = 0; t < k; ++t)
+        outside[i * k + t] = pairs_cost(sym_, topology_, mapping_, ranks[i], pes_[t], ranks);
+      for (std::size_t j = i + 1; j < k; ++j) {
+        if (ranks[j] < 0) continue;
+        if (const auto v = pair_volume(sym_, ranks[i], ranks[j]); v > 0) inside.push_back({i, j, v});
+      }
+    }
+    std::vector<Distance> apart(k * k);
+    for (std::size_t a = 0; a < k; ++a) {
+      for (std::size_t b = 0; b < k; ++b) apart[a * k + b] = topology_.distance(pes_[a], pes_[b]);
+    }
+    // The rank on slot i goes to slot to[i].
+    std::vector<std::size_t> to(k);
+    std::iota(to.begin(), to.end(), std::size_t{0});
+    const auto cost = [&] {
+      Volume total = 0;
+      for (std::size_t i = 0; i < k; ++i) total += outside[i * k + to[i]];
+      for (const auto& p : inside) total += p.volume * apart[to[p.i] * k + to[p.j]];
+      return total;
+    };
+    const Volume now = cost();
+    Volume least = now;
+    std::vector<std::size_t> best = to;
+    while (std::next_permutation(to.begin(), to.end())) {
+      if (const auto c = cost(); c < least) {
+        least = c;
+        best = to;
+      }
+    }
+    if (least >= now) return false;
+    for (std::size_t i = 0; i < k; ++i) {
+      on_[best[i]] = ranks[i];
+      if (ranks[i] >= 0) mapping_[static_cast<std::size_t>(ranks[i])] = pes_[best[i]];
+    }
+    return true;
   }
 
   /// One pass of rotations of three PEs' ranks, both ways (a local optimum
@@ -135,6 +194,10 @@ void settle_in_nodes(const CommMatrix& sym, const Topology& topology, std::span<
     bool moved = false;
     for (const auto& [node, pes] : by_node) {
       NodeSettler settler(sym, topology, pes, on_node[node], mapping);
+      if (pes.size() <= kMostExact) {
+        moved |= settler.place_exactly();
+        continue;
+      }
       moved |= settler.exchange_pass();
       if (pes.size() <= kMostRotated) moved |= settler.rotation_pass();
     }
