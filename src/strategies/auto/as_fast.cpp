@@ -170,7 +170,6 @@ AsFastResult fewer_hop_bytes_within_time(const Problem& problem, const Objective
       for (Rank y = x + 1; y < n && score.hop_bytes > target && evaluations < most_evaluations; ++y) {
         const PE px = mapping[static_cast<std::size_t>(x)];
         const PE py = mapping[static_cast<std::size_t>(y)];
-        if (topology.node_of(px) == topology.node_of(py) && topology.distance(px, py) == 0) continue;
         const Volume gain = cost(x, px, y) + cost(y, py, x) - cost(x, py, y) - cost(y, px, x);
         if (gain <= 0) continue;
         mapping[static_cast<std::size_t>(x)] = py;

@@ -376,8 +376,9 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
       }
     }
     // The one kept above a reference's hop-bytes (faster than any below
-    // both: on a DGX-1 the blocks are 6 % faster than Scotch with 1 % more
-    // hop-bytes): its hop-bytes lowered, never its time raised, towards the
+    // both: greedy's rows for BT on 121 xGMI GCDs on a dragonfly, 5.7 %
+    // faster than Scotch's mapping with 27 % more hop-bytes, 8 % more after
+    // this): its hop-bytes lowered, never its time raised, towards the
     // fewest of the references'.
     const auto below_now = at_or_below(scores, references);
     if (std::ranges::find(below_now, best) == below_now.end()) {

@@ -64,7 +64,7 @@ constexpr Flips kEveryAxis = 0b111;
 class BlockPlacer {
  public:
   /// `weights`: each rank's, when the cuts go by weight; empty: by count.
-  /// `serpentine`: each cut's second half laid out mirrored (BlockOrder).
+  /// `serpentine`: each cut's second half laid out mirrored (see split).
   BlockPlacer(const CommMatrix& pattern, const TreeOrder& order, std::vector<std::int32_t> depths,
               std::int64_t capacity, std::span<const Volume> weights, const AxisVolumes& axis_volumes, bool serpentine,
               Mapping& mapping)
@@ -182,10 +182,11 @@ class BlockPlacer {
 
   /// The `size` points first in `across`'s order: lowest (highest where
   /// flipped) along the side of the points' bounding box it cuts (ties: by
-  /// the next axes, a staircase when the cut is not a whole plane). The points' coordinates are distinct, so the
-  /// first part is one set whatever the algorithm does with ties. True
-  /// when the points fill their box and the cut is whole planes of it: no
-  /// staircase for the refinement to mend, which is then skipped.
+  /// the next axes, a staircase when the cut is not a whole plane). The
+  /// points' coordinates are distinct, so the first part is one set
+  /// whatever the algorithm does with ties. True when the points fill
+  /// their box and the cut is whole planes of it: no staircase for the
+  /// refinement to mend, which is then skipped.
   [[nodiscard]] static bool cut(std::span<Point> points, std::size_t size, const Across& across) {
     std::nth_element(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(size), points.end(), across);
     std::size_t volume = 1;
@@ -375,8 +376,10 @@ Mapping cut_in_blocks(const Problem& problem, const CommMatrix& pattern, const R
   BlockPlacer(pattern, *order, std::move(depths), constraints.capacity(), weights, axis_volumes,
               paths == TreePaths::Groups, mapping)
       .place(0, order->pes.size(), points, std::max(1, context.threads), 0);
-  // By groups a node is one flat level, its GPUs' links are not.
-  if (paths == TreePaths::Groups) settle_in_nodes(pattern, problem.topology, constraints.allowed_pes(), mapping);
+  // By groups a GPU node is one flat level, its GPUs' links are not.
+  if (paths == TreePaths::Groups && constraints.capacity() == 1) {
+    settle_in_nodes(pattern, problem.topology, constraints.allowed_pes(), mapping);
+  }
   return mapping;
 }
 
