@@ -157,31 +157,29 @@ std::optional<DeviceSlot> ClusterTopology::device_slot(PE pe) const {
   return m.tree ? tmap::device_slot(*m.tree, local(pe, node)) : std::nullopt;
 }
 
+bool ClusterTopology::append_path_in_node(PE pe, NodeId node, std::vector<std::int64_t>& path) const {
+  const auto& m = model_of(node);
+  if (!m.tree) return false;
+  std::vector<std::int64_t> inside;
+  if (!tmap::tree_path(*m.tree, local(pe, node), inside) || inside.empty()) return false;
+  path.insert(path.end(), inside.begin() + 1, inside.end());  // the node's root is the network's leaf here
+  return true;
+}
+
 // TreeView is found only where the network is a tree and every node has
 // a tree view, so both paths exist.
 void ClusterTopology::tree_path(PE pe, std::vector<std::int64_t>& path) const {
   const auto node = node_of(pe);
   (void)network_->tree_path(node, path);
-  if (const auto& m = model_of(node); m.tree) {
-    std::vector<std::int64_t> inside;
-    if (tmap::tree_path(*m.tree, local(pe, node), inside) && !inside.empty())
-      path.insert(path.end(), inside.begin() + 1, inside.end());  // the node's root is the network's leaf here
-  }
+  (void)append_path_in_node(pe, node, path);
 }
 
 void ClusterTopology::group_path(PE pe, std::vector<std::int64_t>& path) const {
   const auto node = node_of(pe);
   (void)network_->tree_path(node, path);
   // A node with a tree of its own (CPU nodes beside GPU nodes) by its
-  // levels, as tree_path gives them; GPU nodes one flat level.
-  if (const auto& m = model_of(node); m.tree) {
-    std::vector<std::int64_t> inside;
-    if (tmap::tree_path(*m.tree, local(pe, node), inside) && !inside.empty()) {
-      path.insert(path.end(), inside.begin() + 1, inside.end());
-      return;
-    }
-  }
-  path.push_back(local(pe, node));
+  // levels; a GPU node one flat level.
+  if (!append_path_in_node(pe, node, path)) path.push_back(local(pe, node));
 }
 
 std::unique_ptr<RoutingModel> ClusterTopology::routing_model() const {

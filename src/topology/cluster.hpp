@@ -80,6 +80,9 @@ class ClusterTopology final : public Topology, public TreeView, public NodeGroup
   [[nodiscard]] const NodeModel& model_of(NodeId node) const {
     return models_[kind_of_node_.empty() ? 0 : static_cast<std::size_t>(kind_of_node_[static_cast<std::size_t>(node)])];
   }
+  /// Appends the PE's path inside its node's tree (below the node's root);
+  /// false, appending nothing, where the node has no tree path.
+  bool append_path_in_node(PE pe, NodeId node, std::vector<std::int64_t>& path) const;
   /// The PE's index inside its node.
   [[nodiscard]] PE local(PE pe, NodeId node) const {
     return first_pe_.empty() ? pe - node * per_node_ : pe - first_pe_[static_cast<std::size_t>(node)];

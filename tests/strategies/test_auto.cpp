@@ -449,36 +449,6 @@ TEST(Auto, SettlingLargerNodesByExchangesAndRotations) {
   EXPECT_GE(at_least, 2);
 }
 
-// A cluster of GPU and CPU nodes on a fat tree is no tree (its GPU nodes
-// are not), but has groups: the network's branches, then a GPU's index in
-// its node, or a core's path in its CPU node (its levels, package first).
-TEST(Auto, GroupPathsOfAClusterOfGpuAndCpuNodes) {
-  tmap::MachineSpec spec;
-  spec.topology = "fattree:2;2,2;1,2;1,1";
-  spec.node = "gpu:4 link:all";
-  spec.host_names = {"g0", "g1", "c0", "c1"};
-  spec.node_by_hosts = {{"c[0-1]", "package:2 core:4"}};
-  const auto topology = tmap::load_machine(spec);
-  std::vector<std::int64_t> path;
-  EXPECT_FALSE(tmap::tree_path(*topology, 0, path));
-  ASSERT_TRUE(tmap::group_path(*topology, 5, path));  // node 1, GPU 1
-  std::vector<std::int64_t> network;
-  ASSERT_TRUE(tmap::group_path(*topology, 4, network));
-  EXPECT_EQ(path.back(), 1);
-  EXPECT_EQ(network.back(), 0);
-  std::vector<std::int64_t> first_core;
-  std::vector<std::int64_t> fifth_core;
-  ASSERT_TRUE(tmap::group_path(*topology, 8, first_core));   // node 2 (c0), package 0, core 0
-  ASSERT_TRUE(tmap::group_path(*topology, 12, fifth_core));  // package 1, core 0
-  // The network's two levels, then the node's own (hwloc's levels down to
-  // the PU) instead of one flat index; the packages part first.
-  const auto network_levels = path.size() - 1;
-  EXPECT_GT(first_core.size(), path.size());
-  EXPECT_EQ(std::vector(first_core.begin(), first_core.begin() + 2),
-            std::vector(fifth_core.begin(), fifth_core.begin() + 2));
-  EXPECT_NE(first_core[network_levels], fifth_core[network_levels]);
-}
-
 // The quality mode's small jobs refine auto's choice and its runner-up (its
 // next candidate by hop-bytes, unlike it) and keep the fewer hop-bytes:
 // map_with gives exactly the better of the two refined alone (refine_from),
