@@ -428,7 +428,7 @@ TEST(Auto, SettlingLargerNodesByExchangesAndRotations) {
   const auto across = topology->distance(0, 15);
   ASSERT_LT(linked, package);
   ASSERT_LT(package, across);
-  const auto least = 2 * 1000 * (8 * linked + 12 * package + 4 * across);
+  const auto least = std::int64_t{2000} * (8 * linked + 12 * package + 4 * across);
   std::vector<tmap::PE> pes(16);
   std::iota(pes.begin(), pes.end(), tmap::PE{0});
   const auto sym = halo.symmetrized();
