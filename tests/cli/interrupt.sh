@@ -11,6 +11,10 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$bin/tm-gen" stencil2d --dims 32x32 --shuffle 1 --output job.mat
 machine="tleaf 3 16 100 8 10 8 1"
+# A tabu search of a billion moves runs until the signal stops it: the
+# whole run takes about a second without it, so a signal 1 s after the
+# mapping started could find the process gone (CI, stop 80).
+long=(--refine-iters 1000000000)
 # Signals once the mapping is under way (-vv prints each stage as it
 # starts; reading the input takes longer under the sanitizers or a load).
 signal_when_mapping() {  # signal_when_mapping SIGNAL PID
@@ -25,7 +29,7 @@ signal_when_mapping() {  # signal_when_mapping SIGNAL PID
 
 for signal in INT TERM; do
   rm -f err.txt
-  "$bin/tm-map" -t "$machine" -c job.mat -s best --refine tabu -vv --format json --output out.json 2> err.txt &
+  "$bin/tm-map" -t "$machine" -c job.mat -s best --refine tabu "${long[@]}" -vv --format json --output out.json 2> err.txt &
   pid=$!
   signal_when_mapping "$signal" "$pid"
   rc=0
@@ -38,7 +42,7 @@ for signal in INT TERM; do
 done
 
 rm -f err.txt
-"$bin/tm-map" -t "$machine" -c job.mat --compare inorder,best:tabu,scotch -vv --format json --output cmp.json \
+"$bin/tm-map" -t "$machine" -c job.mat --compare inorder,best:tabu,scotch "${long[@]}" -vv --format json --output cmp.json \
   2> err.txt &
 pid=$!
 signal_when_mapping INT "$pid"
