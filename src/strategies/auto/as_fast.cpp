@@ -48,7 +48,8 @@ class LoadSpread {
   mutable std::vector<double> busy_;
 };
 
-/// The scores `limits` allow: each visits every message of every phase once.
+}  // namespace
+
 std::int64_t scores_allowed(const CommMatrix& comm, const AsFastLimits& limits) {
   std::int64_t messages = comm.num_entries();
   if (!comm.phases().empty()) {
@@ -57,8 +58,6 @@ std::int64_t scores_allowed(const CommMatrix& comm, const AsFastLimits& limits) 
   }
   return std::min(limits.most_evaluations, limits.most_message_visits / std::max<std::int64_t>(messages, 1));
 }
-
-}  // namespace
 
 AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMeter& meter, Mapping& mapping,
                                       ObjectiveScore score, double target, const AsFastLimits& limits) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "strategies/common/option_values.hpp"
+#include "strategies/common/place_nodes.hpp"
 #include "strategies/common/task_pool.hpp"
 #include "strategies/geometric/geometric.hpp"
 #include "strategies/scotch/scotch.hpp"
@@ -66,6 +67,19 @@ constexpr Rank kGreedyRanks = 16384;
 /// torus); nor on a plain matrix (stencils and random traffic at
 /// 1,024-4,096 ranks on the speed table's machines: never kept, 0.03-0.17 s).
 constexpr Rank kRbRanks = 1024;
+
+/// Starts of the placement of in-order's nodes (place_nodes): placements
+/// of equal hop-bytes differ in time (CG on 64 GPUs of 4-GPU nodes on a
+/// 4x4 torus: 4 of 16 starts reach the least hop-bytes at 0.93 of
+/// in-order's time, the others 1.00-1.21), and each start costs a
+/// sixteenth of 0.01 s.
+constexpr int kNodePlacementStarts = 16;
+
+/// The messages the scores of those placements visit at most, all scores
+/// together: NPB FT's all-to-all on 256 GPUs (65,280 messages a score, 28 ms
+/// here) gets 4 scores, where every placement has the same hop-bytes;
+/// CG's 256 ranks (1,024 messages) all 16.
+constexpr std::int64_t kPlacementMessageVisits = 300'000;
 
 /// True when `mapping` puts ranks on distinct PEs and every communicating
 /// pair at the topology's least distance between distinct PEs: no mapping
@@ -165,6 +179,37 @@ std::vector<Candidate> construct_and_score(const std::vector<std::string>& names
     }
   });
   return out;
+}
+
+/// In-order's nodes moved whole to where their traffic crosses the least
+/// network (place_nodes); of the placements found, the one auto would keep
+/// beside `references` (in-order, then Scotch's candidate where it ran),
+/// so that placements of equal hop-bytes are told apart by time. None
+/// where none applies or a reference would be kept over every one.
+std::optional<Candidate> placed_in_order(const Problem& problem, const Run& context, const ObjectiveMeter& meter,
+                                         bool time_unasked, std::span<const Candidate* const> references) {
+  auto placements = place_nodes(problem.comm, problem.topology, problem.constraints.allowed_pes(),
+                                references.front()->mapping, context.seed, kNodePlacementStarts);
+  std::vector<ObjectiveScore> scores;
+  std::vector<std::size_t> indices;
+  for (const auto* reference : references) {
+    indices.push_back(scores.size());
+    scores.push_back(reference->score);
+  }
+  // Each score visits every message: as many as kPlacementMessageVisits allow.
+  const auto most = static_cast<std::size_t>(std::max<std::int64_t>(
+      1, scores_allowed(problem.comm, AsFastLimits{.most_message_visits = kPlacementMessageVisits})));
+  if (placements.size() > most) placements.resize(most);
+  if (!placements.empty()) {
+    context.note(2, fmt::format("auto: in-order's nodes placed whole: {} placement(s) at most its hop-bytes between "
+                                "nodes scored",
+                                placements.size()));
+  }
+  for (const auto& mapping : placements) scores.push_back(meter(mapping));
+  const auto kept =
+      time_unasked ? choose_no_regret(scores, indices, kSameTime) : choose_candidate(scores, std::nullopt);
+  if (kept < references.size()) return std::nullopt;
+  return Candidate{"inorder (nodes placed)", std::move(placements[kept - references.size()]), scores[kept]};
 }
 
 /// The candidates auto does not run on a job, and why (for -v).
@@ -296,6 +341,9 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
   // In-order first: what the job has already wins a tie.
   std::vector<Candidate> built;
   built.push_back({"inorder", in_order ? std::move(*in_order) : map_with("inorder", problem, construct), {}});
+  // Where no levels guide the constructions (GPU nodes on a torus or a
+  // dragonfly), in-order's nodes placed whole, once in-order and Scotch are scored.
+  const bool place_in_order = !tree && !geometric;
   if (geometric) built.push_back({"geometric", std::move(*geometric), {}});
   if (tiles) built.push_back({"tiles", std::move(*tiles), {}});
   std::vector<std::string> names;
@@ -314,6 +362,12 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
     return cut_in_blocks(problem, *pattern, *grid_on_tree, run, block_paths);
   };
   auto constructed = construct_and_score(names, problem, construct, meter, built, cut_blocks);
+  if (place_in_order) {
+    std::vector<const Candidate*> references{&built.front()};
+    if (scotch_runs) references.push_back(&constructed.front());
+    auto placed = placed_in_order(problem, context, meter, time_unasked, references);
+    if (placed) built.push_back(std::move(*placed));
+  }
   grid_on_tree.reset();
   pattern = nullptr;
   symmetrized.reset();

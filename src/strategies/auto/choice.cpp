@@ -48,10 +48,10 @@ std::vector<std::size_t> at_or_below(std::span<const ObjectiveScore> scores, std
 }
 
 std::size_t choose_no_regret(std::span<const ObjectiveScore> scores, std::span<const std::size_t> references,
-                             double same_within) {
+                             double same_within, double dominance) {
   // Never above the first reference (in-order: at or below itself) in
   // either; among those, the candidates also at or below the others when
-  // one of them is as fast as the fastest (within `same_within`).
+  // one of them is within `dominance` of the fastest.
   const auto among = [&](std::span<const std::size_t> indices) {
     std::vector<ObjectiveScore> some;
     for (const auto k : indices) some.push_back(scores[k]);
@@ -62,7 +62,9 @@ std::size_t choose_no_regret(std::span<const ObjectiveScore> scores, std::span<c
   for (const auto k : below_first) fastest = std::min(fastest, scores[k].value);
   std::vector<std::size_t> below_all;
   for (const auto k : at_or_below(scores, references)) {
-    if (scores[k].value <= fastest + std::max(same_within, kSameValue) * std::abs(fastest)) below_all.push_back(k);
+    if (scores[k].value <= fastest + std::max({dominance, same_within, kSameValue}) * std::abs(fastest)) {
+      below_all.push_back(k);
+    }
   }
   return below_all.empty() ? among(below_first) : among(below_all);
 }
