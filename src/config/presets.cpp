@@ -20,7 +20,10 @@ std::span<const std::string_view> preset_names() {
 std::string_view preset_summary(std::string_view name) {
   if (name == "fast") return "auto without treematch where Scotch runs: gmap's time";
   if (name == "default") return "auto: the lowest of one libscotch run, treematch (trees) and in-order";
-  if (name == "quality") return "auto with the scotch+ portfolio, then multilevel V-cycles and the swap descent";
+  if (name == "quality") {
+    return "auto with the scotch+ portfolio, then multilevel V-cycles (up to 256 ranks a tabu search and the swap "
+           "descent after them)";
+  }
   return {};
 }
 

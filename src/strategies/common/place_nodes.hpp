@@ -35,7 +35,7 @@ inline constexpr std::int64_t kMostNodesPlaced = 256;
 /// of allowed PEs or a single one, a rank off the allowed PEs, or loads too
 /// large for 64-bit sums. The same result on any thread count.
 [[nodiscard]] std::vector<Mapping> place_nodes(const CommMatrix& comm, const Topology& topology,
-                                               std::span<const PE> allowed, const Mapping& mapping,
-                                               std::uint64_t seed, int starts);
+                                               std::span<const PE> allowed, const Mapping& mapping, std::uint64_t seed,
+                                               int starts);
 
 }  // namespace tmap::strategies

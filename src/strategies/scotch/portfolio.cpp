@@ -28,6 +28,12 @@ using scotchmap::Terminals;
 /// Up to this many ranks every setting runs; above, the two that count.
 constexpr Rank kAllSettingsRanks = 4096;
 
+/// Up to this many ranks the zero-imbalance setting runs too: above, it
+/// kept no job alone (57 peers' rows and the speed table's 18 jobs at
+/// 1,024-4,096 ranks: ties with the others where it was the least), and it
+/// is a third of the libscotch runs there.
+constexpr Rank kZeroImbalanceRanks = 256;
+
 /// A repaired libscotch mapping and how many ranks the repair moved.
 struct Candidate {
   Mapping mapping;
@@ -111,17 +117,15 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
                         std::to_string(sym.num_entries() / 2) + " edges (loads >= " + std::to_string(cutoff) + ")");
   }
   // Settings, the best kept (by our exact hop-bytes): zero imbalance gives
-  // true 1:1 fills (and the known optima), a 1 % imbalance is scotch_gmap's
+  // true 1:1 fills (and the known optima; up to kZeroImbalanceRanks), a 1 % imbalance is scotch_gmap's
   // -cb (so tmap sees what gmap finds), 5 % often cuts less; what they
   // overfill is repaired. Above kAllSettingsRanks only gmap's setting on the
   // whole allocation runs: it won all 12 stencils measured at 16,384 and
   // 65,536 ranks (torus, mesh, tleaf, Tianhe-3; natural and shuffled), by
   // 17-45 % over zero imbalance and 5-33 % over the compact block.
   std::vector<scotchmap::Setting> settings;
-  if (all_settings) {
-    settings.push_back({SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0, {}});
-    settings.push_back({SCOTCH_STRATBALANCE, 0.05, {}});
-  }
+  if (n <= kZeroImbalanceRanks) settings.push_back({SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 0.0, {}});
+  if (all_settings) settings.push_back({SCOTCH_STRATBALANCE, 0.05, {}});
   settings.push_back({SCOTCH_STRATBALANCE, 0.01, {}});
   std::vector<Arch> archs(targets.size());
   for (std::size_t k = 0; k < targets.size(); ++k) builder.build(archs[k], kinds[k], targets[k], context);
