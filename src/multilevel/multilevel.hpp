@@ -64,7 +64,7 @@ void refine_slots(const CommMatrix& sym, const Topology& topology, const Constra
                   std::vector<std::int64_t>& sigma, int cycles, const Options& options, Stats* stats = nullptr);
 
 /// The same on distances among the allowed PEs the caller built
-/// (core/distance_oracle.hpp), which a search that follows reuses.
+/// (core/distance_oracle.hpp; refine_slots builds them for the machine).
 template <typename Distances>
 void refine_slots_on(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
                      const Distances& d, std::vector<std::int64_t>& sigma, int cycles, const Options& options,

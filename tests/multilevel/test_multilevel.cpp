@@ -86,8 +86,8 @@ TEST(Multilevel, VcyclesNeverIncreaseHopBytes) {
         EXPECT_EQ(stats.after, hop_bytes(comm, *topology, after)) << spec;
         EXPECT_LE(stats.after, stats.before) << spec << " seed " << seed;
         EXPECT_LT(stats.after, stats.before) << spec << ": a random start is improved";
-        // On distances the caller built (as refine_mapping shares its table
-        // with the candidate search; here computed pair by pair): the same cycles.
+        // On distances the caller built (here computed pair by pair): the
+        // same cycles.
         auto shared = tmap::refine::slots_of(start, constraints);
         const tmap::detail::TopologyDistances pairwise(*topology, pes);
         tmap::multilevel::refine_slots_on(sym, *topology, constraints, pairwise, shared, 3, {});

@@ -23,8 +23,9 @@ inline constexpr std::int64_t kMostNodesPlaced = 256;
 
 /// Each allowed node's ranks, as `mapping` puts them, moved whole onto
 /// another allowed node (PE k of one onto PE k of the other) to lower the
-/// hop-bytes of `comm` between nodes: from `starts` starts (the mapping as
-/// it is, then shuffles seeded from `seed`), the dense descent and a short
+/// hop-bytes of `comm` between nodes: from up to `starts` starts (the
+/// mapping as it is, then shuffles seeded from `seed`; fewer above 128
+/// nodes, where each costs about n^3), the dense descent and a short
 /// robust tabu search each. Returns the distinct placements found, unlike
 /// `mapping` and with no more hop-bytes between nodes, fewest first (the caller tells them apart by what
 /// hop-bytes do not see: placements of equal hop-bytes load a torus's links

@@ -152,7 +152,7 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
     // Above the dense search's size the V-cycles end the refinement: the
     // candidate search after them gained 0.04-0.38 % of hop-bytes at
     // 1,024-4,096 ranks (random traffic and stencils on a tleaf, a torus
-    // and Tianhe-3; none on 12 of 18 jobs) for 2-4x the V-cycles' time
+    // and Tianhe-3; none on 11 of 18 jobs) for 2-4x the V-cycles' time
     // (4,096 random ranks on a tleaf: 0.70 s after 0.20 s), more than the
     // quality mode's goal of twice scotch_gmap's time leaves (issue #63).
     stats.method = "";
