@@ -110,6 +110,14 @@ class NodeDistances {
   [[nodiscard]] std::int64_t size() const noexcept {
     return static_cast<std::int64_t>(node_of_.size());
   }
+  /// Nodes, and the distance between PEs of nodes a and b (a == b: two
+  /// distinct PEs of one node).
+  [[nodiscard]] std::int64_t nodes() const noexcept {
+    return nodes_;
+  }
+  [[nodiscard]] Distance between_nodes(std::int64_t a, std::int64_t b) const noexcept {
+    return d_[static_cast<std::size_t>(a * nodes_ + b)];
+  }
 
  private:
   std::vector<std::int32_t> node_of_;

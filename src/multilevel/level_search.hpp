@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/distance_oracle.hpp"
 #include "multilevel/levels.hpp"
 #include "refine/rank_costs.hpp"
 
@@ -109,10 +110,20 @@ inline constexpr std::int64_t kTabulatedGroups = 256;
 /// the time of 8 on 65,536 ranks mapped at random).
 inline constexpr std::size_t kCandidatePartners = 16;
 
+/// Group distances over distances that depend on the PEs' nodes alone
+/// (detail::NodeDistances): there a cluster's cost at any group of a node
+/// follows from one sum per node (groups are disjoint, so the only cluster
+/// at a candidate group's own PE is its occupant).
+template <typename Distances>
+struct NodeSums : std::false_type {};
+template <typename T>
+struct NodeSums<GroupDistances<detail::NodeDistances<T>>> : std::true_type {};
+
 template <typename Distances>
 class LevelSearch {
  public:
   using Int128 = detail::Int128;
+  static constexpr bool kNodeSums = NodeSums<Distances>::value;
 
   /// `place[c]`: cluster c's group, a bijection between equal shapes; updated in place.
   LevelSearch(const GraphLevel& graph, const TargetLevel& target, const Distances& d, std::vector<std::int64_t>& place)
@@ -126,6 +137,19 @@ class LevelSearch {
         volume_to_a_(place.size(), 0) {
     for (std::size_t c = 0; c < place.size(); ++c)
       occupant_[static_cast<std::size_t>(place[c])] = static_cast<std::int64_t>(c);
+    if constexpr (kNodeSums) {
+      // Only where no two groups share a PE (several slots a PE at level 0
+      // do: a partner on t's PE in another slot is then 0 away too).
+      std::vector<char> taken(static_cast<std::size_t>(d.pe.size()), 0);
+      node_sums_ = true;
+      for (const auto pe : d.rep) {
+        auto& mark = taken[static_cast<std::size_t>(pe)];
+        node_sums_ = node_sums_ && mark == 0;
+        mark = 1;
+      }
+      node_cost_.assign(static_cast<std::size_t>(d.pe.nodes()), 0);
+      node_stamp_.assign(static_cast<std::size_t>(d.pe.nodes()), 0);
+    }
     // The heaviest partners of each cluster (ties to the lowest id).
     std::vector<std::pair<Volume, std::int64_t>> row;
     for (std::int64_t a = 0; a < graph.count(); ++a) {
@@ -169,8 +193,14 @@ class LevelSearch {
     const auto targets = graph_.sym.targets(a);
     const auto volumes = graph_.sym.volumes(a);
     partner_row_.clear();
+    partner_node_.clear();
     for (std::size_t e = 0; e < targets.size(); ++e) {
-      partner_row_.push_back(d_.row(place_[static_cast<std::size_t>(targets[e])]));
+      const auto group = place_[static_cast<std::size_t>(targets[e])];
+      if (node_sums_) {
+        if constexpr (kNodeSums) partner_node_.push_back(node_of_group(group));
+      } else {
+        partner_row_.push_back(d_.row(group));
+      }
       volume_to_a_[static_cast<std::size_t>(targets[e])] += volumes[e];
     }
     const Int128 a_here = costs_.current(a);
@@ -179,7 +209,7 @@ class LevelSearch {
       seen_[static_cast<std::size_t>(t)] = stamp_;
       const auto b = occupant_[static_cast<std::size_t>(t)];
       if (graph_.shape[static_cast<std::size_t>(b)] != shape) return;
-      const Int128 g = swap_gain(a_here, b, own, t, volumes);
+      const Int128 g = a_here - a_there(t, b, volumes) + b_gain(b, own, t);
       if (g > best_gain || (g == best_gain && g > 0 && t < best_group)) {
         best_gain = g;
         best_group = t;
@@ -204,21 +234,55 @@ class LevelSearch {
     return best_gain;
   }
 
-  /// RankCosts::swap_gain of a (at `own`, cost `a_here`) and b (at t), the
-  /// same integer, from a's partners' groups gathered once: a's partner b
-  /// counts nothing at t (d(t, t) = 0), nor a at own in b's sum, so both sums
-  /// run over whole rows and the a-b pair is taken out once, 2 S_ab d(own, t).
-  Int128 swap_gain(Int128 a_here, std::int64_t b, std::int64_t own, std::int64_t t,
-                   std::span<const Volume> volumes) const {
-    // d(g, t), not d(t, g): the same distance (the engine's distances are
-    // symmetric), read from the rows of a's few partners' groups, which stay
-    // in the cache across a's candidates, instead of a new row per candidate
-    // (0.88x the quality mode's time on 4,096 random ranks of a torus).
-    const auto column_t = d_.column(t);
-    Int128 a_there = 0;
-    for (std::size_t e = 0; e < partner_row_.size(); ++e) {
-      a_there += static_cast<Int128>(volumes[e]) * d_.at(partner_row_[e], column_t);
+  /// The node of group g's PE.
+  [[nodiscard]] std::int64_t node_of_group(std::int64_t g) const requires kNodeSums {
+    return d_.pe.node_of(d_.rep[static_cast<std::size_t>(g)]);
+  }
+
+  /// RankCosts::swap_gain of a (at `own`, cost `a_here`) and b (at t) is
+  /// a_here - a_there(t) + b_gain(b, own, t), the same integer, from a's
+  /// partners gathered once: a's partner b counts nothing at t (d(t, t) =
+  /// 0), nor a at own in b's sum, so both sums run over whole rows and the
+  /// a-b pair is taken out once, 2 S_ab d(own, t), in b_gain.
+  ///
+  /// a's cost at t. By rows: d(g, t), not d(t, g), the same distance (the
+  /// engine's distances are symmetric), read from the rows of a's few
+  /// partners' groups, which stay in the cache across a's candidates,
+  /// instead of a new row per candidate (0.88x the quality mode's time on
+  /// 4,096 random ranks of a torus). By nodes: C_a(N), a's partners' bytes
+  /// times their nodes' distances to t's node N, summed once per node and
+  /// call, less what it counts for b, the one cluster at t's PE (intra-node
+  /// distance instead of 0).
+  Int128 a_there(std::int64_t t, std::int64_t b, std::span<const Volume> volumes) {
+    if constexpr (kNodeSums) {
+      if (node_sums_) return a_there_by_nodes(t, b, volumes);
     }
+    const auto column_t = d_.column(t);
+    Int128 sum = 0;
+    for (std::size_t e = 0; e < partner_row_.size(); ++e) {
+      sum += static_cast<Int128>(volumes[e]) * d_.at(partner_row_[e], column_t);
+    }
+    return sum;
+  }
+
+  /// a_there where node sums apply (node_sums_).
+  Int128 a_there_by_nodes(std::int64_t t, std::int64_t b, std::span<const Volume> volumes) requires kNodeSums {
+    const auto node = node_of_group(t);
+    const auto n = static_cast<std::size_t>(node);
+    if (node_stamp_[n] != stamp_) {
+      node_stamp_[n] = stamp_;
+      Int128 sum = 0;
+      for (std::size_t e = 0; e < partner_node_.size(); ++e) {
+        sum += static_cast<Int128>(volumes[e]) * d_.pe.between_nodes(partner_node_[e], node);
+      }
+      node_cost_[n] = sum;
+    }
+    return node_cost_[n] -
+           static_cast<Int128>(volume_to_a_[static_cast<std::size_t>(b)]) * d_.pe.between_nodes(node, node);
+  }
+
+  /// b's gain from t to own, less the a-b pair counted in both costs.
+  Int128 b_gain(std::int64_t b, std::int64_t own, std::int64_t t) const {
     Int128 b_there = 0;
     const auto targets = graph_.sym.targets(b);
     const auto b_volumes = graph_.sym.volumes(b);
@@ -228,7 +292,7 @@ class LevelSearch {
           static_cast<Int128>(b_volumes[e]) * d_.at(own_row, d_.column(place_[static_cast<std::size_t>(targets[e])]));
     }
     const Int128 pair = 2 * static_cast<Int128>(volume_to_a_[static_cast<std::size_t>(b)]) * d_(own, t);
-    return a_here + costs_.current(b) - pair - a_there - b_there;
+    return costs_.current(b) - pair - b_there;
   }
 
   const GraphLevel& graph_;
@@ -241,7 +305,11 @@ class LevelSearch {
   std::uint64_t stamp_ = 0;
   std::vector<std::uint64_t> seen_;
   std::vector<typename Distances::Row> partner_row_;  ///< the rows of the groups of the partners of improve()'s cluster
+  std::vector<std::int64_t> partner_node_;            ///< by nodes: those groups' nodes instead
   std::vector<Volume> volume_to_a_;                   ///< S_a,b of that cluster a, zero elsewhere
+  bool node_sums_ = false;                            ///< kNodeSums, and no two groups on one PE
+  std::vector<Int128> node_cost_;                     ///< by nodes: C_a(N) of improve()'s cluster
+  std::vector<std::uint64_t> node_stamp_;             ///< the stamp node_cost_[N] was summed at
 };
 
 }  // namespace tmap::multilevel

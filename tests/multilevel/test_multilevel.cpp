@@ -97,6 +97,34 @@ TEST(Multilevel, VcyclesNeverIncreaseHopBytes) {
   }
 }
 
+// Levels of more than 256 groups on distances that depend on nodes alone
+// (tleafs, Tianhe-3) score a cluster's candidates from one sum per node:
+// the same cycles as on distances computed pair by pair, with one rank a PE
+// and with two (where two slots of a PE make the level fall back to rows:
+// a partner on t's PE in the other slot is 0 away, not the node's distance).
+TEST(Multilevel, NodeSumsMakeTheSameCyclesAsPairwiseDistances) {
+  for (const char* spec : {"tleaf 3 4 8 4 10 32 1", "tianhe3:1x1,nodes=24,cores=24"}) {
+    const auto topology = tmap::load_topology(spec);
+    for (const std::int64_t per_pe : {1, 2}) {
+      const auto constraints = Constraints::all(*topology, per_pe);
+      const auto n = constraints.num_slots() - 37;
+      const auto comm = tmap::gen::random_sparse(n, 5, 1000, 17);
+      const auto sym = comm.symmetrized();
+      Context c;
+      c.seed = 5;
+      const auto start = tmap::map_with("random", Problem{comm, *topology, constraints}, c);
+      auto by_nodes = tmap::refine::slots_of(start, constraints);
+      tmap::multilevel::Stats stats;
+      tmap::multilevel::refine_slots(sym, *topology, constraints, by_nodes, 3, {}, &stats);
+      EXPECT_LT(stats.after, stats.before) << spec;
+      auto pairwise_sigma = tmap::refine::slots_of(start, constraints);
+      const tmap::detail::TopologyDistances pairwise(*topology, constraints.allowed_pes());
+      tmap::multilevel::refine_slots_on(sym, *topology, constraints, pairwise, pairwise_sigma, 3, {});
+      EXPECT_EQ(by_nodes, pairwise_sigma) << spec << " per PE " << per_pe;
+    }
+  }
+}
+
 TEST(Multilevel, FindsBruteForcedOptimaOnSmallMachines) {
   // 8 ranks on 8 PEs: the coarsest level is the whole problem (tabu over
   // every swap): the brute-forced optimum. With a coarsest of 2 groups the
