@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <random>
 #include <utility>
 #include <vector>
 
 #include "refine/dense_search.hpp"
+#include "util/random.hpp"
 
 namespace tmap::strategies {
 
@@ -27,7 +27,7 @@ constexpr std::int64_t kStartsWork = std::int64_t{2} * 256 * 256 * 256;
 
 /// Tabu moves a start at most, per node: every start of CG's 64 ranks on
 /// a 4x4 torus of nodes reached the least hop-bytes in 390 moves, and most
-/// stopped above it in the descent alone.
+/// stopped above it in the descent alone (16 shuffled starts).
 constexpr std::int64_t kMovesPerNode = 50;
 
 /// Each allowed node's PEs, in PE order, and where each PE is in them.
@@ -123,8 +123,7 @@ std::vector<Mapping> place_nodes(const CommMatrix& comm, const Topology& topolog
   std::vector<std::pair<Volume, std::vector<std::int64_t>>> found;
   for (int start = 0; start < starts; ++start) {
     auto pos = identity;
-    std::mt19937_64 shuffle(seed + static_cast<std::uint64_t>(start));
-    if (start > 0) std::shuffle(pos.begin(), pos.end(), shuffle);
+    if (start > 0) detail::Random(seed, static_cast<std::uint64_t>(start)).shuffle(std::span<std::int64_t>(pos));
     refine::dense_descent(*problem, pos);
     refine::robust_tabu(*problem, pos, moves(start), 0.0, seed + static_cast<std::uint64_t>(start), {},
                         refine::kQualityAspirationSquares);
