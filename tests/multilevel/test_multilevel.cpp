@@ -321,7 +321,7 @@ TEST(Geometric, ShuffledStencilsReachTheOptimum) {
       EXPECT_EQ(hb, comm.total_volume()) << c.machine;
     } else {
       // Pairs along the folded axis share a PE (0 hops), the rest 1 hop.
-      EXPECT_EQ(hb, comm.total_volume() - 8 * 8 * 8 * 2 * 1000) << c.machine;
+      EXPECT_EQ(hb, comm.total_volume() - std::int64_t{8} * 8 * 8 * 2 * 1000) << c.machine;
     }
     // The default (auto) keeps it: provably optimal.
     if (c.per_pe == 1) {
