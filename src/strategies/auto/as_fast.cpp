@@ -6,6 +6,7 @@
 
 #include "routing/phased_time.hpp"
 #include "strategies/auto/auto.hpp"
+#include "strategies/common/node_pes.hpp"
 #include "strategies/common/settle_in_nodes.hpp"
 #include "tmap/comm_matrix.hpp"
 #include "tmap/topology.hpp"
@@ -65,11 +66,7 @@ AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMet
   if (problem.constraints.capacity() != 1 || model == nullptr) return {.score = score, .skipped = true};
   const LoadSpread spread_of(problem.comm, *model);
   // Each node's allowed PEs, in PE order, and who sits on each.
-  std::map<std::int64_t, std::vector<PE>> by_node;
-  for (const PE pe : problem.constraints.allowed_pes()) by_node[problem.topology.node_of(pe)].push_back(pe);
-  std::vector<const std::vector<PE>*> nodes;
-  nodes.reserve(by_node.size());
-  for (const auto& entry : by_node) nodes.push_back(&entry.second);
+  const auto nodes = pes_by_node(problem.topology, problem.constraints.allowed_pes());
   std::map<PE, Rank> holder;
   for (std::size_t r = 0; r < mapping.size(); ++r) holder[mapping[r]] = static_cast<Rank>(r);
   const auto rank_on = [&](PE pe) {
@@ -132,15 +129,15 @@ AsFastResult as_fast_within_hop_bytes(const Problem& problem, const ObjectiveMet
     // Whole nodes' ranks exchanged, PE k for PE k (nodes of one shape).
     for (std::size_t a = 0; a < nodes.size() && !done(); ++a) {
       for (std::size_t b = a + 1; b < nodes.size() && !done(); ++b) {
-        if (nodes[a]->size() == nodes[b]->size()) improved |= try_exchange(*nodes[a], *nodes[b]);
+        if (nodes[a].size() == nodes[b].size()) improved |= try_exchange(nodes[a], nodes[b]);
       }
     }
     // Two PEs of one node.
-    for (const auto* pes : nodes) {
-      for (std::size_t a = 0; a < pes->size() && !done(); ++a) {
-        for (std::size_t b = a + 1; b < pes->size() && !done(); ++b) {
-          if (rank_on((*pes)[a]) >= 0 || rank_on((*pes)[b]) >= 0) {
-            improved |= try_exchange(std::span<const PE>(&(*pes)[a], 1), std::span<const PE>(&(*pes)[b], 1));
+    for (const auto& pes : nodes) {
+      for (std::size_t a = 0; a < pes.size() && !done(); ++a) {
+        for (std::size_t b = a + 1; b < pes.size() && !done(); ++b) {
+          if (rank_on(pes[a]) >= 0 || rank_on(pes[b]) >= 0) {
+            improved |= try_exchange(std::span<const PE>(&pes[a], 1), std::span<const PE>(&pes[b], 1));
           }
         }
       }

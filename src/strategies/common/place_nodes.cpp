@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "refine/dense_search.hpp"
+#include "strategies/common/node_pes.hpp"
 #include "util/random.hpp"
 
 namespace tmap::strategies {
@@ -38,16 +39,14 @@ struct Nodes {
 
 /// The allowed nodes when they can be placed (see place_nodes), else none.
 std::optional<Nodes> nodes_to_place(const Topology& topology, std::span<const PE> allowed) {
-  std::map<NodeId, std::vector<PE>> by_node;
-  for (const PE pe : allowed) by_node[topology.node_of(pe)].push_back(pe);
-  const auto count = static_cast<std::int64_t>(by_node.size());
-  if (count < 3 || count > kMostNodesPlaced) return std::nullopt;
-  const auto shape = by_node.begin()->second.size();
   Nodes nodes;
-  for (auto& [node, pes] : by_node) {
-    if (pes.size() < 2 || pes.size() != shape) return std::nullopt;
-    for (std::size_t k = 0; k < pes.size(); ++k) nodes.where[pes[k]] = {nodes.pes.size(), k};
-    nodes.pes.push_back(std::move(pes));
+  nodes.pes = pes_by_node(topology, allowed);
+  const auto count = static_cast<std::int64_t>(nodes.pes.size());
+  if (count < 3 || count > kMostNodesPlaced) return std::nullopt;
+  for (std::size_t node = 0; node < nodes.pes.size(); ++node) {
+    const auto& pes = nodes.pes[node];
+    if (pes.size() < 2 || pes.size() != nodes.pes.front().size()) return std::nullopt;
+    for (std::size_t k = 0; k < pes.size(); ++k) nodes.where[pes[k]] = {node, k};
   }
   return nodes;
 }

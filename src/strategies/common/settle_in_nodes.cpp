@@ -6,6 +6,8 @@
 #include <numeric>
 #include <vector>
 
+#include "strategies/common/node_pes.hpp"
+
 namespace tmap::strategies {
 
 namespace {
@@ -178,21 +180,21 @@ Volume pairs_cost(const CommMatrix& sym, const Topology& topology, std::span<con
 void settle_in_nodes(const CommMatrix& sym, const Topology& topology, std::span<const PE> allowed, Mapping& mapping,
                      int passes) {
   // Each node's allowed PEs (PE order) and the rank on each (-1: free).
-  std::map<NodeId, std::vector<PE>> by_node;
-  for (const PE pe : allowed) by_node[topology.node_of(pe)].push_back(pe);
+  const auto by_node = pes_by_node(topology, allowed);
   std::map<PE, Rank> holder;
   for (std::size_t r = 0; r < mapping.size(); ++r) holder[mapping[r]] = static_cast<Rank>(r);
-  std::map<NodeId, std::vector<Rank>> on_node;
-  for (const auto& [node, pes] : by_node) {
+  std::vector<std::vector<Rank>> on_node(by_node.size());
+  for (std::size_t node = 0; node < by_node.size(); ++node) {
     auto& on = on_node[node];
-    for (const PE pe : pes) {
+    for (const PE pe : by_node[node]) {
       const auto it = holder.find(pe);
       on.push_back(it == holder.end() ? Rank{-1} : it->second);
     }
   }
   for (int pass = 0; pass < passes; ++pass) {
     bool moved = false;
-    for (const auto& [node, pes] : by_node) {
+    for (std::size_t node = 0; node < by_node.size(); ++node) {
+      const auto& pes = by_node[node];
       NodeSettler settler(sym, topology, pes, on_node[node], mapping);
       if (pes.size() <= kMostExact) {
         moved |= settler.place_exactly();
