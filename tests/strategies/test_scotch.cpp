@@ -199,6 +199,36 @@ TEST(Scotch, WindowedRepairStaysValid) {
   EXPECT_EQ(std::count(load.begin(), load.end(), 1), 144);
 }
 
+// repair_on_machine keeps the distances it reads (up to 1,024 terminals):
+// the same moves as the machine's distances asked each time, on Tianhe-3's
+// nodes (terminals of 3 PEs) and on a mesh's PEs.
+TEST(Scotch, RepairOnTheMachineMovesAsWithDistancesAskedEachTime) {
+  for (const char* spec : {"tianhe3:1x1,nodes=16,cores=3", "mesh2D 12 12"}) {
+    const auto topology = tmap::load_topology(spec);
+    const auto terminals = tmap::scotchmap::make_terminals(*topology, Constraints::all(*topology));
+    const auto n = topology->size();
+    const auto comm = tmap::gen::random_sparse(n, 4, 1000, 7).symmetrized();
+    // A third of the ranks piled on the first terminals, the rest in order.
+    std::vector<std::int64_t> piled(static_cast<std::size_t>(n));
+    for (std::int64_t r = 0; r < n; ++r) {
+      piled[static_cast<std::size_t>(r)] = r % 3 == 0 ? r % 4 : r * terminals.size() / n;
+    }
+    auto tabulated = piled;
+    auto asked = piled;
+    const auto moved = tmap::scotchmap::repair_on_machine(*topology, comm, terminals, tabulated);
+    const auto expected = tmap::scotchmap::repair_overfull(
+        comm, terminals, asked,
+        [&](std::int64_t a, std::int64_t b) {
+          return topology->distance(terminals.representative[static_cast<std::size_t>(a)],
+                                    terminals.representative[static_cast<std::size_t>(b)]);
+        },
+        [&] { return tmap::scotchmap::bisection_order(*topology, terminals); });
+    EXPECT_GT(moved, 0) << spec;
+    EXPECT_EQ(moved, expected) << spec;
+    EXPECT_EQ(tabulated, asked) << spec;
+  }
+}
+
 TEST(Scotch, TianheTerminalsAreWholeNodes) {
   const auto topology = tmap::load_topology("tianhe3:1x1,nodes=4,cores=3");
   const auto constraints = Constraints::allowed(*topology, {0, 1, 4, 9, 10, 11}, 2);
