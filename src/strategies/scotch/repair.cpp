@@ -182,21 +182,23 @@ std::int64_t repair_on_machine(const Topology& topology, const CommMatrix& sym, 
   };
   const auto order = [&] { return bisection_order(topology, terminals); };
   if (terminals.size() > kTabulatedTerminals) return repair_overfull(sym, terminals, terminal_of, between, order);
-  // The distances to each terminal asked of the machine once, when first
-  // needed: rescoring a rank reads, for every terminal with room, the
-  // distance to each partner's terminal, so the partners' terminals are
-  // what is kept (the machine's distance was 7 % of `-P quality`'s time at
-  // 4,096 random ranks on Tianhe-3's 96 nodes, from here).
+  // Each distance asked of the machine once, when first needed: rescoring a
+  // rank reads, for every terminal with room, the distance to each
+  // partner's terminal, again each time a partner moves (the machine's
+  // distance was 7 % of `-P quality`'s time at 4,096 random ranks on
+  // Tianhe-3's 96 nodes, from here). Kept by the partner's terminal, a
+  // column made when first read (filling whole columns at once cost more
+  // than it saved where few terminals have room: 1,024 ranks on a torus).
+  constexpr Distance kUnread = -1;
   std::vector<std::vector<Distance>> to(static_cast<std::size_t>(terminals.size()));
   return repair_overfull(
       sym, terminals, terminal_of,
       [&](std::int64_t a, std::int64_t b) {
         auto& column = to[static_cast<std::size_t>(b)];
-        if (column.empty()) {
-          column.resize(static_cast<std::size_t>(terminals.size()));
-          for (std::int64_t t = 0; t < terminals.size(); ++t) column[static_cast<std::size_t>(t)] = between(t, b);
-        }
-        return column[static_cast<std::size_t>(a)];
+        if (column.empty()) column.assign(static_cast<std::size_t>(terminals.size()), kUnread);
+        auto& d = column[static_cast<std::size_t>(a)];
+        if (d == kUnread) d = between(a, b);
+        return d;
       },
       order);
 }
