@@ -126,7 +126,7 @@ std::unique_ptr<ObjectiveMeter> judging_meter(const Problem& problem, const Run&
 constexpr StrategyOption kAutoOptions[] = {
     {"auto-scotch",
      "auto: its Scotch candidate, scotch (one libscotch run, as gmap on one thread: default) or scotch+ (the "
-     "portfolio of four runs: the quality preset)",
+     "portfolio of libscotch runs: the quality preset)",
      [](Context& c, std::string_view v) {
        c.auto_strategy.scotch = word_value("auto-scotch", v, {"scotch+", "scotch"});
      },
