@@ -119,14 +119,15 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
   // Settings, the best kept (by our exact hop-bytes): zero imbalance gives
   // true 1:1 fills (and the known optima; up to kZeroImbalanceRanks), a 1 % imbalance is scotch_gmap's
   // -cb (so tmap sees what gmap finds), 5 % often cuts less; what they
-  // overfill is repaired. Above kZeroImbalanceRanks gmap's setting runs once:
-  // where plain Scotch's run joins, that is it (the 1 % runs on these targets
-  // were 2 of 3 runs on trees and tori and 2 of 5 on Tianhe-3 at 1,024-4,096
-  // ranks; without them the quality mode kept its mapping on 17 jobs of 18
-  // and ended 0.3 % lower on the other: docs/strategies.md). Above kAllSettingsRanks only gmap's setting on the
-  // whole allocation runs: it won all 12 stencils measured at 16,384 and
-  // 65,536 ranks (torus, mesh, tleaf, Tianhe-3; natural and shuffled), by
-  // 17-45 % over zero imbalance and 5-33 % over the compact block.
+  // overfill is repaired. Above kZeroImbalanceRanks gmap's setting runs
+  // once: where plain Scotch's run joins, that is it (the 1 % runs on these
+  // targets were 2 of 3 runs on trees and tori and 2 of 5 on Tianhe-3 at
+  // 1,024-4,096 ranks; without them the quality mode kept its mapping on 17
+  // jobs of 18 and ended 0.3 % lower on the other: docs/strategies.md).
+  // Above kAllSettingsRanks only gmap's setting on the whole allocation
+  // runs: it won all 12 stencils measured at 16,384 and 65,536 ranks (torus,
+  // mesh, tleaf, Tianhe-3; natural and shuffled), by 17-45 % over zero
+  // imbalance and 5-33 % over the compact block.
   // Plain Scotch's mapping (gmap's target, setting and graph) joins unless
   // one of the runs below is the same computation: the whole allocation as
   // Scotch's own kind, gmap's setting, loads neither cut nor scaled.

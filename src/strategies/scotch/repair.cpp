@@ -13,7 +13,7 @@ namespace tmap::scotchmap {
 namespace {
 
 /// Up to this many terminals repair_on_machine keeps the distances it
-/// reads, a row per terminal (8 MB at most).
+/// reads, a column per partner's terminal (8 MB at most).
 constexpr std::int64_t kTabulatedTerminals = 1024;
 
 using detail::Int128;
