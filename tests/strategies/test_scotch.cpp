@@ -260,6 +260,28 @@ TEST(Scotch, FewerRanksThanSlotsStayTogether) {
             tmap::evaluate(comm, *mesh, tmap::map_with("inorder", on_mesh, Context{})).hop_bytes);
 }
 
+// The block runs where the job leaves more than an eighth of the slots
+// free, and not where it fills more than seven eighths (the block is then
+// nearly the whole): 224 and 225 ranks of a 256-PE mesh, as scotch+'s
+// notes list its runs.
+TEST(Scotch, ACompactBlockOnlyWhereTheJobLeavesAnEighthFree) {
+  const auto mesh = tmap::load_topology("mesh2D 16 16");
+  const auto constraints = Constraints::all(*mesh);
+  for (const tmap::Rank n : {224, 225}) {
+    const auto comm = tmap::gen::random_sparse(n, 4, 1000, 5);
+    tmap::Run context;
+    std::string runs;
+    context.hooks.verbosity = 2;
+    context.hooks.log = [&](std::string_view note) {
+      if (note.starts_with("scotch+: hop-bytes per run")) runs = std::string(note);
+    };
+    const auto mapping = tmap::map_with("scotch+", Problem{comm, *mesh, constraints}, context);
+    EXPECT_TRUE(tmap::test::places_within(mapping, n, tmap::test::every_pe(*mesh), 1));
+    ASSERT_FALSE(runs.empty()) << n;
+    EXPECT_EQ(runs.find("block") != std::string::npos, n == 224) << runs;
+  }
+}
+
 // --scotch-target picks the target libscotch gets. Four cliques of four
 // ranks on tianhe3:1x2,nodes=4,cores=2 (four chip halves of four PEs): the
 // optimum puts each clique in one half, two ranks per node, 4 pairs x 2
