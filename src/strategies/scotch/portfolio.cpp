@@ -99,6 +99,7 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
   // Above kAllSettingsRanks the block only runs where it replaces the whole.
   const bool all_settings = n <= kAllSettingsRanks;
   std::vector<Terminals> targets{terminals};
+  std::size_t block_first = targets.size();  // targets from here on are the compact block (for -vv)
   std::int64_t slots = 0;
   for (const auto c : terminals.capacity) slots += c;
   if (n < slots && n * 8 <= slots * 7 && terminals.size() > 1 && (all_settings || n * 8 <= slots)) {
@@ -106,6 +107,7 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
     if (block.size() < terminals.size()) {
       if (n * 4 <= slots) targets.clear();
       targets.push_back(std::move(block));
+      block_first = targets.size() - 1;
     }
   }
   scotchmap::TargetBuilder builder(topology);
@@ -191,7 +193,7 @@ Mapping ScotchPlusMapper::map(const Problem& problem, const Run& context) const 
       costs += (costs.empty() ? "" : ", ") + std::string("scotch (gmap) ") + std::to_string(cost);
     } else {
       const auto& setting = settings[t % settings.size()];
-      costs += (costs.empty() ? "" : ", ") + std::string(t / settings.size() > 0 ? "block " : "") +
+      costs += (costs.empty() ? "" : ", ") + std::string(t / settings.size() >= block_first ? "block " : "") +
                ((setting.flags & SCOTCH_STRATQUALITY) != 0 ? "quality " : "balance ") +
                std::to_string(static_cast<int>(setting.imbalance * 100)) + "% " + std::to_string(cost);
     }
