@@ -22,7 +22,7 @@ std::string_view preset_summary(std::string_view name) {
   if (name == "default") return "auto: the lowest of one libscotch run, treematch (trees) and in-order";
   if (name == "quality") {
     return "auto with the scotch+ portfolio, then multilevel V-cycles (up to 256 ranks a tabu search and the swap "
-           "descent after them)";
+           "descent after them; on trees whose distances follow their levels, FM between sibling subtrees instead)";
   }
   return {};
 }

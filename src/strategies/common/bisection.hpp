@@ -36,10 +36,12 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
 
 /// Fiduccia-Mattheyses passes of paired moves (the sizes kept) from a given
 /// split: side[k] (0 or 1) is ranks[k]'s part. At most `passes` passes,
-/// each keeping its best prefix; stops when one gains nothing. Returns the
-/// traffic cut before and after. Deterministic.
+/// each keeping its best prefix; stops when one gains nothing. With
+/// `multilevel`, a V-cycle from the split first (multilevel_refine in
+/// bisection_graph.hpp), kept where the passes after it end lower. Returns
+/// the traffic cut before and after. Deterministic.
 std::pair<Volume, Volume> refine_split(const CommMatrix& sym, const std::vector<Rank>& ranks, std::vector<char>& side,
-                                       int passes);
+                                       int passes, bool multilevel = false);
 
 /// Splits `ranks` by the ranks' weights (sym.rank_weight): a first part
 /// weighing `first_weight` give or take `window`, the rest second, with

@@ -52,4 +52,11 @@ enum class Thoroughness { Coarsest, Levels, WholeLevels };
 std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_size, std::int64_t final_window = 0,
                                     Thoroughness effort = Thoroughness::Coarsest);
 
+/// A V-cycle from a given split (KaFFPa's): levels coarsened by heavy-edge
+/// matching within each side down to about `coarsest` vertices, the split
+/// carried up, then FM at every level on the way down (a fifth of the
+/// level past the best prefix, within the level's heaviest vertex of side
+/// 0's weight), which is restored exactly at the finest. Deterministic.
+void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::int64_t coarsest);
+
 }  // namespace tmap::strategies::detail

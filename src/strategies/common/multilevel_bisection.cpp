@@ -63,7 +63,8 @@ std::int64_t heaviest_vertex(const BisectionGraph& g) {
 /// axis), pairs at most `cap` heavy; vertices without traffic in the set
 /// are paired with each other. parent[v] = v's coarse vertex, numbered in
 /// the order of their lower member.
-BisectionGraph coarsen(const BisectionGraph& g, std::int64_t cap, std::vector<std::int64_t>& parent) {
+BisectionGraph coarsen(const BisectionGraph& g, std::int64_t cap, std::vector<std::int64_t>& parent,
+                       const std::vector<char>* side = nullptr) {
   const auto m = g.size();
   std::vector<std::int64_t> match(static_cast<std::size_t>(m), -1);
   for (std::int64_t v = 0; v < m; ++v) {
@@ -73,6 +74,7 @@ BisectionGraph coarsen(const BisectionGraph& g, std::int64_t cap, std::vector<st
     for (auto e = g.begin[v]; e < g.begin[v + 1]; ++e) {
       const auto u = g.adj[e];
       if (u == v || match[u] >= 0 || g.weight[v] + g.weight[u] > cap) continue;
+      if (side != nullptr && (*side)[u] != (*side)[v]) continue;
       if (best < 0 || g.w[e] > best_w || (g.w[e] == best_w && u < best)) {
         best = u;
         best_w = g.w[e];
@@ -86,7 +88,7 @@ BisectionGraph coarsen(const BisectionGraph& g, std::int64_t cap, std::vector<st
   std::int64_t pending = -1;
   for (std::int64_t v = 0; v < m; ++v) {
     if (match[v] >= 0 || g.begin[v] != g.begin[v + 1]) continue;
-    if (pending >= 0 && g.weight[pending] + g.weight[v] <= cap) {
+    if (pending >= 0 && g.weight[pending] + g.weight[v] <= cap && (side == nullptr || (*side)[pending] == (*side)[v])) {
       match[pending] = v;
       match[v] = pending;
       pending = -1;
@@ -373,6 +375,46 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
     }
   }
   return side;
+}
+
+void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::int64_t coarsest) {
+  const auto first_size = weight_of_side0(g, side);
+  std::int64_t total = 0;
+  for (const auto w : g.weight) total += w;
+  const auto smaller = std::min(first_size, total - first_size);
+  // As multilevel_bisect's: a coarse vertex weighs at most a quarter of the
+  // smaller side and 1.5x the coarsest level's average.
+  const auto cap = std::max<std::int64_t>(2, std::min(smaller / 4, (3 * total) / (2 * coarsest)));
+  // Levels matched within each side: the split is one at every level.
+  std::vector<BisectionGraph> coarse;
+  std::vector<std::vector<std::int64_t>> parents;
+  std::vector<char> up = side;
+  const BisectionGraph* current = &g;
+  while (current->size() > coarsest) {
+    std::vector<std::int64_t> parent;
+    auto next = coarsen(*current, cap, parent, &up);
+    if (next.size() * 20 > current->size() * 17) break;
+    std::vector<char> next_side(static_cast<std::size_t>(next.size()));
+    for (std::int64_t v = 0; v < current->size(); ++v) next_side[static_cast<std::size_t>(parent[v])] = up[v];
+    up = std::move(next_side);
+    parents.push_back(std::move(parent));
+    coarse.push_back(std::move(next));
+    current = &coarse.back();
+  }
+  // Down: FM within the level's heaviest vertex at the coarse levels, the
+  // exact weight restored at the finest (rebalance, then no single move
+  // fits a window of 0: the caller's paired passes follow).
+  for (std::size_t k = coarse.size() + 1; k-- > 0;) {
+    const auto& at = k == 0 ? g : coarse[k - 1];
+    if (k < coarse.size()) {
+      std::vector<char> projected(static_cast<std::size_t>(at.size()));
+      for (std::int64_t v = 0; v < at.size(); ++v) projected[v] = up[parents[k][v]];
+      up = std::move(projected);
+      coarse.resize(k);  // the level above is no longer needed
+    }
+    refine_level(at, up, first_size, k == 0 ? 0 : heaviest_vertex(at), Reach::Fifth);
+  }
+  side = std::move(up);
 }
 
 }  // namespace tmap::strategies::detail

@@ -54,6 +54,20 @@ std::vector<std::int32_t> branch_depths(const TreeOrder& order) {
   return depths;
 }
 
+std::vector<TreeChild> tree_children(const TreeOrder& order, std::size_t lo, std::size_t hi, std::size_t depth) {
+  std::vector<TreeChild> children;
+  for (std::size_t k = lo; k < hi;) {
+    std::size_t end = k + 1;
+    const auto path = order.path(k);
+    while (end < hi && depth < path.size() && depth < order.path(end).size() && order.path(end)[depth] == path[depth]) {
+      ++end;
+    }
+    children.push_back({k, end});
+    k = end;
+  }
+  return children;
+}
+
 void deal_most_room_first(std::vector<TreeChild>& children, std::int64_t count, std::int64_t capacity) {
   std::vector<std::size_t> by_room(children.size());
   std::iota(by_room.begin(), by_room.end(), std::size_t{0});

@@ -48,6 +48,11 @@ struct TreeChild {
   std::int64_t size = 0;
 };
 
+/// The children of the subtree of PEs [lo, hi) of `order` at `depth`: the
+/// runs of PEs whose paths take one branch there (sizes 0).
+[[nodiscard]] std::vector<TreeChild> tree_children(const TreeOrder& order, std::size_t lo, std::size_t hi,
+                                                   std::size_t depth);
+
 /// Deals `count` objects to `children` (each holds its PEs x `capacity`),
 /// the children with the most room first (ties: tree order), so that a job
 /// smaller than its allocation stays packed.

@@ -60,18 +60,7 @@ class Placer {
       for (const Rank r : ranks) mapping_[r] = trie_.pes[lo];
       return;
     }
-    // Children: runs of equal branch at this depth.
-    std::vector<TreeChild> children;
-    for (std::size_t k = lo; k < hi;) {
-      std::size_t end = k + 1;
-      const auto path = trie_.path(k);
-      while (end < hi && depth < path.size() && depth < trie_.path(end).size() &&
-             trie_.path(end)[depth] == path[depth]) {
-        ++end;
-      }
-      children.push_back({k, end});
-      k = end;
-    }
+    auto children = tree_children(trie_, lo, hi, depth);
     if (children.size() == 1) {
       place(lo, hi, depth + 1, ranks, budget);
       return;
