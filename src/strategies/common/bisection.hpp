@@ -38,8 +38,9 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
 /// split: side[k] (0 or 1) is ranks[k]'s part. At most `passes` passes,
 /// each keeping its best prefix; stops when one gains nothing. With
 /// `multilevel`, a V-cycle from the split first (multilevel_refine in
-/// bisection_graph.hpp), kept where the passes after it end lower. Returns
-/// the traffic cut before and after. Deterministic.
+/// bisection_graph.hpp; sets above 16 ranks), the split unchanged unless
+/// the passes after it end lower. Returns the traffic cut before and after.
+/// Deterministic.
 std::pair<Volume, Volume> refine_split(const CommMatrix& sym, const std::vector<Rank>& ranks, std::vector<char>& side,
                                        int passes, bool multilevel = false);
 
