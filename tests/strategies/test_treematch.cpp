@@ -187,6 +187,40 @@ TEST(TreeMatch, MultilevelBisectionOnAShuffledGridStaysNearThePlane) {
   RecordProperty("multilevel_cut_over_plane", std::to_string(static_cast<double>(cut) / 512.0));
 }
 
+// refine_split with a V-cycle (the pairs of tree_pairs.cpp): sizes kept, and
+// from the least cut of a 64x32 grid in halves (x < 32: 32 pairs, 64 in
+// the symmetric traffic's units) with 40 random pairs of ranks traded
+// across it, that cut again.
+TEST(TreeMatch, RefineSplitWithAVCycleKeepsSizesAndFindsTheStraightCut) {
+  const auto sym = tmap::gen::stencil({64, 32}, 5, 1).symmetrized();
+  std::vector<tmap::Rank> ranks(2048);
+  for (tmap::Rank r = 0; r < 2048; ++r) ranks[r] = r;
+  std::vector<char> halves(2048, 0);
+  for (tmap::Rank r = 0; r < 2048; ++r) halves[r] = r % 64 < 32 ? 0 : 1;
+  for (const std::uint64_t seed : {1ULL, 2ULL, 3ULL}) {
+    auto side = halves;
+    tmap::detail::Random rng(seed, 5);
+    for (int k = 0; k < 40; ++k) {
+      const auto left = static_cast<tmap::Rank>(rng.below(1024));
+      const auto right = static_cast<tmap::Rank>(rng.below(1024));
+      std::swap(side[left / 32 * 64 + left % 32], side[right / 32 * 64 + 32 + right % 32]);
+    }
+    const auto [before, after] = tmap::strategies::refine_split(sym, ranks, side, 12, true);
+    EXPECT_EQ(std::count(side.begin(), side.end(), 0), 1024) << "seed " << seed;
+    std::vector<tmap::Rank> a;
+    std::vector<tmap::Rank> b;
+    for (tmap::Rank r = 0; r < 2048; ++r) (side[r] == 0 ? a : b).push_back(r);
+    EXPECT_EQ(2 * cut_between(sym, a, b), after) << "seed " << seed;
+    EXPECT_GT(before, 64) << "seed " << seed;
+    EXPECT_EQ(after, 64) << "seed " << seed;
+  }
+  // A split already at the optimum stays.
+  auto kept = halves;
+  EXPECT_EQ(tmap::strategies::refine_split(sym, ranks, kept, 12, true),
+            std::make_pair(tmap::Volume{64}, tmap::Volume{64}));
+  EXPECT_EQ(kept, halves);
+}
+
 #include "strategies/treematch/grouping.hpp"
 
 namespace {
