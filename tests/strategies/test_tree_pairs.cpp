@@ -122,8 +122,8 @@ TEST(TreePairs, KeepsCountsLowersTheTopCutAndIsTheSameOnAnyThreadCount) {
     const auto start = scrambled(200, constraints, seed);
     auto one = start;
     auto two = start;
-    const auto stats = refine_tree_pairs(sym, *tree, constraints, one, 1);
-    refine_tree_pairs(sym, *tree, constraints, two, 2);
+    const auto stats = refine_tree_pairs(sym, *tree, constraints, one, {.threads = 1});
+    refine_tree_pairs(sym, *tree, constraints, two, {.threads = 2});
     EXPECT_EQ(one, two) << "start " << seed;
     EXPECT_EQ(counts(one, tree->size()), counts(start, tree->size())) << "start " << seed;
     EXPECT_LT(top_cut(comm, one, 32), top_cut(comm, start, 32)) << "start " << seed;
@@ -148,4 +148,50 @@ TEST(TreePairs, LeavesMachinesWhoseDistancesDoNotFollowATree) {
   // Tianhe-3's chips on a 2x2 mesh: two chips are 1 or 2 hops apart.
   EXPECT_FALSE(applies("tianhe3:2x2,nodes=4,cores=4"));
   EXPECT_FALSE(applies("torus2D 8 8"));
+}
+
+TEST(TreePairs, ByLoadKeepsEveryPeWithinItsLimitAndLowersTheTopCut) {
+  // 600 ranks weighing 1-4 on 2 racks of 4 boards of 8 cores, balanced
+  // by load (--imbalance 0.05): from a greedy start every PE stays within
+  // the load limit and the count, the traffic across racks falls, and two
+  // threads give one thread's mapping.
+  const auto tree = tmap::load_topology("tleaf 3 2 20 4 10 8 1");
+  tmap::detail::Random rng(11, 1);
+  std::vector<tmap::Volume> weights(600);
+  for (auto& w : weights) w = 1 + static_cast<tmap::Volume>(rng.below(4));
+  const auto comm = tmap::gen::random_sparse(600, 6, 1000, 5).with_rank_weights(weights);
+  const auto sym = comm.symmetrized();
+  const auto constraints = Constraints::all(*tree).balanced(comm.rank_weights(), 600, 0.05, 0);
+  ASSERT_GT(constraints.load_limit(), 0);
+  // Ranks dealt in a seeded order onto the PE with the most room left.
+  const auto dealt = [&](std::uint64_t seed) {
+    std::vector<Rank> order(600);
+    std::iota(order.begin(), order.end(), Rank{0});
+    tmap::detail::Random shuffle(seed, 2);
+    shuffle.shuffle(std::span<Rank>(order));
+    std::vector<tmap::Volume> load(static_cast<std::size_t>(tree->size()), 0);
+    Mapping m(600);
+    for (const auto r : order) {
+      const auto pe = std::min_element(load.begin(), load.end()) - load.begin();
+      m[static_cast<std::size_t>(r)] = pe;
+      load[static_cast<std::size_t>(pe)] += weights[static_cast<std::size_t>(r)];
+    }
+    return m;
+  };
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const auto start = dealt(seed);
+    auto one = start;
+    auto two = start;
+    const auto stats = refine_tree_pairs(sym, *tree, constraints, one, {.threads = 1});
+    refine_tree_pairs(sym, *tree, constraints, two, {.threads = 2});
+    EXPECT_TRUE(stats.applied);
+    EXPECT_GT(stats.moved, 0);
+    EXPECT_EQ(one, two) << "start " << seed;
+    std::vector<tmap::Volume> load(static_cast<std::size_t>(tree->size()), 0);
+    for (Rank r = 0; r < 600; ++r)
+      load[static_cast<std::size_t>(one[static_cast<std::size_t>(r)])] += weights[static_cast<std::size_t>(r)];
+    EXPECT_LE(*std::max_element(load.begin(), load.end()), constraints.load_limit()) << "start " << seed;
+    for (const auto c : counts(one, tree->size())) EXPECT_LE(c, constraints.capacity());
+    EXPECT_LT(top_cut(comm, one, 32), top_cut(comm, start, 32)) << "start " << seed;
+  }
 }

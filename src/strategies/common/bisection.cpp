@@ -271,7 +271,7 @@ std::pair<Volume, Volume> refine_split(const CommMatrix& sym, const std::vector<
     // best prefix: 7 % less of the quality mode's time on random tleaf jobs
     // for 0.03 % more hop-bytes.
     auto cycled = side;
-    detail::multilevel_refine(g, cycled, kRefineCoarsest);
+    detail::multilevel_refine(g, cycled, kRefineCoarsest, std::count(side.begin(), side.end(), char{0}), 0);
     const auto cut = refine(g, cycled, detail::cut_of(g, cycled), passes,
                             std::max<std::size_t>(kFruitlessLeast, static_cast<std::size_t>(g.size()) / 20));
     if (cut >= before) return {before, before};
@@ -279,6 +279,21 @@ std::pair<Volume, Volume> refine_split(const CommMatrix& sym, const std::vector<
     return {before, cut};
   }
   return {before, refine(g, side, before, passes)};
+}
+
+std::pair<Volume, Volume> refine_split_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,
+                                                 std::vector<char>& side, Volume least, Volume most) {
+  const auto g = subgraph(sym, ranks, true);
+  const auto before = detail::cut_of(g, side);
+  if (g.size() <= 1 || least > most) return {before, before};
+  auto cycled = side;
+  detail::multilevel_refine(g, cycled, kRefineCoarsest, least + (most - least) / 2, (most - least) / 2);
+  Volume weight = 0;
+  for (std::int64_t v = 0; v < g.size(); ++v) weight += cycled[static_cast<std::size_t>(v)] == 0 ? g.weight[v] : 0;
+  const auto cut = detail::cut_of(g, cycled);
+  if (cut >= before || weight < least || weight > most) return {before, before};
+  side = std::move(cycled);
+  return {before, cut};
 }
 
 std::pair<std::vector<Rank>, std::vector<Rank>> bisect_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,

@@ -44,6 +44,13 @@ std::pair<std::vector<Rank>, std::vector<Rank>> bisect(const CommMatrix& sym, co
 std::pair<Volume, Volume> refine_split(const CommMatrix& sym, const std::vector<Rank>& ranks, std::vector<char>& side,
                                        int passes, bool multilevel = false);
 
+/// The same by the ranks' weights (sym.rank_weight), without paired passes:
+/// a V-cycle whose moves keep side 0's weight between `least` and `most`,
+/// kept where it cuts less (and weighs within them). Returns the traffic
+/// cut before and after. Deterministic.
+std::pair<Volume, Volume> refine_split_by_weight(const CommMatrix& sym, const std::vector<Rank>& ranks,
+                                                 std::vector<char>& side, Volume least, Volume most);
+
 /// Splits `ranks` by the ranks' weights (sym.rank_weight): a first part
 /// weighing `first_weight` give or take `window`, the rest second, with
 /// little traffic between them (multilevel bisection, thorough passes at

@@ -55,8 +55,10 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
 /// A V-cycle from a given split (KaFFPa's): levels coarsened by heavy-edge
 /// matching within each side down to about `coarsest` vertices, the split
 /// carried up, then FM at every level on the way down (a fifth of the
-/// level past the best prefix, within the level's heaviest vertex of side
-/// 0's weight), which is restored exactly at the finest. Deterministic.
-void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::int64_t coarsest);
+/// level past the best prefix), side 0 weighing `target` give or take the
+/// level's heaviest vertex (at least `window`), and `window` at the finest,
+/// where it is restored first. Deterministic.
+void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::int64_t coarsest, std::int64_t target,
+                       std::int64_t window);
 
 }  // namespace tmap::strategies::detail

@@ -377,8 +377,9 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
   return side;
 }
 
-void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::int64_t coarsest) {
-  const auto first_size = weight_of_side0(g, side);
+void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::int64_t coarsest, std::int64_t target,
+                       std::int64_t window) {
+  const auto first_size = target;
   std::int64_t total = 0;
   for (const auto w : g.weight) total += w;
   const auto smaller = std::min(first_size, total - first_size);
@@ -401,9 +402,10 @@ void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::in
     coarse.push_back(std::move(next));
     current = &coarse.back();
   }
-  // Down: FM within the level's heaviest vertex at the coarse levels, the
-  // exact weight restored at the finest (rebalance, then no single move
-  // fits a window of 0: the caller's paired passes follow).
+  // Down: FM within the level's heaviest vertex (or the window) at the
+  // coarse levels, within the window at the finest (of 0, unit weights:
+  // the exact weight restored, then no single move fits and the caller's
+  // paired passes follow).
   for (std::size_t k = coarse.size() + 1; k-- > 0;) {
     const auto& at = k == 0 ? g : coarse[k - 1];
     if (k < coarse.size()) {
@@ -412,7 +414,7 @@ void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::in
       up = std::move(projected);
       coarse.resize(k);  // the level above is no longer needed
     }
-    refine_level(at, up, first_size, k == 0 ? 0 : heaviest_vertex(at), Reach::Fifth);
+    refine_level(at, up, first_size, k == 0 ? window : std::max(window, heaviest_vertex(at)), Reach::Fifth);
   }
   side = std::move(up);
 }

@@ -1,15 +1,19 @@
 #include "strategies/common/tree_pairs.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <numeric>
+#include <queue>
+#include <span>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "strategies/common/bisection.hpp"
 #include "strategies/common/tree_order.hpp"
+#include "util/random.hpp"
 
 namespace tmap::strategies {
 
@@ -50,9 +54,28 @@ struct PairResult {
 
 class PairRefiner {
  public:
-  PairRefiner(const CommMatrix& sym, const TreeOrder& order, std::vector<std::int64_t>& position, int threads)
-      : sym_(sym), order_(order), position_(position), threads_(threads),
+  /// `limits`: with a load limit (ranks balanced by weight) each PE's load
+  /// and count are kept within it and the count capacity; else the counts
+  /// stay as they are.
+  PairRefiner(const CommMatrix& sym, const TreeOrder& order, std::vector<std::int64_t>& position,
+              const Constraints& limits, const TreePairOptions& options)
+      : sym_(sym),
+        order_(order),
+        position_(position),
+        load_limit_(limits.load_limit()),
+        count_limit_(limits.capacity()),
+        threads_(options.threads),
+        cycles_(options.cycles),
+        patience_(options.patience),
         child_of_(static_cast<std::size_t>(sym.num_ranks()), -1) {
+    if (load_limit_ > 0) {
+      load_.assign(order.pes.size(), 0);
+      count_.assign(order.pes.size(), 0);
+      for (Rank r = 0; r < static_cast<Rank>(position.size()); ++r) {
+        load_[static_cast<std::size_t>(position[static_cast<std::size_t>(r)])] += sym.rank_weight(r);
+        ++count_[static_cast<std::size_t>(position[static_cast<std::size_t>(r)])];
+      }
+    }
     // Ranks by tree position: a subtree's ranks are one run.
     by_position_.resize(position.size());
     std::iota(by_position_.begin(), by_position_.end(), Rank{0});
@@ -89,7 +112,7 @@ class PairRefiner {
     }
     bool trades = false;
     for (const auto& h : held) trades = trades || h.size() > 1;
-    if (trades) refine_pairs(held);
+    if (trades) refine_pairs(held, children);
     auto k = first;
     for (std::size_t child = 0; child < c; ++child) {
       const auto begin = k;
@@ -103,7 +126,7 @@ class PairRefiner {
   /// Rounds of FM over pairs of children, each child with its heaviest
   /// partners; a pair neither of whose children changed since it last ran
   /// is left (its FM would find the same split).
-  void refine_pairs(std::vector<std::vector<Rank>>& held) {
+  void refine_pairs(std::vector<std::vector<Rank>>& held, const std::vector<TreeChild>& children) {
     const auto c = held.size();
     std::vector<std::int64_t> version(c, 0);
     std::vector<std::pair<std::int64_t, std::int64_t>> ran(c * c, {-1, -1});
@@ -134,7 +157,8 @@ class PairRefiner {
       for (std::size_t i = 0; i < c; ++i) {
         row.clear();
         for (std::size_t j = 0; j < c; ++j) {
-          if (j != i && between[i * c + j] > 0 && held[i].size() + held[j].size() > 2) row.emplace_back(-between[i * c + j], j);
+          if (j != i && between[i * c + j] > 0 && held[i].size() + held[j].size() > 2)
+            row.emplace_back(-between[i * c + j], j);
         }
         const auto keep = std::min(row.size(), kPartners);
         std::partial_sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(keep), row.end());
@@ -171,7 +195,8 @@ class PairRefiner {
         for (std::size_t w = 0; w < wave.size(); ++w) {
           try {
             const auto [minus, i, j] = pairs[wave[w]];
-            results[w] = split_pair(held[i], held[j]);
+            results[w] = load_limit_ > 0 ? split_pair_by_load(held[i], held[j], children[i], children[j])
+                                         : split_pair(held[i], held[j]);
           } catch (...) {
 #pragma omp critical(tmap_tree_pairs_error)
             if (!error) error = std::current_exception();
@@ -181,8 +206,9 @@ class PairRefiner {
         for (std::size_t w = 0; w < wave.size(); ++w) {
           const auto [minus, i, j] = pairs[wave[w]];
           ++stats_.pairs;
-          if (results[w].gain > 0) {
-            apply(results[w], held[i], held[j]);
+          if (results[w].gain > 0 &&
+              (load_limit_ > 0 ? place_by_load(results[w], held[i], held[j], children[i], children[j])
+                               : trade_places(results[w], held[i], held[j]))) {
             gained += results[w].gain;
             ++version[i];
             ++version[j];
@@ -194,16 +220,24 @@ class PairRefiner {
     }
   }
 
-  /// FM over the ranks of two children (side 0: a's).
-  [[nodiscard]] PairResult split_pair(const std::vector<Rank>& a, const std::vector<Rank>& b) const {
+  /// The ranks of two children, side 0 a's.
+  [[nodiscard]] static PairResult joined(const std::vector<Rank>& a, const std::vector<Rank>& b) {
     PairResult result;
     result.ranks.reserve(a.size() + b.size());
     result.ranks.insert(result.ranks.end(), a.begin(), a.end());
     result.ranks.insert(result.ranks.end(), b.begin(), b.end());
     result.side.assign(result.ranks.size(), 0);
     std::fill(result.side.begin() + static_cast<std::ptrdiff_t>(a.size()), result.side.end(), 1);
+    return result;
+  }
+
+  /// FM over the ranks of two children (side 0: a's).
+  [[nodiscard]] PairResult split_pair(const std::vector<Rank>& a, const std::vector<Rank>& b) const {
+    auto result = joined(a, b);
     const auto [before, after] = refine_split(sym_, result.ranks, result.side, kPasses, true);
-    result.gain = before - after;
+    result.gain = before - cycle_again(result, after, [&](const std::vector<Rank>& ranks, std::vector<char>& side) {
+                    return refine_split(sym_, ranks, side, kPasses, true);
+                  });
     if (result.ranks.size() <= kFreshSplits) {
       // bisect's parts come sorted; its cut is taken from refine_split
       // with no passes (the same count as `before`).
@@ -222,7 +256,7 @@ class PairRefiner {
   }
 
   /// Ranks that changed child trade positions pairwise (as many each way).
-  void apply(const PairResult& result, std::vector<Rank>& a, std::vector<Rank>& b) {
+  bool trade_places(const PairResult& result, std::vector<Rank>& a, std::vector<Rank>& b) {
     const auto from_a = a.size();
     std::vector<Rank> to_b;
     std::vector<Rank> to_a;
@@ -233,17 +267,148 @@ class PairRefiner {
     for (std::size_t k = 0; k < to_b.size(); ++k) {
       std::swap(position_[static_cast<std::size_t>(to_b[k])], position_[static_cast<std::size_t>(to_a[k])]);
     }
+    settle(result, a, b, to_a.size() + to_b.size());
+    return true;
+  }
+
+  /// The two children's ranks after a kept split, and the stats.
+  void settle(const PairResult& result, std::vector<Rank>& a, std::vector<Rank>& b, std::size_t moved) {
     a.clear();
     b.clear();
     for (std::size_t k = 0; k < result.ranks.size(); ++k) (result.side[k] == 0 ? a : b).push_back(result.ranks[k]);
-    stats_.moved += static_cast<std::int64_t>(to_a.size() + to_b.size());
+    stats_.moved += static_cast<std::int64_t>(moved);
     stats_.gain += result.gain;
+  }
+
+  /// By load: a V-cycle whose moves keep each child within its PEs' load
+  /// limits (the counts are checked after).
+  [[nodiscard]] PairResult split_pair_by_load(const std::vector<Rank>& a, const std::vector<Rank>& b,
+                                              const TreeChild& child_a, const TreeChild& child_b) const {
+    auto result = joined(a, b);
+    Volume total = 0;
+    for (const auto r : result.ranks) total += sym_.rank_weight(r);
+    const auto room_a = load_limit_ * static_cast<Volume>(child_a.hi - child_a.lo);
+    const auto room_b = load_limit_ * static_cast<Volume>(child_b.hi - child_b.lo);
+    const auto least = std::max<Volume>(0, total - room_b);
+    const auto most = std::min(room_a, total);
+    const auto [before, after] = refine_split_by_weight(sym_, result.ranks, result.side, least, most);
+    const auto cut = cycle_again(result, after, [&](const std::vector<Rank>& ranks, std::vector<char>& side) {
+      return refine_split_by_weight(sym_, ranks, side, least, most);
+    });
+    const auto first = std::count(result.side.begin(), result.side.end(), char{0});
+    const bool counts_fit = first <= count_limit_ * static_cast<std::int64_t>(child_a.hi - child_a.lo) &&
+                            static_cast<std::int64_t>(result.ranks.size()) - first <=
+                                count_limit_ * static_cast<std::int64_t>(child_b.hi - child_b.lo);
+    result.gain = counts_fit ? before - cut : 0;
+    return result;
+  }
+
+  /// Further V-cycles of a pair after its first (cycles_ in all), each with
+  /// the ranks in another seeded order (another matching), until patience_
+  /// in a row gain nothing; `refine(ranks, side)` returns the cut before
+  /// and after. Returns the cut reached.
+  template <typename Refine>
+  Volume cycle_again(PairResult& result, Volume cut, Refine&& refine) const {
+    std::vector<std::size_t> order(result.ranks.size());
+    std::vector<Rank> ranks(result.ranks.size());
+    std::vector<char> side(result.ranks.size());
+    int idle = 0;
+    for (int k = 1; k < cycles_ && idle < patience_; ++k) {
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      detail::Random rng(static_cast<std::uint64_t>(k), result.ranks.size());
+      rng.shuffle(std::span<std::size_t>(order));
+      for (std::size_t x = 0; x < order.size(); ++x) {
+        ranks[x] = result.ranks[order[x]];
+        side[x] = result.side[order[x]];
+      }
+      const auto [from, to] = refine(ranks, side);
+      if (to >= from) {
+        ++idle;
+        continue;
+      }
+      idle = 0;
+      cut = to;
+      for (std::size_t x = 0; x < order.size(); ++x) result.side[order[x]] = side[x];
+    }
+    return cut;
+  }
+
+  /// By load: the ranks that changed child leave their PEs, then each,
+  /// heaviest first, takes the PE of its new child with the most room
+  /// (ties: the first in tree order). Where one does not fit, nothing
+  /// changes (false).
+  bool place_by_load(const PairResult& result, std::vector<Rank>& a, std::vector<Rank>& b, const TreeChild& child_a,
+                     const TreeChild& child_b) {
+    const auto from_a = a.size();
+    std::vector<Rank> movers[2];  // [0]: into a, [1]: into b
+    for (std::size_t k = 0; k < result.ranks.size(); ++k) {
+      const bool was_a = k < from_a;
+      if (was_a != (result.side[k] == 0)) movers[result.side[k] == 0 ? 0 : 1].push_back(result.ranks[k]);
+    }
+    // Each mover's PE before, to put it back if another does not fit.
+    std::vector<std::pair<Rank, std::int64_t>> was;
+    for (const auto& into : movers) {
+      for (const auto r : into) {
+        const auto pe = position_[static_cast<std::size_t>(r)];
+        load_[static_cast<std::size_t>(pe)] -= sym_.rank_weight(r);
+        --count_[static_cast<std::size_t>(pe)];
+        was.emplace_back(r, pe);
+      }
+    }
+    std::vector<Rank> placed;
+    bool fits = true;
+    for (int s = 0; s < 2 && fits; ++s) {
+      const auto& child = s == 0 ? child_a : child_b;
+      auto& into = movers[s];
+      std::stable_sort(into.begin(), into.end(),
+                       [&](Rank x, Rank y) { return sym_.rank_weight(x) > sym_.rank_weight(y); });
+      // The child's PEs by room, most first (ties: the first in tree order).
+      std::priority_queue<std::pair<Volume, std::int64_t>> rooms;
+      for (auto pe = child.lo; pe < child.hi; ++pe) {
+        if (count_[pe] < count_limit_) rooms.emplace(load_limit_ - load_[pe], -static_cast<std::int64_t>(pe));
+      }
+      for (const auto r : into) {
+        const auto w = sym_.rank_weight(r);
+        if (rooms.empty() || rooms.top().first < w) {
+          fits = false;
+          break;
+        }
+        const auto pe = static_cast<std::size_t>(-rooms.top().second);
+        rooms.pop();
+        position_[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(pe);
+        load_[pe] += w;
+        ++count_[pe];
+        placed.push_back(r);
+        if (count_[pe] < count_limit_) rooms.emplace(load_limit_ - load_[pe], -static_cast<std::int64_t>(pe));
+      }
+    }
+    if (!fits) {
+      for (const auto r : placed) {
+        const auto pe = static_cast<std::size_t>(position_[static_cast<std::size_t>(r)]);
+        load_[pe] -= sym_.rank_weight(r);
+        --count_[pe];
+      }
+      for (const auto& [r, pe] : was) {
+        position_[static_cast<std::size_t>(r)] = pe;
+        load_[static_cast<std::size_t>(pe)] += sym_.rank_weight(r);
+        ++count_[static_cast<std::size_t>(pe)];
+      }
+      return false;
+    }
+    settle(result, a, b, movers[0].size() + movers[1].size());
+    return true;
   }
 
   const CommMatrix& sym_;
   const TreeOrder& order_;
   std::vector<std::int64_t>& position_;  ///< rank -> index in order_.pes
+  Volume load_limit_;                    ///< each PE's, or 0: counts only
+  std::int64_t count_limit_;             ///< ranks a PE may hold
+  std::vector<Volume> load_;             ///< by load: each PE's (index in order_.pes)
+  std::vector<std::int64_t> count_;      ///< by load: each PE's ranks
   int threads_;
+  int cycles_;
+  int patience_;
   std::vector<Rank> by_position_;
   std::vector<std::int64_t> child_of_;  ///< during refine_pairs: rank -> child of the node, else -1
   TreePairStats stats_;
@@ -287,7 +452,7 @@ bool distances_follow_tree(const Topology& topology, const TreeOrder& order) {
 }  // namespace
 
 TreePairStats refine_tree_pairs(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
-                                Mapping& mapping, int threads) {
+                                Mapping& mapping, const TreePairOptions& options) {
   const auto order = tree_order(topology, constraints.allowed_pes());
   if (!order || sym.num_ranks() < 2 || !distances_follow_tree(topology, *order)) return {};
   std::vector<std::int64_t> index_of(static_cast<std::size_t>(topology.size()), -1);
@@ -296,7 +461,7 @@ TreePairStats refine_tree_pairs(const CommMatrix& sym, const Topology& topology,
   }
   std::vector<std::int64_t> position(mapping.size());
   for (std::size_t r = 0; r < mapping.size(); ++r) position[r] = index_of[static_cast<std::size_t>(mapping[r])];
-  auto stats = PairRefiner(sym, *order, position, threads).run();
+  auto stats = PairRefiner(sym, *order, position, constraints, options).run();
   stats.applied = true;
   for (std::size_t r = 0; r < mapping.size(); ++r) mapping[r] = order->pes[static_cast<std::size_t>(position[r])];
   return stats;

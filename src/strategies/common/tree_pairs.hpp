@@ -32,12 +32,24 @@ struct TreePairStats {
   Volume gain = 0;         ///< cut the pairs' passes removed, summed over levels (not hop-bytes)
 };
 
+struct TreePairOptions {
+  int threads = 1;
+  /// V-cycles per pair and round: after the first, each with the pair's
+  /// ranks in another order (another matching), until `patience` in a row
+  /// gain nothing.
+  int cycles = 1;
+  int patience = 1;
+};
+
 /// Refines `mapping` (every rank on an allowed PE, within the capacity) of
 /// `sym` (the symmetrised traffic) on a tree machine whose distances follow
 /// its levels; does nothing on other machines (applied = false). Ranks
-/// trade places pairwise, so each PE keeps its count. Pairs of a node run
-/// side by side on `threads` threads; the result does not depend on them.
+/// trade places pairwise, so each PE keeps its count; where constraints
+/// balance ranks by load (a load limit), each PE stays within its load
+/// limit and count instead, moved ranks taking the PEs with the most room.
+/// Pairs of a node run side by side on the threads; the result does not
+/// depend on them.
 TreePairStats refine_tree_pairs(const CommMatrix& sym, const Topology& topology, const Constraints& constraints,
-                                Mapping& mapping, int threads = 1);
+                                Mapping& mapping, const TreePairOptions& options = {});
 
 }  // namespace tmap::strategies

@@ -123,7 +123,8 @@ RefineStats refine_mapping(const Problem& problem, Mapping& mapping, const Run& 
   if (multilevel_kind && !dense) {
     const auto began = std::chrono::steady_clock::now();
     auto m = slots.to_mapping(sigma, pes);
-    const auto pairs = strategies::refine_tree_pairs(sym, problem.topology, constraints, m, context.threads);
+    const auto pairs =
+        strategies::refine_tree_pairs(sym, problem.topology, constraints, m, {.threads = context.threads});
     if (pairs.applied) {
       subtrees = true;
       sigma = refine::slots_of(m, constraints);
