@@ -45,7 +45,7 @@ constexpr int kThoroughPatience = 4;
 /// On trees whose distances follow their levels, FM between sibling
 /// subtrees by load (strategies/common/tree_pairs.hpp) after the moves:
 /// on the 11 weighted jobs of many_tasks.py (131,072 ranks onto 4:8:2 and
-/// 4:8:4 PEs) lower on 9, by up to 1.9 %, for up to 3.6 s more. Kept
+/// 4:8:4 PEs) lower on 10, by up to 1.9 %, for up to 3.6 s more. Kept
 /// where it lowers hop-bytes.
 void refine_between_subtrees(const Problem& problem, const CommMatrix& sym, Mapping& mapping, std::int64_t cost,
                              const Run& context) {
