@@ -8,6 +8,7 @@
 #include <queue>
 #include <span>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -129,12 +130,17 @@ class PairRefiner {
   void refine_pairs(std::vector<std::vector<Rank>>& held, const std::vector<TreeChild>& children) {
     const auto c = held.size();
     std::vector<std::int64_t> version(c, 0);
-    std::vector<std::pair<std::int64_t, std::int64_t>> ran(c * c, {-1, -1});
+    // Each pair's children's versions when it last ran (key i * c + j):
+    // sparse, as a node may have thousands of children.
+    std::unordered_map<std::size_t, std::pair<std::int64_t, std::int64_t>> ran;
+    std::vector<Volume> to(c, 0);
+    std::vector<std::size_t> touched;
     for (int round = 0; round < kRounds; ++round) {
       for (std::size_t i = 0; i < c; ++i) {
         for (const auto r : held[i]) child_of_[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(i);
       }
-      std::vector<Volume> between(c * c, 0);
+      // The traffic between children: each child's partners (both ways).
+      std::vector<std::vector<std::pair<Volume, std::size_t>>> partners(c);
       Volume cut = 0;
       for (std::size_t i = 0; i < c; ++i) {
         for (const auto r : held[i]) {
@@ -142,37 +148,41 @@ class PairRefiner {
           const auto volumes = sym_.volumes(r);
           for (std::size_t e = 0; e < targets.size(); ++e) {
             const auto j = child_of_[static_cast<std::size_t>(targets[e])];
-            if (j < 0 || static_cast<std::size_t>(j) == i) continue;
-            between[i * c + static_cast<std::size_t>(j)] += volumes[e];
-            if (static_cast<std::size_t>(j) > i) cut += volumes[e];
+            if (j < 0 || static_cast<std::size_t>(j) <= i) continue;
+            if (to[static_cast<std::size_t>(j)] == 0) touched.push_back(static_cast<std::size_t>(j));
+            to[static_cast<std::size_t>(j)] += volumes[e];
+            cut += volumes[e];
           }
         }
+        for (const auto j : touched) {
+          partners[i].emplace_back(-to[j], j);
+          partners[j].emplace_back(-to[j], i);
+          to[j] = 0;
+        }
+        touched.clear();
       }
       for (const auto& h : held) {
         for (const auto r : h) child_of_[static_cast<std::size_t>(r)] = -1;
       }
-      // Each child's heaviest partners (ties: the lower child).
-      std::vector<char> chosen(c * c, 0);
-      std::vector<std::pair<Volume, std::size_t>> row;
-      for (std::size_t i = 0; i < c; ++i) {
-        row.clear();
-        for (std::size_t j = 0; j < c; ++j) {
-          if (j != i && between[i * c + j] > 0 && held[i].size() + held[j].size() > 2)
-            row.emplace_back(-between[i * c + j], j);
-        }
-        const auto keep = std::min(row.size(), kPartners);
-        std::partial_sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(keep), row.end());
-        for (std::size_t k = 0; k < keep; ++k) chosen[std::min(i, row[k].second) * c + std::max(i, row[k].second)] = 1;
-      }
+      // Each child's heaviest partners (ties: the lower child), each pair
+      // once, with its traffic.
       std::vector<std::tuple<Volume, std::size_t, std::size_t>> pairs;
       for (std::size_t i = 0; i < c; ++i) {
-        for (std::size_t j = i + 1; j < c; ++j) {
-          if (chosen[i * c + j] == 0) continue;
-          if (ran[i * c + j] == std::make_pair(version[i], version[j])) continue;
-          pairs.emplace_back(-between[i * c + j], i, j);
+        auto& row = partners[i];
+        std::erase_if(row, [&](const auto& p) { return held[i].size() + held[p.second].size() <= 2; });
+        const auto keep = std::min(row.size(), kPartners);
+        std::partial_sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(keep), row.end());
+        for (std::size_t k = 0; k < keep; ++k) {
+          pairs.emplace_back(row[k].first, std::min(i, row[k].second), std::max(i, row[k].second));
         }
       }
       std::sort(pairs.begin(), pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      std::erase_if(pairs, [&](const auto& p) {
+        const auto [minus, i, j] = p;
+        const auto at = ran.find(i * c + j);
+        return at != ran.end() && at->second == std::make_pair(version[i], version[j]);
+      });
       Volume gained = 0;
       // Waves of disjoint pairs, the heaviest first; a wave's pairs run side
       // by side (they touch different ranks), their results applied in order.
