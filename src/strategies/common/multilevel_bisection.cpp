@@ -138,6 +138,49 @@ BisectionGraph coarsen(const BisectionGraph& g, std::int64_t cap, std::vector<st
   return c;
 }
 
+/// The heaviest a coarse vertex may be: a quarter of the smaller side, and
+/// 1.5x the average at `coarsest` vertices, so the coarsest split can balance.
+std::int64_t coarse_cap(const BisectionGraph& g, std::int64_t first_size, std::int64_t coarsest) {
+  std::int64_t total = 0;
+  for (const auto w : g.weight) total += w;
+  const auto smaller = std::min(first_size, total - first_size);
+  return std::max<std::int64_t>(2, std::min(smaller / 4, (3 * total) / (2 * coarsest)));
+}
+
+/// The levels above g, finest first, coarsened until `coarsest` vertices
+/// or a level shrinks by less than 15 %. With `side`, vertices match only
+/// within their side, and `side` is carried up to the coarsest level.
+struct Levels {
+  std::vector<BisectionGraph> coarse;
+  std::vector<std::vector<std::int64_t>> parents;  ///< parents[k]: level k's vertex -> level k + 1's
+};
+Levels coarsen_levels(const BisectionGraph& g, std::int64_t cap, std::int64_t coarsest,
+                      std::vector<char>* side = nullptr) {
+  Levels levels;
+  const BisectionGraph* current = &g;
+  while (current->size() > coarsest) {
+    std::vector<std::int64_t> parent;
+    auto next = coarsen(*current, cap, parent, side);
+    if (next.size() * 20 > current->size() * 17) break;
+    if (side != nullptr) {
+      std::vector<char> up(static_cast<std::size_t>(next.size()));
+      for (std::int64_t v = 0; v < current->size(); ++v) up[static_cast<std::size_t>(parent[v])] = (*side)[v];
+      *side = std::move(up);
+    }
+    levels.parents.push_back(std::move(parent));
+    levels.coarse.push_back(std::move(next));
+    current = &levels.coarse.back();
+  }
+  return levels;
+}
+
+/// A split of level k + 1 carried down to level k.
+std::vector<char> project(const std::vector<std::int64_t>& parent, const std::vector<char>& side) {
+  std::vector<char> fine(parent.size());
+  for (std::size_t v = 0; v < parent.size(); ++v) fine[v] = side[static_cast<std::size_t>(parent[v])];
+  return fine;
+}
+
 /// Each vertex's gain (cut traffic it would remove by changing sides).
 void compute_gains(const BisectionGraph& g, const std::vector<char>& side, std::vector<Volume>& gain) {
   gain.assign(static_cast<std::size_t>(g.size()), 0);
@@ -328,23 +371,10 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
   const bool thorough = effort != Thoroughness::Coarsest;
   const auto each_level = effort == Thoroughness::WholeLevels ? Reach::Whole : Reach::Fifth;
   const auto m = g.size();
-  std::int64_t total = 0;
-  for (const auto w : g.weight) total += w;
-  const auto smaller = std::min(first_size, total - first_size);
-  // A coarse vertex weighs at most a quarter of the smaller side, and about
-  // 1.5x the average at the coarsest level: the coarsest split can balance.
-  const auto cap = std::max<std::int64_t>(2, std::min(smaller / 4, (3 * total) / (2 * kCoarsest)));
-  std::vector<BisectionGraph> coarse;              // the levels above g, finest first
-  std::vector<std::vector<std::int64_t>> parents;  // parents[k]: level k's vertex -> level k + 1's
-  const BisectionGraph* current = &g;
-  while (current->size() > kCoarsest) {
-    std::vector<std::int64_t> parent;
-    auto next = coarsen(*current, cap, parent);
-    if (next.size() * 20 > current->size() * 17) break;
-    parents.push_back(std::move(parent));
-    coarse.push_back(std::move(next));
-    current = &coarse.back();
-  }
+  // Named members, not a structured binding: `level` captures them.
+  auto levels = coarsen_levels(g, coarse_cap(g, first_size, kCoarsest), kCoarsest);
+  auto& coarse = levels.coarse;
+  const auto& parents = levels.parents;
   const auto level = [&](std::size_t k) -> const BisectionGraph& { return k == 0 ? g : coarse[k - 1]; };
   const auto top = coarse.size();
   const auto window = [&](const BisectionGraph& at) { return std::max(heaviest_vertex(at), final_window); };
@@ -353,9 +383,7 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
   auto side = initial_split(level(top), first_size, window(level(top)), coarsest);
   for (std::size_t k = top; k-- > 0;) {
     const auto& fine = level(k);
-    std::vector<char> projected(static_cast<std::size_t>(fine.size()));
-    for (std::int64_t v = 0; v < fine.size(); ++v) projected[v] = side[parents[k][v]];
-    side = std::move(projected);
+    side = project(parents[k], side);
     coarse.resize(k);  // the level above is no longer needed
     refine_level(fine, side, first_size, window(fine), thorough ? each_level : Reach::Bounded);
   }
@@ -379,29 +407,11 @@ std::vector<char> multilevel_bisect(const BisectionGraph& g, std::int64_t first_
 
 void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::int64_t coarsest, std::int64_t target,
                        std::int64_t window) {
-  const auto first_size = target;
-  std::int64_t total = 0;
-  for (const auto w : g.weight) total += w;
-  const auto smaller = std::min(first_size, total - first_size);
-  // As multilevel_bisect's: a coarse vertex weighs at most a quarter of the
-  // smaller side and 1.5x the coarsest level's average.
-  const auto cap = std::max<std::int64_t>(2, std::min(smaller / 4, (3 * total) / (2 * coarsest)));
   // Levels matched within each side: the split is one at every level.
-  std::vector<BisectionGraph> coarse;
-  std::vector<std::vector<std::int64_t>> parents;
-  std::vector<char> up = side;
-  const BisectionGraph* current = &g;
-  while (current->size() > coarsest) {
-    std::vector<std::int64_t> parent;
-    auto next = coarsen(*current, cap, parent, &up);
-    if (next.size() * 20 > current->size() * 17) break;
-    std::vector<char> next_side(static_cast<std::size_t>(next.size()));
-    for (std::int64_t v = 0; v < current->size(); ++v) next_side[static_cast<std::size_t>(parent[v])] = up[v];
-    up = std::move(next_side);
-    parents.push_back(std::move(parent));
-    coarse.push_back(std::move(next));
-    current = &coarse.back();
-  }
+  auto up = side;
+  auto levels = coarsen_levels(g, coarse_cap(g, target, coarsest), coarsest, &up);
+  auto& coarse = levels.coarse;
+  const auto& parents = levels.parents;
   // Down: FM within the level's heaviest vertex (or the window) at the
   // coarse levels, within the window at the finest (of 0, unit weights:
   // the exact weight restored, then no single move fits and the caller's
@@ -409,12 +419,10 @@ void multilevel_refine(const BisectionGraph& g, std::vector<char>& side, std::in
   for (std::size_t k = coarse.size() + 1; k-- > 0;) {
     const auto& at = k == 0 ? g : coarse[k - 1];
     if (k < coarse.size()) {
-      std::vector<char> projected(static_cast<std::size_t>(at.size()));
-      for (std::int64_t v = 0; v < at.size(); ++v) projected[v] = up[parents[k][v]];
-      up = std::move(projected);
+      up = project(parents[k], up);
       coarse.resize(k);  // the level above is no longer needed
     }
-    refine_level(at, up, first_size, k == 0 ? window : std::max(window, heaviest_vertex(at)), Reach::Fifth);
+    refine_level(at, up, target, k == 0 ? window : std::max(window, heaviest_vertex(at)), Reach::Fifth);
   }
   side = std::move(up);
 }
