@@ -90,6 +90,9 @@ class BottleneckModel {
   [[nodiscard]] int kind(LinkId resource) const;
   [[nodiscard]] double bandwidth_of_kind(int kind) const { return kind_bandwidth_[static_cast<std::size_t>(kind)]; }
   [[nodiscard]] double bandwidth(LinkId resource) const { return bandwidth_of_kind(kind(resource)); }
+  /// The least bandwidth of the resources of one message (what resources()
+  /// gave; infinite when none).
+  [[nodiscard]] double narrowest(std::span<const LinkId> resources) const;
   /// Time: the latency of the route from a to b that loads `resources`
   /// (what resources(a, b) gave; 0 when none); other objectives: 0.
   [[nodiscard]] double latency(PE a, PE b, std::span<const LinkId> resources) const;
@@ -105,6 +108,10 @@ class BottleneckModel {
   LinkId num_links_ = 0;
   std::int64_t memories_ = 0;
   std::vector<double> kind_bandwidth_;
+  // Checked once, so that a message's latency and narrowest link need no
+  // call per link where the machine is uniform (a mesh, a torus).
+  bool unit_hops_ = false;        ///< every link counts one hop
+  double uniform_bandwidth_ = 0;  ///< every link's bandwidth, where they share one (else 0)
 };
 
 /// A mapping's value under an objective: `value` is hop-bytes, the busiest

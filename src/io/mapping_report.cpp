@@ -53,20 +53,21 @@ MappingReport describe_mapping(const Problem& problem, std::span<const PE> mappi
   MappingReport report;
   report.topology = problem.topology.description();
   report.num_pes = problem.topology.size();
-  // The routed metrics (every message routed twice: link loads, predicted
-  // time) beside the distances and node traffic: at a million ranks each
-  // half is seconds. They write separate fields.
+  // Every message is routed twice (link loads, predicted time): one routing
+  // on each side, the distances and node traffic (a fraction of a routing)
+  // before the predicted time. At a million ranks on a torus each routing
+  // is seconds. The sides write separate fields.
   detail::run_both(
       threads > 1 && routing != nullptr,
       [&] {
         report.metrics = evaluate(problem.comm, problem.topology, mapping);
         report.node_traffic = node_traffic(problem.comm, problem.topology, mapping);
-      },
-      [&] {
         if (routing == nullptr) return;
-        report.routes = evaluate_routes(problem.comm, *routing, mapping);
         report.predicted_time_s =
             ObjectiveMeter(problem.comm, problem.topology, Objective::Time, link_bandwidths)(mapping).value;
+      },
+      [&] {
+        if (routing != nullptr) report.routes = evaluate_routes(problem.comm, *routing, mapping);
       });
   const auto& c = problem.constraints;
   if (!problem.comm.rank_weights().empty() || c.imbalance() >= 0.0) {

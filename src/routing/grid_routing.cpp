@@ -41,14 +41,21 @@ void MeshRouting::route(PE a, PE b, std::vector<LinkId>& links) const {
       up = forward <= d - forward;
       steps = up ? forward : d - forward;
     }
+    // The link belongs to the vertex it leaves upwards: x -> x+1 is x's
+    // link. The walk wraps by comparison, not by a division per hop (routing
+    // was most of a report on a million-rank torus).
+    const auto kind = static_cast<LinkId>(k);
+    const PE wrap = (d - 1) * stride;
     for (std::int64_t s = 0; s < steps; ++s) {
-      const auto next = up ? (from + 1) % d : (from - 1 + d) % d;
-      // The link belongs to the vertex it leaves upwards: x -> x+1 is x's link.
-      const auto owner_coord = up ? from : next;
-      const PE owner = at + (owner_coord - from) * stride;
-      links.push_back(owner * dims + static_cast<LinkId>(k));
-      at += (next - from) * stride;
-      from = next;
+      if (up) {
+        links.push_back(at * dims + kind);
+        at += from + 1 == d ? -wrap : stride;
+        from = from + 1 == d ? 0 : from + 1;
+      } else {
+        at += from == 0 ? wrap : -stride;
+        from = from == 0 ? d - 1 : from - 1;
+        links.push_back(at * dims + kind);
+      }
     }
   }
 }

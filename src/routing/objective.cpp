@@ -50,11 +50,26 @@ BottleneckModel::BottleneckModel(const Topology& topology, const RoutingModel& r
     const double relative = routing.bandwidth_of_kind(static_cast<int>(k));
     kind_bandwidth_.push_back(seconds ? time.bandwidth * relative : relative);
   }
+  if (!kind_bandwidth_.empty() && std::all_of(kind_bandwidth_.begin(), kind_bandwidth_.end(),
+                                              [&](double b) { return b == kind_bandwidth_.front(); })) {
+    uniform_bandwidth_ = kind_bandwidth_.front();
+  }
+  unit_hops_ = true;
+  for (LinkId l = 0; l < num_links_ && unit_hops_; ++l) unit_hops_ = routing.link_hops(l) == 1;
   // Memory counts in time only: congestion is the network's.
   if (seconds) {
     memories_ = topology.num_nodes();
     kind_bandwidth_.push_back(time.node_bandwidth);
   }
+}
+
+double BottleneckModel::narrowest(std::span<const LinkId> resources) const {
+  if (resources.empty()) return std::numeric_limits<double>::infinity();
+  // A memory is a route of its own (resources() adds it only to an empty one).
+  if (uniform_bandwidth_ > 0 && resources.front() < num_links_) return uniform_bandwidth_;
+  double least = std::numeric_limits<double>::infinity();
+  for (const auto r : resources) least = std::min(least, bandwidth(r));
+  return least;
 }
 
 void BottleneckModel::resources(PE a, PE b, std::vector<LinkId>& out) const {
@@ -73,7 +88,11 @@ double BottleneckModel::latency(PE a, PE b, std::span<const LinkId> resources) c
   if (objective_ != Objective::Time || resources.empty()) return 0.0;
   if (resources.front() >= num_links_) return time_.node_latency;
   Distance hops = routing_.source_hops(a) + routing_.destination_hops(b);
-  for (const auto link : resources) hops += routing_.link_hops(link);
+  if (unit_hops_) {
+    hops += static_cast<Distance>(resources.size());
+  } else {
+    for (const auto link : resources) hops += routing_.link_hops(link);
+  }
   return time_.latency * static_cast<double>(hops);
 }
 
@@ -119,27 +138,32 @@ double ObjectiveMeter::one_round(const CommMatrix& traffic, std::span<const PE> 
   // Bytes per resource (a resource carries at most the total volume, which
   // evaluate() has checked fits) and, for time, when its first message
   // arrives (the least latency of the routes through it).
+  // Side by side per resource: one cache line a hop on machines of millions of links.
+  struct Load {
+    Volume bytes = 0;
+    double first = std::numeric_limits<double>::infinity();
+  };
   const auto resources = static_cast<std::size_t>(bottleneck_->num_resources());
-  std::vector<Volume> bytes(resources, 0);
-  std::vector<double> first(resources, std::numeric_limits<double>::infinity());
+  std::vector<Load> load(resources);
   double slowest_message = 0.0;
-  detail::for_each_message(
-      traffic, mapping, *bottleneck_,
-      [&](std::span<const LinkId> route, double latency, double narrowest, Volume volume) {
-        if (route.empty()) return;
-        for (const auto r : route) {
-          bytes[static_cast<std::size_t>(r)] += volume;
-          first[static_cast<std::size_t>(r)] = std::min(first[static_cast<std::size_t>(r)], latency);
-        }
-        // The message alone: its latency, then its bytes at its slowest link.
-        slowest_message = std::max(slowest_message, latency + static_cast<double>(volume) / narrowest);
-      });
+  detail::for_each_message(traffic, mapping, *bottleneck_,
+                           [&](std::span<const LinkId> route, double latency, double narrowest, Volume volume) {
+                             if (route.empty()) return;
+                             for (const auto r : route) {
+                               auto& l = load[static_cast<std::size_t>(r)];
+                               l.bytes += volume;
+                               l.first = std::min(l.first, latency);
+                             }
+                             // The message alone: its latency, then its bytes at its slowest link.
+                             slowest_message =
+                                 std::max(slowest_message, latency + static_cast<double>(volume) / narrowest);
+                           });
   // Each resource: busy from its first message's arrival until all its bytes passed.
   double busiest = 0.0;
   for (std::size_t r = 0; r < resources; ++r) {
-    if (bytes[r] > 0) {
-      busiest =
-          std::max(busiest, first[r] + static_cast<double>(bytes[r]) / bottleneck_->bandwidth(static_cast<LinkId>(r)));
+    if (load[r].bytes > 0) {
+      busiest = std::max(
+          busiest, load[r].first + static_cast<double>(load[r].bytes) / bottleneck_->bandwidth(static_cast<LinkId>(r)));
     }
   }
   // Congestion: the busiest link's bytes over its bandwidth (latencies are

@@ -54,9 +54,7 @@ void for_each_message(const CommMatrix& traffic, std::span<const PE> mapping, co
       const PE b = mapping[static_cast<std::size_t>(cols[k])];
       route.clear();
       model.resources(a, b, route);
-      double narrowest = std::numeric_limits<double>::infinity();
-      for (const auto r : route) narrowest = std::min(narrowest, model.bandwidth(r));
-      visit(std::span<const LinkId>(route), model.latency(a, b, route), narrowest, vols[k]);
+      visit(std::span<const LinkId>(route), model.latency(a, b, route), model.narrowest(route), vols[k]);
     }
   }
 }

@@ -72,10 +72,22 @@ RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing
     throw InputError(fmt::format("the mapping has {} entries but the communication matrix has {} ranks", mapping.size(),
                                  comm.num_ranks()));
   }
-  std::vector<std::int64_t> messages(static_cast<std::size_t>(routing.num_links()), 0);
-  std::vector<detail::Int128> bytes(messages.size(), 0);
+  // Per link, side by side (one cache line a hop on machines of millions of
+  // links): messages, and bytes. A link carries each message at most once,
+  // so its bytes are at most the weighted hops, which are checked to fit
+  // int64 below: unsigned 64-bit sums (wrapping is defined) are exact
+  // wherever the result is reported.
+  struct Tally {
+    std::int64_t messages = 0;
+    std::uint64_t bytes = 0;
+  };
+  std::vector<Tally> tally(static_cast<std::size_t>(routing.num_links()));
   detail::Int128 wh = 0;
   detail::Int128 th = 0;
+  // Where every link counts one hop (meshes, tori, trees), a route's hops
+  // are its length: no call per link.
+  bool unit_hops = true;
+  for (LinkId l = 0; l < routing.num_links() && unit_hops; ++l) unit_hops = routing.link_hops(l) == 1;
   std::vector<LinkId> links;
   for (Rank i = 0; i < comm.num_ranks(); ++i) {
     const auto cols = comm.targets(i);
@@ -85,10 +97,12 @@ RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing
       routing.route(mapping[i], mapping[cols[k]], links);
       if (links.empty()) continue;
       Distance hops = routing.source_hops(mapping[i]) + routing.destination_hops(mapping[cols[k]]);
+      if (unit_hops) hops += static_cast<Distance>(links.size());
       for (const auto l : links) {
-        hops += routing.link_hops(l);
-        ++messages[static_cast<std::size_t>(l)];
-        bytes[static_cast<std::size_t>(l)] += vols[k];
+        if (!unit_hops) hops += routing.link_hops(l);
+        auto& t = tally[static_cast<std::size_t>(l)];
+        ++t.messages;
+        t.bytes += static_cast<std::uint64_t>(vols[k]);
       }
       th += hops;
       wh += static_cast<detail::Int128>(vols[k]) * hops;
@@ -101,13 +115,12 @@ RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing
   m.wh = static_cast<std::int64_t>(wh);
   double total_messages = 0.0;
   double total_congestion = 0.0;
-  for (std::size_t l = 0; l < messages.size(); ++l) {
-    if (messages[l] == 0) continue;
+  for (std::size_t l = 0; l < tally.size(); ++l) {
+    if (tally[l].messages == 0) continue;
     LinkLoad load;
     load.link = static_cast<LinkId>(l);
-    load.messages = messages[l];
-    // A link carries at most the total volume, which fits int64 (WH does).
-    load.bytes = static_cast<Volume>(bytes[l]);
+    load.messages = tally[l].messages;
+    load.bytes = static_cast<Volume>(tally[l].bytes);
     load.congestion = static_cast<double>(load.bytes) / routing.bandwidth(load.link);
     m.mmc = std::max(m.mmc, load.messages);
     m.mc = std::max(m.mc, load.congestion);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -16,6 +17,7 @@
 #include "tmap/topology.hpp"
 
 using tmap::CommMatrix;
+using tmap::LinkId;
 using tmap::Objective;
 using tmap::ObjectiveMeter;
 using tmap::PE;
@@ -229,6 +231,90 @@ TEST_P(CongestionIsTheLinkMetricsMc, OnRandomMappings) {
 INSTANTIATE_TEST_SUITE_P(Objective, CongestionIsTheLinkMetricsMc,
                          ::testing::Values("mesh2D 4 3", "torus3D 3 3 3", "hcub 4", "tianhe3:2x2,nodes=4,cores=2",
                                            "tleaf 3 2 10 3 5 4 1", "fattree:2;4,2;1,2;1,1"));
+
+// The predicted time of one round, recomputed here link by link from the
+// routing model alone: each message's latency (its hops, each link's
+// link_hops) and its bytes at its narrowest link; each link busy from its
+// first message's arrival until its bytes passed. Machines whose links count
+// one hop each and share one bandwidth, and machines where they do not
+// (Tianhe-3's links count several hops; --link-bw gives dim0 twice the bandwidth).
+class TimeIsTheFlowBoundLinkByLink : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(TimeIsTheFlowBoundLinkByLink, OnRandomMappings) {
+  const auto [spec, bandwidths] = GetParam();
+  const auto topology = tmap::load_topology(spec);
+  auto routing = tmap::make_routing(*topology);
+  ASSERT_NE(routing, nullptr);
+  if (*bandwidths != 0) routing->set_bandwidths(bandwidths);
+  const tmap::TimeModel model;
+  const auto n = static_cast<tmap::Rank>(std::min<PE>(topology->size(), 40));
+  std::mt19937_64 rng(11);
+  // Four messages a rank (a busiest link decides: each message's own
+  // latency and narrowest link are checked against the model's too), or one
+  // a rank, of a byte but rank 0's.
+  const tmap::BottleneckModel bottleneck(*topology, *routing, Objective::Time, model);
+  for (const int sends : {4, 1}) {
+    std::vector<tmap::CommEntry> entries;
+    for (tmap::Rank i = 0; i < n; ++i) {
+      for (int k = 0; k < sends; ++k) {
+        const auto j = static_cast<tmap::Rank>(rng() % static_cast<std::uint64_t>(n));
+        const auto volume = sends == 1 ? (i == 0 ? tmap::Volume{100000} : tmap::Volume{1})
+                                       : static_cast<tmap::Volume>(1 + rng() % 100000);
+        if (j != i) entries.push_back({i, j, volume});
+      }
+    }
+    const auto comm = CommMatrix::from_entries(n, entries);
+    const ObjectiveMeter meter(comm, *topology, Objective::Time, bandwidths);
+    std::vector<PE> pes(static_cast<std::size_t>(topology->size()));
+    std::iota(pes.begin(), pes.end(), 0);
+    for (int trial = 0; trial < 5; ++trial) {
+      std::shuffle(pes.begin(), pes.end(), rng);
+      const std::vector<PE> mapping(pes.begin(), pes.begin() + n);
+      std::vector<double> bytes(static_cast<std::size_t>(routing->num_links()), 0.0);
+      std::vector<double> first(bytes.size(), std::numeric_limits<double>::infinity());
+      double slowest = 0.0;
+      for (tmap::Rank i = 0; i < n; ++i) {
+        for (std::size_t e = 0; e < comm.targets(i).size(); ++e) {
+          const PE a = mapping[static_cast<std::size_t>(i)];
+          const PE b = mapping[static_cast<std::size_t>(comm.targets(i)[e])];
+          const auto volume = static_cast<double>(comm.volumes(i)[e]);
+          std::vector<LinkId> links;
+          if (a != b) routing->route(a, b, links);
+          ASSERT_FALSE(links.empty()) << "one PE a node here: every message crosses a link";
+          tmap::Distance hops = routing->source_hops(a) + routing->destination_hops(b);
+          double narrowest = std::numeric_limits<double>::infinity();
+          for (const auto l : links) {
+            hops += routing->link_hops(l);
+            narrowest = std::min(narrowest, model.bandwidth * routing->bandwidth(l));
+          }
+          const double latency = model.latency * static_cast<double>(hops);
+          std::vector<LinkId> resources;
+          bottleneck.resources(a, b, resources);
+          ASSERT_EQ(resources, links);
+          EXPECT_DOUBLE_EQ(bottleneck.latency(a, b, resources), latency);
+          EXPECT_DOUBLE_EQ(bottleneck.narrowest(resources), narrowest);
+          for (const auto l : links) {
+            bytes[static_cast<std::size_t>(l)] += volume;
+            first[static_cast<std::size_t>(l)] = std::min(first[static_cast<std::size_t>(l)], latency);
+          }
+          slowest = std::max(slowest, latency + volume / narrowest);
+        }
+      }
+      double busiest = 0.0;
+      for (LinkId l = 0; l < routing->num_links(); ++l) {
+        const auto k = static_cast<std::size_t>(l);
+        if (bytes[k] > 0) busiest = std::max(busiest, first[k] + bytes[k] / (model.bandwidth * routing->bandwidth(l)));
+      }
+      EXPECT_DOUBLE_EQ(meter(mapping).value, std::max(busiest, slowest)) << spec << " " << bandwidths;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Objective, TimeIsTheFlowBoundLinkByLink,
+                         ::testing::Values(std::pair{"torus3D 4 3 5", ""}, std::pair{"torus3D 4 3 5", "dim0=2"},
+                                           std::pair{"mesh2D 7 6", ""}, std::pair{"tianhe3:2x2,nodes=4", ""},
+                                           std::pair{"tleaf 3 2 10 3 5 4 1", ""},
+                                           std::pair{"fattree:2;4,2;1,2;1,1", ""}));
 
 TEST(Objective, BottleneckObjectivesNeedAMachineWithRoutes) {
   const auto topology = tmap::load_topology("cmpltw 3 1 2 3");

@@ -61,6 +61,62 @@ INSTANTIATE_TEST_SUITE_P(Routing, RouteHopsEqualDistances,
                                            "tianhe3:2x3,nodes=4,cores=2", "tianhe3:3x3,nodes=2",
                                            "sub 4 0 5 10 15 torus2D 4 4"));
 
+// Dimension-ordered routes on meshes and tori, link by link, against a walk
+// over coordinates written independently of MeshRouting's: dimension 0
+// first, the shorter way around a torus (upwards on a tie), each step's link
+// the one of the vertex it leaves upwards (link id = vertex * D + k).
+std::vector<LinkId> coordinate_walk(const std::vector<std::int64_t>& extent, bool torus, PE a, PE b) {
+  const auto dims = static_cast<LinkId>(extent.size());
+  std::vector<std::int64_t> at(extent.size());
+  std::vector<std::int64_t> to(extent.size());
+  for (std::size_t k = 0, stride = 1; k < extent.size(); stride *= static_cast<std::size_t>(extent[k]), ++k) {
+    at[k] = (a / static_cast<PE>(stride)) % extent[k];
+    to[k] = (b / static_cast<PE>(stride)) % extent[k];
+  }
+  const auto vertex = [&] {
+    PE v = 0;
+    for (std::size_t k = extent.size(); k-- > 0;) v = v * extent[k] + at[k];
+    return v;
+  };
+  std::vector<LinkId> links;
+  for (std::size_t k = 0; k < extent.size(); ++k) {
+    const auto d = extent[k];
+    const auto forward = ((to[k] - at[k]) % d + d) % d;
+    const bool up = torus ? forward <= d - forward : to[k] > at[k];
+    while (at[k] != to[k]) {
+      if (up) {
+        links.push_back(vertex() * dims + static_cast<LinkId>(k));
+        at[k] = (at[k] + 1) % d;
+      } else {
+        at[k] = (at[k] + d - 1) % d;
+        links.push_back(vertex() * dims + static_cast<LinkId>(k));
+      }
+    }
+  }
+  return links;
+}
+
+TEST(Routing, MeshAndTorusRoutesFollowTheCoordinatesLinkByLink) {
+  struct Case {
+    const char* spec;
+    std::vector<std::int64_t> extent;
+    bool torus;
+  };
+  for (const auto& c : {Case{"torus3D 5 4 3", {5, 4, 3}, true}, Case{"torus2D 2 7", {2, 7}, true},
+                        Case{"torus3D 6 1 4", {6, 1, 4}, true}, Case{"mesh3D 4 3 5", {4, 3, 5}, false},
+                        Case{"meshXD 4 3 2 4 2", {3, 2, 4, 2}, false}}) {
+    const auto topology = tmap::load_topology(c.spec);
+    const auto routing = tmap::make_routing(*topology);
+    ASSERT_NE(routing, nullptr) << c.spec;
+    for (PE a = 0; a < topology->size(); ++a) {
+      for (PE b = 0; b < topology->size(); ++b) {
+        EXPECT_EQ(route(*routing, a, b), coordinate_walk(c.extent, c.torus, a, b))
+            << c.spec << ": " << a << " -> " << b;
+      }
+    }
+  }
+}
+
 TEST(Routing, TreeRoutesGoUpToTheCommonAncestorAndDown) {
   const auto topology = tmap::load_topology("tleaf 2 2 10 3 1");
   const auto routing = tmap::make_routing(*topology);
