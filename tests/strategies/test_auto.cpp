@@ -61,6 +61,28 @@ TEST(Auto, NeverWorseThanInOrderAndScotchWhereInOrderIsPoor) {
   EXPECT_EQ(tmap::map_with("auto", on_dense, portfolio), tmap::map_with("scotch+", on_dense, Context{}));
 }
 
+// With threads, in-order is scored beside the search for a grid: the same
+// mappings as on one thread where a grid is laid out optimal (a shuffled
+// 8x8x8 stencil on torus3D 8 8 8), and where none is found and in-order's
+// early score joins the other candidates' (a shuffled periodic 16x8x4
+// stencil: an axis of 4 is too short to tell a wrap).
+TEST(Auto, ScoresInOrderBesideTheGridsLayoutWithTheSameMappings) {
+  const auto topology = tmap::load_topology("torus3D 8 8 8");
+  const auto constraints = Constraints::all(*topology);
+  Context two;
+  two.threads = 2;
+  for (const auto& dims : {std::vector<std::int64_t>{8, 8, 8}, std::vector<std::int64_t>{16, 8, 4}}) {
+    const auto comm = tmap::gen::shuffle_ranks(tmap::gen::stencil(dims, 7, 1000, true), 5);
+    const Problem problem{comm, *topology, constraints};
+    Context one;
+    one.threads = 1;
+    const auto on_one = tmap::map_with("auto", problem, one);
+    EXPECT_EQ(tmap::map_with("auto", problem, two), on_one) << dims[0];
+    const tmap::ObjectiveMeter time(comm, *topology, tmap::Objective::Time);
+    EXPECT_LE(time(on_one).value, time(tmap::map_with("inorder", problem, one)).value) << dims[0];
+  }
+}
+
 // Where in-order puts every communicating pair at the machine's least
 // distance (one hop on a torus) it is provably optimal and auto stops there,
 // without running Scotch; one pair farther, or two ranks per PE (where 0 is
