@@ -314,21 +314,36 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
   {
     const auto no_grid = grid_cannot_fit(problem);
     const auto no_tiles = tiles_cannot_fit(problem);
-    if (no_grid.empty() || tree || groups) pattern = &traffic_pattern(problem.comm, symmetrized);
-    why = no_grid;
-    if (no_grid.empty()) {
-      // In-order's score (the reference a grid laid out optimal is judged
-      // against by time, else a candidate's) beside the layout: each is
-      // seconds at a million ranks of a shuffled stencil on a torus.
-      const bool score_beside = in_order && judge != Objective::HopBytes && context.threads > 1;
-      detail::run_both(
-          score_beside, [&] { geometric = lay_out_grid(problem, *pattern, construct, why); },
-          [&] {
-            if (score_beside) in_order_score = meter(*in_order);
-          });
-    }
-    if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
-    if (geometric && may_prove && provably_optimal(problem, *geometric)) {
+    const bool searched = no_grid.empty() || tree || groups;
+    // In-order's score (the reference the others are judged against by
+    // time) beside the search for a grid, tiles or blocks: each is seconds
+    // at a million ranks of a shuffled stencil.
+    const bool score_beside = searched && judge != Objective::HopBytes && context.threads > 1;
+    if (score_beside && !in_order) in_order = map_with("inorder", problem, construct);
+    bool optimal = false;
+    const auto search = [&] {
+      if (searched) pattern = &traffic_pattern(problem.comm, symmetrized);
+      why = no_grid;
+      if (no_grid.empty()) geometric = lay_out_grid(problem, *pattern, construct, why);
+      if (!geometric) context.note(2, "auto: geometric does not apply: " + why);
+      optimal = geometric && may_prove && provably_optimal(problem, *geometric);
+      if (!geometric && tree) {
+        // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
+        why = no_tiles;
+        if (no_tiles.empty()) tiles = lay_out_tiles(problem, *pattern, construct, why);
+        context.note(2, tiles ? "auto: tiles: " + why : "auto: no tiles: " + why);
+        // Any grid on a tree: blocks along its levels.
+        grid_on_tree = grid_for_blocks(problem, *pattern, why);
+        context.note(2, grid_on_tree ? "auto: blocks: " + why : "auto: no blocks: " + why);
+      } else if (!geometric && groups) {
+        grid_on_tree = grid_for_blocks(problem, *pattern, why, TreePaths::Groups);
+        context.note(2, grid_on_tree ? "auto: blocks: " + why : "auto: no blocks: " + why);
+      }
+    };
+    detail::run_both(score_beside, search, [&] {
+      if (score_beside) in_order_score = meter(*in_order);
+    });
+    if (optimal) {
       if (judge == Objective::HopBytes ||
           !((in_order_score ? *in_order_score : meter(*in_order)) < meter(*geometric))) {
         context.note(2, "auto: geometric kept (every communicating pair at the least distance: optimal)");
@@ -336,18 +351,6 @@ std::vector<Mapping> AutoMapper::map_several(const Problem& problem, const Run& 
       }
       context.note(2, "auto: inorder kept (geometric is optimal in hop-bytes but slower)");
       return one(std::move(*in_order));
-    }
-    if (!geometric && tree) {
-      // A periodic 2D lattice on a tree: congruent tiles, one a group (racks).
-      why = no_tiles;
-      if (no_tiles.empty()) tiles = lay_out_tiles(problem, *pattern, construct, why);
-      context.note(2, tiles ? "auto: tiles: " + why : "auto: no tiles: " + why);
-      // Any grid on a tree: blocks along its levels.
-      grid_on_tree = grid_for_blocks(problem, *pattern, why);
-      context.note(2, grid_on_tree ? "auto: blocks: " + why : "auto: no blocks: " + why);
-    } else if (!geometric && groups) {
-      grid_on_tree = grid_for_blocks(problem, *pattern, why, TreePaths::Groups);
-      context.note(2, grid_on_tree ? "auto: blocks: " + why : "auto: no blocks: " + why);
     }
     if (!grid_on_tree) {
       symmetrized.reset();
