@@ -5,7 +5,9 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <span>
 #include <vector>
@@ -125,43 +127,49 @@ class NodeDistances {
   std::vector<T> d_;
 };
 
-/// Distances on a mesh or torus from each PE's coordinates (kept as 16-bit
-/// numbers): the Manhattan distance, around the wrap on tori, as the
-/// topology computes it, without a virtual call or a division per axis.
+/// Distances on a mesh or torus from each PE's coordinates: the Manhattan
+/// distance, around the wrap on tori, as the topology computes it. Each PE's
+/// coordinates are four 16-bit numbers side by side (axes past the grid's
+/// are 0), and an axis without a wrap wraps past any coordinate, so that a
+/// distance is one branch-free loop of four steps (about as fast as a table
+/// that fits the cache, and none to build or hold).
 class GridDistances {
  public:
-  GridDistances(const Topology& topology, std::span<const PE> pes, std::vector<std::int64_t> extent, bool wraps)
-      : axes_(extent.size()), extent_(std::move(extent)), wraps_(wraps), coords_(pes.size() * axes_) {
+  GridDistances(const Topology& topology, std::span<const PE> pes, const std::vector<std::int64_t>& extent, bool wraps)
+      : coords_(pes.size()) {
+    for (std::size_t k = 0; k < kAxes; ++k) {
+      wrap_[k] = wraps && k < extent.size() ? static_cast<std::int32_t>(extent[k]) : kNoWrap;
+    }
     std::vector<std::int64_t> c;
     for (std::size_t u = 0; u < pes.size(); ++u) {
       (void)grid_coordinates(topology, pes[u], c);
-      for (std::size_t k = 0; k < axes_; ++k) coords_[u * axes_ + k] = static_cast<std::uint16_t>(c[k]);
+      for (std::size_t k = 0; k < c.size() && k < kAxes; ++k) coords_[u][k] = static_cast<std::uint16_t>(c[k]);
     }
   }
   /// Grids whose coordinates fit 16 bits, up to 4 axes.
   static bool fits(const std::vector<std::int64_t>& extent) {
-    return !extent.empty() && extent.size() <= 4 && std::all_of(extent.begin(), extent.end(), [](std::int64_t l) {
+    return !extent.empty() && extent.size() <= kAxes && std::all_of(extent.begin(), extent.end(), [](std::int64_t l) {
       return l >= 1 && l <= std::numeric_limits<std::uint16_t>::max();
     });
   }
   [[nodiscard]] Distance operator()(std::int64_t u, std::int64_t v) const noexcept {
-    const std::uint16_t* a = coords_.data() + static_cast<std::size_t>(u) * axes_;
-    const std::uint16_t* b = coords_.data() + static_cast<std::size_t>(v) * axes_;
-    Distance total = 0;
-    for (std::size_t k = 0; k < axes_; ++k) {
-      Distance delta = a[k] > b[k] ? a[k] - b[k] : b[k] - a[k];
-      if (wraps_ && extent_[k] - delta < delta) delta = extent_[k] - delta;
-      total += delta;
+    const auto& a = coords_[static_cast<std::size_t>(u)];
+    const auto& b = coords_[static_cast<std::size_t>(v)];
+    std::int32_t total = 0;
+    for (std::size_t k = 0; k < kAxes; ++k) {
+      const std::int32_t delta = std::abs(std::int32_t{a[k]} - std::int32_t{b[k]});
+      total += std::min(delta, wrap_[k] - delta);
     }
     return total;
   }
-  [[nodiscard]] std::int64_t size() const noexcept { return static_cast<std::int64_t>(coords_.size() / axes_); }
+  [[nodiscard]] std::int64_t size() const noexcept { return static_cast<std::int64_t>(coords_.size()); }
 
  private:
-  std::size_t axes_;
-  std::vector<std::int64_t> extent_;
-  bool wraps_;
-  std::vector<std::uint16_t> coords_;
+  static constexpr std::size_t kAxes = 4;
+  /// Past any difference of two 16-bit coordinates: min(delta, it - delta) = delta.
+  static constexpr std::int32_t kNoWrap = 1 << 20;
+  std::array<std::int32_t, kAxes> wrap_{};
+  std::vector<std::array<std::uint16_t, kAxes>> coords_;
 };
 
 class TopologyDistances {
@@ -181,10 +189,13 @@ class TopologyDistances {
 /// once per oracle type, so the hot loops are specialised for each.
 /// `byte_budget`: how many entries a one-byte table may have (wider tables
 /// keep kDenseDistanceBudget); a caller that reads the table O(n) times per
-/// step raises it (ohtma's node picker at a million ranks).
+/// step raises it (ohtma's node picker at a million ranks). `grid_budget`:
+/// past how many entries a mesh or torus gives its distances from the PEs'
+/// coordinates rather than a table (by default only where no table fits).
 template <typename F>
 decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes, int threads, F&& f,
-                              std::int64_t byte_budget = kDenseDistanceBudget) {
+                              std::int64_t byte_budget = kDenseDistanceBudget,
+                              std::int64_t grid_budget = std::numeric_limits<std::int64_t>::max()) {
   const auto m = static_cast<std::int64_t>(pes.size());
   const Distance largest = topology.max_distance();
   // Nodes holding several allowed PEs: the node matrix is exact and smaller.
@@ -201,6 +212,15 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
       }
     }
   }
+  // Meshes and tori whose table would pass `grid_budget` entries: from the
+  // coordinates (the caller knows whether its loops read a table or
+  // coordinates faster).
+  std::vector<std::int64_t> extent;
+  bool wraps = false;
+  const bool grid = grid_extent(topology, extent, wraps) && GridDistances::fits(extent);
+  if (grid && m * m > grid_budget) {
+    return f(GridDistances(topology, pes, extent, wraps));
+  }
   if (largest <= std::numeric_limits<std::uint8_t>::max() && m * m <= byte_budget) {
     return f(DenseDistances<std::uint8_t>(topology, pes, threads));
   }
@@ -213,11 +233,7 @@ decltype(auto) with_distances(const Topology& topology, std::span<const PE> pes,
     }
   }
   // Meshes and tori too large for a table: from the coordinates.
-  std::vector<std::int64_t> extent;
-  bool wraps = false;
-  if (grid_extent(topology, extent, wraps) && GridDistances::fits(extent)) {
-    return f(GridDistances(topology, pes, std::move(extent), wraps));
-  }
+  if (grid) return f(GridDistances(topology, pes, extent, wraps));
   return f(TopologyDistances(topology, pes));
 }
 

@@ -335,16 +335,18 @@ TEST(Geometric, ShuffledStencilsReachTheOptimum) {
 namespace {
 
 TEST(DistanceOracle, GridDistancesAreTheTopologys) {
-  // The coordinate oracle (meshes and tori too large for a table) gives the
-  // topology's own distance for every pair of a scattered set of PEs.
-  for (const char* spec : {"torus3D 7 4 5", "mesh3D 6 5 4", "torus2D 9 12", "mesh2D 3 17"}) {
+  // The coordinate oracle (meshes and tori whose table would be large) gives
+  // the topology's own distance for every pair of a scattered set of PEs:
+  // axes of 1 and 2, four axes, long axes with and without a wrap.
+  for (const char* spec : {"torus3D 7 4 5", "mesh3D 6 5 4", "torus2D 9 12", "mesh2D 3 17", "torus2D 2 7",
+                           "torus3D 6 1 4", "meshXD 4 3 2 4 2", "mesh2D 700 3", "torus2D 3 700"}) {
     const auto topology = tmap::load_topology(spec);
     std::vector<tmap::PE> pes;
     for (tmap::PE p = 0; p < topology->size(); p += 2) pes.push_back(p);
     std::vector<std::int64_t> extent;
     bool wraps = false;
     ASSERT_TRUE(grid_extent(*topology, extent, wraps)) << spec;
-    EXPECT_EQ(wraps, std::string(spec).starts_with("torus"));
+    EXPECT_EQ(wraps, std::string(spec).starts_with("torus")) << spec;
     const tmap::detail::GridDistances d(*topology, pes, extent, wraps);
     for (std::size_t u = 0; u < pes.size(); ++u) {
       for (std::size_t v = 0; v < pes.size(); ++v) {
