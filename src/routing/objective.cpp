@@ -137,8 +137,8 @@ ObjectiveScore ObjectiveMeter::operator()(std::span<const PE> mapping) const {
 double ObjectiveMeter::one_round(const CommMatrix& traffic, std::span<const PE> mapping) const {
   // Bytes per resource (a resource carries at most the total volume, which
   // evaluate() has checked fits) and, for time, when its first message
-  // arrives (the least latency of the routes through it).
-  // Side by side per resource: one cache line a hop on machines of millions of links.
+  // arrives (the least latency of the routes through it): side by side, one
+  // cache line a hop on machines of millions of links.
   struct Load {
     Volume bytes = 0;
     double first = std::numeric_limits<double>::infinity();
