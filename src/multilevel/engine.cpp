@@ -18,9 +18,9 @@ using detail::Int128;
 
 /// Meshes and tori whose distance table would pass this many entries (128
 /// MiB) give the V-cycles their distances from the PEs' coordinates: on
-/// 16,384 random ranks of a 16,384-PE torus `-P quality` took 0.96x the time
-/// of the 256 MiB table in 87 MiB of peak memory against 323 (at 8,192 PEs
-/// the 64 MiB table is 1.29x faster, at 4,096 1.8x: it stays in the cache).
+/// 16,384 random ranks of a 16,384-PE torus `-P quality` took 0.96-1.08x the
+/// time of the 256 MiB table in 90 MiB of peak memory against 324 (at 8,192
+/// PEs the 64 MiB table is 1.29x faster, at 4,096 1.8x: it stays in the cache).
 constexpr std::int64_t kGridTableEntries = std::int64_t{1} << 27;
 
 /// Levels of more clusters than this get kPassesWhenMany passes (4,096
