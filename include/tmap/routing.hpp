@@ -78,6 +78,9 @@ class RoutingModel {
   void set_bandwidths(std::string_view spec);
   /// Hops of the route from a to b (0 on one node).
   [[nodiscard]] Distance route_hops(PE a, PE b) const;
+  /// Whether every link counts one hop (meshes, tori, trees): then a
+  /// route's hops are its length plus its ends', with no call per link.
+  [[nodiscard]] bool every_link_one_hop() const;
 
  protected:
   explicit RoutingModel(std::vector<std::string> kinds) : kinds_(std::move(kinds)), bandwidth_(kinds_.size(), 1.0) {}

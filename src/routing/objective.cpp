@@ -54,8 +54,7 @@ BottleneckModel::BottleneckModel(const Topology& topology, const RoutingModel& r
                                               [&](double b) { return b == kind_bandwidth_.front(); })) {
     uniform_bandwidth_ = kind_bandwidth_.front();
   }
-  unit_hops_ = true;
-  for (LinkId l = 0; l < num_links_ && unit_hops_; ++l) unit_hops_ = routing.link_hops(l) == 1;
+  unit_hops_ = routing.every_link_one_hop();
   // Memory counts in time only: congestion is the network's.
   if (seconds) {
     memories_ = topology.num_nodes();

@@ -63,6 +63,13 @@ Distance RoutingModel::route_hops(PE a, PE b) const {
   return hops;
 }
 
+bool RoutingModel::every_link_one_hop() const {
+  for (LinkId l = 0; l < num_links(); ++l) {
+    if (link_hops(l) != 1) return false;
+  }
+  return true;
+}
+
 std::unique_ptr<RoutingModel> make_routing(const Topology& topology) {
   return topology.routing_model();
 }
@@ -84,10 +91,7 @@ RouteMetrics evaluate_routes(const CommMatrix& comm, const RoutingModel& routing
   std::vector<Tally> tally(static_cast<std::size_t>(routing.num_links()));
   detail::Int128 wh = 0;
   detail::Int128 th = 0;
-  // Where every link counts one hop (meshes, tori, trees), a route's hops
-  // are its length: no call per link.
-  bool unit_hops = true;
-  for (LinkId l = 0; l < routing.num_links() && unit_hops; ++l) unit_hops = routing.link_hops(l) == 1;
+  const bool unit_hops = routing.every_link_one_hop();
   std::vector<LinkId> links;
   for (Rank i = 0; i < comm.num_ranks(); ++i) {
     const auto cols = comm.targets(i);
